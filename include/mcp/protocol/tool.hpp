@@ -1,0 +1,64 @@
+// mcp/protocol/tool.hpp — Tool, ToolAnnotations and Icon (schema 2025-11-25: "Tool", "ToolAnnotations", "Icon").
+//
+// Convention of every protocol type (see mcp/json.hpp): fields in C++ snake_case mirror the wire's
+// camelCase; optional wire fields are std::optional or empty vectors; `meta` is `_meta`; `extra`
+// keeps unknown fields so a round trip through the SDK loses nothing. Plain values, no invariants.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mcp/json.hpp"
+
+namespace mcp {
+
+// An icon for display (schema "Icon").
+struct Icon {
+  std::string src;                       // URI: https: or data:
+  std::optional<std::string> mime_type;  // "mimeType"
+  std::vector<std::string> sizes;        // e.g. "48x48", "any"
+  std::optional<std::string> theme;      // "light" | "dark"
+  json::object extra;
+};
+
+// Hints about a tool's behaviour (schema "ToolAnnotations"). Untrusted unless the server is trusted;
+// the capability-signature extension is what makes them enforceable.
+struct ToolAnnotations {
+  std::optional<std::string> title;
+  std::optional<bool> read_only_hint;     // "readOnlyHint", default false
+  std::optional<bool> destructive_hint;   // "destructiveHint", default true
+  std::optional<bool> idempotent_hint;    // "idempotentHint", default false
+  std::optional<bool> open_world_hint;    // "openWorldHint", default true
+  json::object extra;
+};
+
+// Per-tool execution settings (schema "ToolExecution", 2025-11-25 tasks).
+struct ToolExecution {
+  std::optional<std::string> task_support;  // "taskSupport": "forbidden" | "optional" | "required"
+  json::object extra;
+};
+
+struct Tool {
+  std::string name;
+  std::optional<std::string> title;
+  std::optional<std::string> description;
+  json::object input_schema{{"type", "object"}};  // "inputSchema"; must be a JSON Schema object
+  std::optional<json::object> output_schema;        // "outputSchema"
+  std::optional<ToolAnnotations> annotations;
+  std::optional<ToolExecution> execution;
+  std::vector<Icon> icons;
+  std::optional<json::object> meta;  // "_meta"
+  json::object extra;
+};
+
+json::value to_json(const Icon&);
+json::value to_json(const ToolAnnotations&);
+json::value to_json(const ToolExecution&);
+json::value to_json(const Tool&);
+template <> Result<Icon> from_json<Icon>(const json::value&);
+template <> Result<ToolAnnotations> from_json<ToolAnnotations>(const json::value&);
+template <> Result<ToolExecution> from_json<ToolExecution>(const json::value&);
+template <> Result<Tool> from_json<Tool>(const json::value&);
+
+}  // namespace mcp

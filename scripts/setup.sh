@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs everything mcp-trust needs on Debian 12, idempotently:
+#   - Debian packages for the C++ build (skipped when all are present);
+#   - Node 22 and the npm peers into .deps/node (ignored by git), skipped when
+#     .deps/node/package-lock.json matches tools/peers/package.json.
+# Run as root (or with sudo available). A second run takes a second or two.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+debs=(
+  build-essential cmake ninja-build ccache pkg-config
+  libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
+  libssl-dev libsodium-dev libdouble-conversion-dev libsqlite3-dev
+  libcli11-dev libspdlog-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  curl ca-certificates
+)
+
+missing=()
+for p in "${debs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing Debian packages: ${missing[*]}" >&2
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+# npm peers: Node 22 and the reference implementations we test against.
+# The system npm is only the installer; every test calls .deps/node/bin/node.
+peerdir="$root/.deps/node"
+mkdir -p "$peerdir"
+if ! command -v npm >/dev/null; then
+  echo "setup: npm not found; installing Debian's nodejs and npm to bootstrap" >&2
+  sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq nodejs npm >&2
+fi
+stamp="$peerdir/.installed-from"
+want=$(sha256sum "$root/tools/peers/package.json" | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -x "$peerdir/node_modules/.bin/node" ]; then
+  echo "setup: installing npm peers into $peerdir" >&2
+  cp "$root/tools/peers/package.json" "$peerdir/package.json"
+  (cd "$peerdir" && npm install --no-audit --no-fund --loglevel=error >&2)
+  echo "$want" >"$stamp"
+fi
+echo "setup: ok (node $("$peerdir/node_modules/.bin/node" --version))" >&2
