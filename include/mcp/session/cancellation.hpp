@@ -1,0 +1,62 @@
+// mcp/session/cancellation.hpp — a cancellation flag shared between who cancels and who works.
+//
+// A handler polls `cancelled()` or registers a callback; the session cancels the token when the peer
+// sends notifications/cancelled for the request, when the session closes, or on timeout.
+//
+// Thread-safety: all members are thread-safe. Callbacks run on the cancelling thread, exactly once,
+// immediately if the token is already cancelled when they are added.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace mcp {
+
+class CancellationToken {
+ public:
+  CancellationToken() : state_(std::make_shared<State>()) {}
+
+  bool cancelled() const {
+    std::lock_guard lock(state_->mu);
+    return state_->cancelled;
+  }
+  std::string reason() const {
+    std::lock_guard lock(state_->mu);
+    return state_->reason;
+  }
+  void cancel(std::string reason = "cancelled") const {
+    std::vector<std::function<void()>> run;
+    {
+      std::lock_guard lock(state_->mu);
+      if (state_->cancelled) return;
+      state_->cancelled = true;
+      state_->reason = std::move(reason);
+      run.swap(state_->callbacks);
+    }
+    for (auto& f : run) f();
+  }
+  void on_cancel(std::function<void()> f) const {
+    {
+      std::lock_guard lock(state_->mu);
+      if (!state_->cancelled) {
+        state_->callbacks.push_back(std::move(f));
+        return;
+      }
+    }
+    f();
+  }
+
+ private:
+  struct State {
+    mutable std::mutex mu;
+    bool cancelled = false;
+    std::string reason;
+    std::vector<std::function<void()>> callbacks;
+  };
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace mcp

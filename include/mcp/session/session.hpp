@@ -1,0 +1,114 @@
+// mcp/session/session.hpp — the JSON-RPC session engine shared by the server and the client roles.
+//
+// A Session sits on one Transport and does everything that is the same for both roles: it matches
+// responses to outbound requests (answered in any order), runs inbound requests concurrently on a
+// bounded pool of worker threads, enforces timeouts, carries cancellation both ways
+// (notifications/cancelled), routes notifications/progress to the request that asked for it, answers
+// ping, and answers malformed input with the right JSON-RPC error without closing the connection.
+// MCP meaning (initialize, capabilities, methods) lives above it, in ServerSession and ClientSession.
+//
+// Threading model:
+//  - the transport's reader thread decodes frames, completes outbound requests, delivers
+//    notifications to Handler::handle_notification (in order; must not block) and queues requests;
+//  - worker threads (at most Options::max_workers, started on demand) run Handler::handle_request,
+//    which may block, including on a nested request() to the peer;
+//  - request() blocks its calling thread until the response, the timeout or cancellation.
+// All public members are thread-safe. The Handler must outlive the session's `shutdown()`.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "mcp/error.hpp"
+#include "mcp/json.hpp"
+#include "mcp/jsonrpc/codec.hpp"
+#include "mcp/session/cancellation.hpp"
+#include "mcp/transport/transport.hpp"
+
+namespace mcp {
+
+struct ProgressInfo {
+  double progress = 0;
+  std::optional<double> total;
+  std::optional<std::string> message;
+};
+
+struct RequestOptions {
+  // Default: Session::Options::request_timeout.
+  std::optional<std::chrono::milliseconds> timeout;
+  // If set, a progressToken is attached to params._meta and progress notifications come here
+  // (on the reader thread: keep it short).
+  std::function<void(const ProgressInfo&)> on_progress;
+  // Progress restarts the timeout, bounded by max_total_timeout (default: none).
+  bool reset_timeout_on_progress = true;
+  std::optional<std::chrono::milliseconds> max_total_timeout;
+  // Cancelling it sends notifications/cancelled to the peer and fails the call with -32800.
+  CancellationToken cancel;
+  // Routing hint for transports: the inbound request this one is sent on behalf of.
+  jsonrpc::Id related_request_id;
+};
+
+// An inbound request as a handler sees it.
+struct InboundRequest {
+  jsonrpc::Id id;
+  std::string method;
+  json::object params;                     // {} when the request had none
+  std::optional<json::value> progress_token;  // params._meta.progressToken, if any
+  CancellationToken cancel;                // cancelled by the peer, by shutdown, or by close
+};
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  struct Options {
+    std::chrono::milliseconds request_timeout{60'000};  // outbound requests
+    std::size_t max_workers = 16;                       // concurrent inbound handlers
+    std::size_t max_pending_inbound = 1024;             // queued + running; past it: -32603 "busy"
+    jsonrpc::Limits limits;                             // decoder limits (see codec.hpp)
+    std::string name = "mcp";                           // prefix of log lines
+  };
+
+  class Handler {
+   public:
+    virtual ~Handler() = default;
+    // On a worker thread; may block. The session sends the result or error, unless the peer
+    // cancelled the request meanwhile (then nothing is sent, as the specification asks).
+    virtual Result<json::value> handle_request(InboundRequest& request) = 0;
+    // On the reader thread, in arrival order; must not block. cancelled/progress are handled by
+    // the session first and then passed on here too.
+    virtual void handle_notification(const jsonrpc::Notification& notification) = 0;
+    // Once, when the transport closes (reason empty for an orderly close).
+    virtual void handle_closed(const std::optional<Error>& reason) { (void)reason; }
+  };
+
+  static std::shared_ptr<Session> create(std::shared_ptr<Transport> transport, Handler& handler, Options options);
+  Session(std::shared_ptr<Transport> transport, Handler& handler, Options options);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  Result<void> start();
+
+  // Sends a request and blocks for its result. Errors: the peer's error response as sent; -32001 on
+  // timeout; -32800 on cancellation; -32000 if the connection closes first.
+  Result<json::value> request(std::string_view method, json::object params, RequestOptions options = {});
+
+  Result<void> notify(std::string_view method, json::object params, const jsonrpc::Id& related_request_id = nullptr);
+
+  // Closes the transport; pending outbound requests fail with -32000 and inbound handlers are cancelled.
+  void close();
+  // close() and wait for the worker threads to finish. Not from a handler thread.
+  void shutdown();
+  bool closed() const;
+  // Blocks until the transport has closed.
+  void wait_closed();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mcp

@@ -1,0 +1,48 @@
+// mcp/transport/transport.hpp — what a transport is: something that moves whole JSON-RPC messages.
+//
+// A transport knows nothing of MCP. It delivers each inbound frame to `on_message` and writes each
+// outbound frame it is given. Framing (newline-delimited on stdio, HTTP bodies and SSE events on
+// Streamable HTTP) is its business; meaning is the session's.
+//
+// Contract:
+//  - `start` is called once; afterwards the transport calls `on_message` from its own thread(s),
+//    one frame at a time and in arrival order, and `on_close` exactly once when it can deliver no more
+//    (peer gone, I/O error, or `close()`); the reason is empty for an orderly close.
+//  - `send` is thread-safe and may be called concurrently from any thread; it returns an error if the
+//    transport is closed. The `SendInfo` tells transports that route messages (HTTP puts a handler's
+//    progress and nested requests on the SSE stream of the request being served) where a message belongs.
+//  - `close` is idempotent and may be called from any thread, including from inside a callback.
+//  - Callbacks must not block for long: they run on the transport's reader thread.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "mcp/error.hpp"
+#include "mcp/jsonrpc/message.hpp"
+
+namespace mcp {
+
+struct SendInfo {
+  enum class Kind { request, notification, response };
+  Kind kind = Kind::notification;
+  // For a response: the id it answers. For a request or notification sent while serving an inbound
+  // request: that request's id. Null otherwise.
+  jsonrpc::Id related_id;
+};
+
+class Transport {
+ public:
+  struct Callbacks {
+    std::function<void(std::string frame)> on_message;
+    std::function<void(std::optional<Error> reason)> on_close;
+  };
+
+  virtual ~Transport() = default;
+  virtual Result<void> start(Callbacks callbacks) = 0;
+  virtual Result<void> send(std::string frame, const SendInfo& info) = 0;
+  virtual void close() = 0;
+};
+
+}  // namespace mcp

@@ -1,0 +1,180 @@
+#include "mcp/jsonrpc/codec.hpp"
+
+namespace mcp::jsonrpc {
+
+namespace {
+
+bool valid_id(const json::value& v) { return v.is_string() || v.is_int64() || v.is_uint64(); }
+
+DecodeFailure invalid(std::string msg, Id id = nullptr, bool answer = true) {
+  return DecodeFailure{Error::invalid_request(std::move(msg)), std::move(id), answer};
+}
+
+std::expected<std::optional<json::object>, DecodeFailure> take_params(json::object& o, const Id& id) {
+  auto it = o.find("params");
+  if (it == o.end() || it->value().is_null()) return std::optional<json::object>{};
+  if (!it->value().is_object()) {
+    return std::unexpected(DecodeFailure{Error::invalid_params("params must be an object"), id, true});
+  }
+  return std::optional<json::object>(std::move(it->value().get_object()));
+}
+
+}  // namespace
+
+std::string id_key(const Id& id) { return json::serialize(id); }
+
+std::expected<Message, DecodeFailure> decode(std::string_view bytes, const Limits& limits) {
+  if (bytes.size() > limits.max_message_bytes) {
+    // Framers may hand over only the first max+1 bytes of an oversized frame, so the size is not quoted.
+    return std::unexpected(invalid("message exceeds the limit of " + std::to_string(limits.max_message_bytes) +
+                                   " bytes (max_message_bytes)"));
+  }
+  json::parse_options opts;
+  opts.max_depth = limits.max_depth;
+  boost::system::error_code ec;
+  json::value v = json::parse(bytes, ec, {}, opts);
+  if (ec) {
+    std::string what = ec == json::error::too_deep
+                           ? "nesting deeper than " + std::to_string(limits.max_depth) + " (max_depth)"
+                           : ec.message();
+    return std::unexpected(DecodeFailure{Error::parse_error("Parse error: " + what), nullptr, false});
+  }
+  return decode_value(std::move(v));
+}
+
+std::expected<Message, DecodeFailure> decode_value(json::value v) {
+  if (v.is_array()) return std::unexpected(invalid("batches are not supported by MCP; send one message per frame"));
+  if (!v.is_object()) return std::unexpected(invalid("a JSON-RPC message must be an object"));
+  json::object& o = v.get_object();
+
+  // Read the id first so that every later error can be answered to the right request.
+  Id id = nullptr;
+  bool has_id = false;
+  if (auto it = o.find("id"); it != o.end()) {
+    if (!valid_id(it->value())) {
+      if (!it->value().is_null()) return std::unexpected(invalid("id must be a string or an integer"));
+    } else {
+      id = it->value();
+      has_id = true;
+    }
+  }
+  const json::value* method = o.if_contains("method");
+  // Malformed responses are dropped, not answered: answering a response could loop forever.
+  const bool answer = method || !(o.contains("result") || o.contains("error"));
+
+  const json::value* ver = o.if_contains("jsonrpc");
+  if (!ver || !ver->is_string() || ver->get_string() != "2.0") {
+    return std::unexpected(invalid("\"jsonrpc\" must be \"2.0\"", id, answer));
+  }
+
+  if (method) {
+    if (!method->is_string() || method->get_string().empty()) {
+      return std::unexpected(invalid("method must be a non-empty string", id));
+    }
+    if (o.contains("result") || o.contains("error")) {
+      return std::unexpected(invalid("a request cannot carry result or error", id));
+    }
+    std::string name(method->get_string());
+    auto params = take_params(o, id);
+    if (!params) return std::unexpected(params.error());
+    if (has_id) return Request{std::move(id), std::move(name), std::move(*params)};
+    if (o.contains("id")) return std::unexpected(invalid("a request id must not be null"));
+    return Notification{std::move(name), std::move(*params)};
+  }
+
+  const json::value* result = o.if_contains("result");
+  const json::value* error = o.if_contains("error");
+  if (result && error) return std::unexpected(invalid("a response cannot carry both result and error", id, false));
+  if (result) {
+    if (!has_id) return std::unexpected(invalid("a result must carry the request's id", nullptr, false));
+    return Response{std::move(id), *result};
+  }
+  if (error) {
+    if (!error->is_object()) return std::unexpected(invalid("error must be an object", id, false));
+    const auto& eo = error->get_object();
+    const json::value* code = eo.if_contains("code");
+    const json::value* msg = eo.if_contains("message");
+    if (!code || !code->is_int64() || !msg || !msg->is_string()) {
+      return std::unexpected(invalid("error needs an integer code and a string message", id, false));
+    }
+    Error e{static_cast<int>(code->get_int64()), std::string(msg->get_string()), {}};
+    if (auto d = eo.if_contains("data")) e.data = *d;
+    return ErrorResponse{std::move(id), std::move(e)};
+  }
+  return std::unexpected(invalid("not a request, notification or response", id));
+}
+
+namespace {
+
+// Encoders write the envelope by hand and serialise only the payload, so a large result is never
+// deep-copied into a temporary envelope object.
+void append(std::string& out, const json::value& v) { out += json::serialize(v); }
+void append(std::string& out, const json::object& v) { out += json::serialize(v); }
+
+json::value error_value(const Error& e) {
+  json::object eo;
+  eo.emplace("code", e.code);
+  eo.emplace("message", e.message);
+  if (e.data) eo.emplace("data", *e.data);
+  return eo;
+}
+
+}  // namespace
+
+std::string encode_request(const Id& id, std::string_view method, const json::object* params) {
+  std::string out = R"({"jsonrpc":"2.0","id":)";
+  append(out, id);
+  out += R"(,"method":)";
+  append(out, json::value(json::string_view(method.data(), method.size())));
+  if (params) {
+    out += R"(,"params":)";
+    append(out, *params);
+  }
+  out += '}';
+  return out;
+}
+
+std::string encode_notification(std::string_view method, const json::object* params) {
+  std::string out = R"({"jsonrpc":"2.0","method":)";
+  append(out, json::value(json::string_view(method.data(), method.size())));
+  if (params) {
+    out += R"(,"params":)";
+    append(out, *params);
+  }
+  out += '}';
+  return out;
+}
+
+std::string encode_result(const Id& id, const json::value& result) {
+  std::string out = R"({"jsonrpc":"2.0","id":)";
+  append(out, id);
+  out += R"(,"result":)";
+  append(out, result);
+  out += '}';
+  return out;
+}
+
+std::string encode_error(const Id& id, const Error& error) {
+  std::string out = R"({"jsonrpc":"2.0","id":)";
+  append(out, id);
+  out += R"(,"error":)";
+  append(out, error_value(error));
+  out += '}';
+  return out;
+}
+
+std::string encode(const Message& m) {
+  struct Visitor {
+    std::string operator()(const Request& r) const {
+      return encode_request(r.id, r.method, r.params ? &*r.params : nullptr);
+    }
+    std::string operator()(const Notification& n) const {
+      return encode_notification(n.method, n.params ? &*n.params : nullptr);
+    }
+    std::string operator()(const Response& r) const { return encode_result(r.id, r.result); }
+    std::string operator()(const ErrorResponse& e) const { return encode_error(e.id, e.error); }
+  };
+  return std::visit(Visitor{}, m);
+}
+
+}  // namespace mcp::jsonrpc

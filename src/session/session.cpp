@@ -1,0 +1,334 @@
+#include "mcp/session/session.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <unordered_map>
+
+#include "log/log.hpp"
+#include "session/worker_pool.hpp"
+
+namespace mcp {
+
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// One outbound request waiting for its answer.
+struct Pending {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::optional<Result<json::value>> result;
+  std::function<void(const ProgressInfo&)> on_progress;
+  Clock::time_point deadline;
+  Clock::time_point hard_deadline = Clock::time_point::max();
+  std::chrono::milliseconds timeout{};
+  bool reset_on_progress = true;
+
+  void complete(Result<json::value> r) {
+    {
+      std::lock_guard lock(mu);
+      if (result) return;
+      result = std::move(r);
+    }
+    cv.notify_all();
+  }
+};
+
+std::optional<ProgressInfo> read_progress(const json::object& p) {
+  const json::value* v = p.if_contains("progress");
+  if (!v || !v->is_number()) return std::nullopt;
+  ProgressInfo info;
+  info.progress = v->to_number<double>();
+  if (auto t = p.if_contains("total"); t && t->is_number()) info.total = t->to_number<double>();
+  if (auto m = p.if_contains("message"); m && m->is_string()) info.message = std::string(m->get_string());
+  return info;
+}
+
+}  // namespace
+
+struct Session::Impl {
+  Impl(std::shared_ptr<Transport> t, Handler& h, Options o)
+      : transport(std::move(t)), handler(h), opts(std::move(o)), pool(opts.max_workers) {}
+
+  std::shared_ptr<Transport> transport;
+  Handler& handler;
+  Options opts;
+
+  std::mutex mu;
+  std::int64_t next_id = 0;
+  std::unordered_map<std::int64_t, std::shared_ptr<Pending>> outbound;
+  std::unordered_map<std::string, CancellationToken> inbound;  // by id_key; running or queued
+  bool started = false;
+  bool closed = false;
+  bool close_delivered = false;  // on_close has run: no more callbacks from the transport
+  std::condition_variable closed_cv;
+
+  detail::WorkerPool pool;
+
+  // --- sending ---------------------------------------------------------------------------------
+  void send(std::string frame, SendInfo::Kind kind, const jsonrpc::Id& related) {
+    auto r = transport->send(std::move(frame), SendInfo{kind, related});
+    if (!r) MCP_LOG_DEBUG("{}: send failed: {}", opts.name, r.error().describe());
+  }
+  void send_error(const jsonrpc::Id& id, const Error& e) {
+    send(jsonrpc::encode_error(id, e), SendInfo::Kind::response, id);
+  }
+
+  // --- inbound ---------------------------------------------------------------------------------
+  void on_frame(std::string frame) {
+    auto decoded = jsonrpc::decode(frame, opts.limits);
+    if (!decoded) {
+      const auto& f = decoded.error();
+      MCP_LOG_WARN("{}: rejected inbound message: {}", opts.name, f.error.describe());
+      if (f.answer) send_error(f.id, f.error);
+      return;
+    }
+    std::visit([this](auto&& m) { on_message(std::move(m)); }, std::move(*decoded));
+  }
+
+  void on_message(jsonrpc::Request&& req) {
+    if (req.method == "ping") {  // both roles, answered at once even when every worker is busy
+      send(jsonrpc::encode_result(req.id, json::object{}), SendInfo::Kind::response, req.id);
+      return;
+    }
+    auto key = jsonrpc::id_key(req.id);
+    CancellationToken token;
+    {
+      std::lock_guard lock(mu);
+      if (closed) return;
+      if (inbound.contains(key)) {
+        send_error(req.id, Error::invalid_request("request id " + key + " is already in use by a request in progress"));
+        return;
+      }
+      if (inbound.size() >= opts.max_pending_inbound) {
+        send_error(req.id, Error::internal("server busy: " + std::to_string(opts.max_pending_inbound) +
+                                           " requests already in progress (max_pending_inbound)"));
+        return;
+      }
+      inbound.emplace(key, token);
+    }
+    auto job = [this, req = std::move(req), key, token]() mutable {
+      InboundRequest in{req.id, std::move(req.method), req.params ? std::move(*req.params) : json::object{}, {}, token};
+      if (auto m = in.params.if_contains("_meta"); m && m->is_object()) {
+        if (auto pt = m->get_object().if_contains("progressToken")) in.progress_token = *pt;
+      }
+      Result<json::value> result = token.cancelled() ? Result<json::value>(fail(Error::cancelled(token.reason())))
+                                                     : handler.handle_request(in);
+      bool peer_cancelled;
+      {
+        std::lock_guard lock(mu);
+        inbound.erase(key);
+        peer_cancelled = token.cancelled() || closed;
+      }
+      // The specification asks receivers of a cancellation not to answer the cancelled request.
+      if (peer_cancelled) return;
+      if (result) send(jsonrpc::encode_result(in.id, *result), SendInfo::Kind::response, in.id);
+      else send_error(in.id, result.error());
+    };
+    if (!pool.post(std::move(job))) {
+      std::lock_guard lock(mu);
+      inbound.erase(key);
+    }
+  }
+
+  void on_message(jsonrpc::Notification&& n) {
+    if (n.params) {
+      if (n.method == "notifications/cancelled") {
+        if (auto id = n.params->if_contains("requestId")) {
+          std::string reason = "cancelled by peer";
+          if (auto r = n.params->if_contains("reason"); r && r->is_string()) reason = std::string(r->get_string());
+          CancellationToken token;
+          bool found = false;
+          {
+            std::lock_guard lock(mu);
+            if (auto it = inbound.find(jsonrpc::id_key(*id)); it != inbound.end()) {
+              token = it->second;
+              found = true;
+            }
+          }
+          if (found) token.cancel(reason);
+        }
+      } else if (n.method == "notifications/progress") {
+        route_progress(*n.params);
+      }
+    }
+    handler.handle_notification(n);
+  }
+
+  void route_progress(const json::object& params) {
+    const json::value* tok = params.if_contains("progressToken");
+    if (!tok || !tok->is_int64()) return;  // we only ever issue integer tokens
+    std::shared_ptr<Pending> p;
+    {
+      std::lock_guard lock(mu);
+      auto it = outbound.find(tok->get_int64());
+      if (it == outbound.end()) return;
+      p = it->second;
+    }
+    auto info = read_progress(params);
+    if (!info) return;
+    {
+      std::lock_guard lock(p->mu);
+      if (p->reset_on_progress) p->deadline = std::min(Clock::now() + p->timeout, p->hard_deadline);
+    }
+    p->cv.notify_all();
+    if (p->on_progress) p->on_progress(*info);
+  }
+
+  void on_message(jsonrpc::Response&& r) { complete(r.id, std::move(r.result)); }
+  void on_message(jsonrpc::ErrorResponse&& e) { complete(e.id, fail(std::move(e.error))); }
+
+  void complete(const jsonrpc::Id& id, Result<json::value> r) {
+    if (!id.is_int64()) {
+      MCP_LOG_WARN("{}: response to an id we never issued: {}", opts.name, jsonrpc::id_key(id));
+      return;
+    }
+    std::shared_ptr<Pending> p;
+    {
+      std::lock_guard lock(mu);
+      auto it = outbound.find(id.get_int64());
+      if (it == outbound.end()) {
+        MCP_LOG_WARN("{}: response to an unknown or finished request: {}", opts.name, id.get_int64());
+        return;
+      }
+      p = std::move(it->second);
+      outbound.erase(it);
+    }
+    p->complete(std::move(r));
+  }
+
+  void on_closed(std::optional<Error> reason) {
+    std::unordered_map<std::int64_t, std::shared_ptr<Pending>> pending;
+    std::unordered_map<std::string, CancellationToken> running;
+    {
+      std::lock_guard lock(mu);
+      closed = true;
+      pending.swap(outbound);
+      running = inbound;
+    }
+    Error err = Error::connection_closed(reason ? "connection closed: " + reason->message : "connection closed");
+    for (auto& [id, p] : pending) p->complete(fail(err));
+    for (auto& [id, t] : running) t.cancel("connection closed");
+    handler.handle_closed(reason);
+    {
+      std::lock_guard lock(mu);
+      close_delivered = true;
+    }
+    closed_cv.notify_all();
+  }
+};
+
+std::shared_ptr<Session> Session::create(std::shared_ptr<Transport> transport, Handler& handler, Options options) {
+  return std::make_shared<Session>(std::move(transport), handler, std::move(options));
+}
+
+Session::Session(std::shared_ptr<Transport> transport, Handler& handler, Options options)
+    : impl_(std::make_unique<Impl>(std::move(transport), handler, std::move(options))) {}
+
+Session::~Session() { shutdown(); }
+
+Result<void> Session::start() {
+  {
+    std::lock_guard lock(impl_->mu);
+    if (impl_->started) return fail(Error::internal("session already started"));
+    impl_->started = true;
+  }
+  Impl* impl = impl_.get();
+  return impl_->transport->start(Transport::Callbacks{
+      [impl](std::string frame) { impl->on_frame(std::move(frame)); },
+      [impl](std::optional<Error> reason) { impl->on_closed(std::move(reason)); },
+  });
+}
+
+Result<json::value> Session::request(std::string_view method, json::object params, RequestOptions options) {
+  auto p = std::make_shared<Pending>();
+  p->timeout = options.timeout.value_or(impl_->opts.request_timeout);
+  p->reset_on_progress = options.reset_timeout_on_progress && options.on_progress;
+  auto now = Clock::now();
+  p->deadline = now + p->timeout;
+  if (options.max_total_timeout) p->hard_deadline = now + *options.max_total_timeout;
+  p->on_progress = std::move(options.on_progress);
+
+  std::int64_t id;
+  {
+    std::lock_guard lock(impl_->mu);
+    if (impl_->closed) return fail(Error::connection_closed("connection closed"));
+    id = impl_->next_id++;
+    impl_->outbound.emplace(id, p);
+  }
+  if (p->on_progress) {
+    json::value& meta = params["_meta"];
+    if (!meta.is_object()) meta = json::object{};
+    meta.get_object()["progressToken"] = id;
+  }
+  auto sent = impl_->transport->send(jsonrpc::encode_request(id, method, &params),
+                                     SendInfo{SendInfo::Kind::request, options.related_request_id});
+  if (!sent) {
+    std::lock_guard lock(impl_->mu);
+    impl_->outbound.erase(id);
+    return fail(sent.error());
+  }
+  options.cancel.on_cancel([p, reason_src = options.cancel] { p->complete(fail(Error::cancelled(reason_src.reason()))); });
+
+  std::unique_lock lock(p->mu);
+  while (!p->result) {
+    if (Clock::now() >= p->deadline) break;
+    p->cv.wait_until(lock, p->deadline);
+  }
+  if (p->result) return std::move(*p->result);
+  lock.unlock();
+
+  // Timed out or cancelled: forget the request and tell the peer to stop working on it.
+  bool was_pending;
+  {
+    std::lock_guard slock(impl_->mu);
+    was_pending = impl_->outbound.erase(id) > 0;
+  }
+  lock.lock();
+  Result<json::value> out = p->result ? std::move(*p->result)
+                                      : Result<json::value>(fail(Error::timeout(
+                                            "request " + std::string(method) + " timed out after " +
+                                            std::to_string(p->timeout.count()) + " ms")));
+  lock.unlock();
+  if (was_pending) {
+    json::object cp{{"requestId", id}, {"reason", out ? std::string("cancelled") : out.error().message}};
+    (void)notify("notifications/cancelled", std::move(cp), options.related_request_id);
+  }
+  return out;
+}
+
+Result<void> Session::notify(std::string_view method, json::object params, const jsonrpc::Id& related_request_id) {
+  {
+    std::lock_guard lock(impl_->mu);
+    if (impl_->closed) return fail(Error::connection_closed("connection closed"));
+  }
+  return impl_->transport->send(jsonrpc::encode_notification(method, &params),
+                                SendInfo{SendInfo::Kind::notification, related_request_id});
+}
+
+void Session::close() { impl_->transport->close(); }
+
+void Session::shutdown() {
+  if (!impl_) return;
+  close();
+  bool started;
+  {
+    std::lock_guard lock(impl_->mu);
+    started = impl_->started;
+  }
+  if (started) wait_closed();
+  impl_->pool.join();
+}
+
+bool Session::closed() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->closed;
+}
+
+void Session::wait_closed() {
+  std::unique_lock lock(impl_->mu);
+  impl_->closed_cv.wait(lock, [this] { return impl_->close_delivered; });
+}
+
+}  // namespace mcp

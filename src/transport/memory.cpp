@@ -1,0 +1,84 @@
+#include "mcp/transport/memory.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+namespace mcp {
+
+namespace {
+
+// The state both ends share: one inbox per end, one lock for both, so closing is atomic.
+struct Link {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<std::string> inbox[2];
+  bool closed = false;
+};
+
+class MemoryEnd final : public Transport {
+ public:
+  MemoryEnd(std::shared_ptr<Link> link, int side) : link_(std::move(link)), side_(side) {}
+  ~MemoryEnd() override {
+    close();
+    if (thread_.joinable()) {
+      if (thread_.get_id() == std::this_thread::get_id()) thread_.detach();
+      else thread_.join();
+    }
+  }
+
+  Result<void> start(Callbacks cb) override {
+    if (thread_.joinable()) return fail(Error::internal("transport already started"));
+    thread_ = std::thread([this, cb = std::move(cb)] { run(cb); });
+    return {};
+  }
+
+  Result<void> send(std::string frame, const SendInfo&) override {
+    {
+      std::lock_guard lock(link_->mu);
+      if (link_->closed) return fail(Error::connection_closed("transport closed"));
+      link_->inbox[1 - side_].push_back(std::move(frame));
+    }
+    link_->cv.notify_all();
+    return {};
+  }
+
+  void close() override {
+    {
+      std::lock_guard lock(link_->mu);
+      link_->closed = true;
+    }
+    link_->cv.notify_all();
+  }
+
+ private:
+  void run(const Callbacks& cb) {
+    std::unique_lock lock(link_->mu);
+    for (;;) {
+      link_->cv.wait(lock, [&] { return link_->closed || !link_->inbox[side_].empty(); });
+      // Deliver what was already sent before the close, as a pipe would.
+      if (link_->inbox[side_].empty()) break;
+      std::string frame = std::move(link_->inbox[side_].front());
+      link_->inbox[side_].pop_front();
+      lock.unlock();
+      cb.on_message(std::move(frame));
+      lock.lock();
+    }
+    lock.unlock();
+    cb.on_close(std::nullopt);
+  }
+
+  std::shared_ptr<Link> link_;
+  int side_;
+  std::thread thread_;
+};
+
+}  // namespace
+
+std::pair<std::shared_ptr<Transport>, std::shared_ptr<Transport>> make_memory_transport_pair() {
+  auto link = std::make_shared<Link>();
+  return {std::make_shared<MemoryEnd>(link, 0), std::make_shared<MemoryEnd>(link, 1)};
+}
+
+}  // namespace mcp
