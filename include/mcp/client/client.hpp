@@ -1,0 +1,119 @@
+// mcp/client/client.hpp — the client API: connect, list, call, read, get, complete, subscribe.
+//
+// One Client talks to one server over one transport. Every spec method has one shape: typed
+// params in, Result<typed result> out, blocking the calling thread until the answer, the timeout
+// or cancellation. Calls from several threads run concurrently on the one connection.
+//
+// Requests from the server (sampling, elicitation, roots) go to the handlers in ClientOptions; a
+// handler being set is what declares the capability in `initialize`. They run on worker threads and
+// may block (e.g. while a user answers). Notifications go to the callbacks, on the reader thread,
+// in arrival order: keep them short.
+//
+// The client never sends a request for a capability the server did not declare: such a call fails
+// with -32601 without touching the wire.
+//
+// Thread-safety: all members are thread-safe after connect() returns.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mcp/protocol/completion.hpp"
+#include "mcp/protocol/initialize.hpp"
+#include "mcp/protocol/logging.hpp"
+#include "mcp/protocol/prompt.hpp"
+#include "mcp/protocol/resource.hpp"
+#include "mcp/protocol/tool.hpp"
+#include "mcp/protocol/tool_call.hpp"
+#include "mcp/session/session.hpp"
+#include "mcp/transport/transport.hpp"
+
+namespace mcp {
+
+// A handler for a server->client request: its params in, its result out (as JSON, so that the
+// handler can return fields newer than this SDK). `cancel` fires if the server cancels.
+using ClientRequestHandler = std::function<Result<json::value>(const json::object& params, const CancellationToken& cancel)>;
+
+struct ClientOptions {
+  Implementation info{.name = "mcp-trust-client", .version = "0.1.0"};
+  std::string protocol_version = "2025-11-25";  // what initialize asks for
+
+  ClientRequestHandler on_sampling;     // sampling/createMessage; declares "sampling"
+  bool sampling_tools = false;          // also declare sampling.tools
+  ClientRequestHandler on_elicitation;  // elicitation/create; declares "elicitation" (form)
+  bool elicitation_url = false;         // also declare elicitation.url
+  ClientRequestHandler on_roots;        // roots/list; declares "roots"
+  bool roots_list_changed = false;
+
+  // Every notification from the server, after the typed callbacks below.
+  std::function<void(const jsonrpc::Notification&)> on_notification;
+  std::function<void(const LoggingMessageNotificationParams&)> on_log;
+  std::function<void(const std::string& uri)> on_resource_updated;
+  // "tools", "resources" or "prompts" when the server says that list changed.
+  std::function<void(const std::string& list)> on_list_changed;
+  // The connection ended; the reason is empty for an orderly close.
+  std::function<void(const std::optional<Error>& reason)> on_closed;
+
+  // Paging guard for the list_all_* helpers: more pages than this is an error, not a hang.
+  std::size_t max_pages = 1000;
+  Session::Options session;
+};
+
+struct CallOptions {
+  std::optional<std::chrono::milliseconds> timeout;
+  std::function<void(const ProgressInfo&)> on_progress;
+  CancellationToken cancel;
+  std::optional<json::object> meta;  // extra _meta for the request
+};
+
+class Client {
+ public:
+  explicit Client(ClientOptions options = {});
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  // Starts the transport, runs initialize and sends notifications/initialized.
+  Result<InitializeResult> connect(std::shared_ptr<Transport> transport);
+  // What the server said in initialize (valid after connect succeeded).
+  const InitializeResult& server() const;
+  bool server_supports(std::string_view capability) const;  // "tools", "resources.subscribe", ...
+
+  Result<ListToolsResult> list_tools(std::optional<std::string> cursor = {});
+  Result<std::vector<Tool>> list_all_tools();
+  Result<CallToolResult> call_tool(const std::string& name, json::object arguments = {}, CallOptions options = {});
+
+  Result<ListResourcesResult> list_resources(std::optional<std::string> cursor = {});
+  Result<std::vector<Resource>> list_all_resources();
+  Result<ListResourceTemplatesResult> list_resource_templates(std::optional<std::string> cursor = {});
+  Result<std::vector<ResourceTemplate>> list_all_resource_templates();
+  Result<ReadResourceResult> read_resource(const std::string& uri, CallOptions options = {});
+  Result<void> subscribe(const std::string& uri);
+  Result<void> unsubscribe(const std::string& uri);
+
+  Result<ListPromptsResult> list_prompts(std::optional<std::string> cursor = {});
+  Result<std::vector<Prompt>> list_all_prompts();
+  Result<GetPromptResult> get_prompt(const std::string& name, std::map<std::string, std::string> arguments = {},
+                                     CallOptions options = {});
+
+  Result<CompleteResult> complete(const CompleteRequestParams& params);
+  Result<void> set_log_level(LoggingLevel level);
+  Result<void> ping();
+
+  // Any request, for methods this SDK has no typed call for (extensions).
+  Result<json::value> request(std::string_view method, json::object params, CallOptions options = {});
+  Result<void> notify(std::string_view method, json::object params = {});
+
+  void close();
+  bool closed() const;
+
+ private:
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace mcp

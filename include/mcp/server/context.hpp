@@ -1,0 +1,93 @@
+// mcp/server/context.hpp — what a server handler knows about the request it is serving.
+//
+// Every tool, resource, prompt and completion handler receives a RequestContext. It answers "who is
+// asking and what can they do" (protocol version, client info, client capabilities) and offers the
+// request-scoped channel back to the client: progress, log messages, and nested requests (sampling,
+// elicitation, roots) whose answers the handler may block on.
+//
+// Why a value built per request rather than a session object: under 2025-11-25 the client view is
+// filled once from `initialize`; under the stateless 2026-07-28 revision every request carries its
+// own version and capabilities in `_meta`. Handlers read only this context, so the same handler code
+// serves both, and per-request capability filtering is written once.
+//
+// Thread-safety: a context belongs to one handler invocation on one worker thread; its methods may
+// be called from that thread (progress and log also from threads the handler starts, while it runs).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "mcp/error.hpp"
+#include "mcp/json.hpp"
+#include "mcp/jsonrpc/message.hpp"
+#include "mcp/session/cancellation.hpp"
+#include "mcp/session/session.hpp"
+
+namespace mcp {
+
+// The client as one request sees it.
+struct ClientView {
+  std::string protocol_version;
+  json::object client_info;    // the client's Implementation {name, version, ...}
+  json::object capabilities;   // the client's ClientCapabilities, as sent
+};
+
+// The way back to the client for one request. Implemented by the server session (2025-11-25) and,
+// later, by the stateless dispatcher (2026-07-28).
+class ClientChannel {
+ public:
+  virtual ~ClientChannel() = default;
+  virtual Result<json::value> request(std::string_view method, json::object params, RequestOptions options) = 0;
+  virtual Result<void> notify(std::string_view method, json::object params, const jsonrpc::Id& related) = 0;
+  // The minimum level of notifications/message the client asked for (logging/setLevel); "" = all.
+  virtual std::string log_level() const = 0;
+};
+
+class RequestContext {
+ public:
+  RequestContext(std::shared_ptr<const ClientView> client, ClientChannel& channel, jsonrpc::Id request_id,
+                 std::optional<json::object> request_meta, CancellationToken cancel);
+
+  const std::string& protocol_version() const { return client_->protocol_version; }
+  const json::object& client_info() const { return client_->client_info; }
+  const json::object& client_capabilities() const { return client_->capabilities; }
+  // "sampling", "elicitation", "roots", or a dotted path such as "sampling.tools", "elicitation.url".
+  // `elicitation` declared as {} means form mode, as the specification says.
+  bool client_supports(std::string_view capability) const;
+
+  const jsonrpc::Id& request_id() const { return request_id_; }
+  const std::optional<json::object>& request_meta() const { return meta_; }
+  const CancellationToken& cancellation() const { return cancel_; }
+  bool cancelled() const { return cancel_.cancelled(); }
+
+  // notifications/progress for this request; a no-op when the client gave no progressToken.
+  void progress(double progress, std::optional<double> total = {}, std::optional<std::string> message = {});
+  bool has_progress_token() const;
+
+  // notifications/message, if `level` is at or above the client's logging/setLevel.
+  // Levels: debug info notice warning error critical alert emergency.
+  void log(std::string_view level, json::value data, std::optional<std::string> logger = {});
+
+  // Nested requests to the client, sent on this request's behalf. Each fails with -32601 and a
+  // message naming the capability, without sending anything, if the client did not declare it.
+  Result<json::value> create_message(json::object params, RequestOptions options = {});  // sampling/createMessage
+  Result<json::value> elicit(json::object params, RequestOptions options = {});          // elicitation/create
+  Result<json::value> list_roots(RequestOptions options = {});                            // roots/list
+
+ private:
+  Result<json::value> nested(std::string_view capability, std::string_view method, json::object params,
+                             RequestOptions options);
+
+  std::shared_ptr<const ClientView> client_;
+  ClientChannel& channel_;
+  jsonrpc::Id request_id_;
+  std::optional<json::object> meta_;
+  CancellationToken cancel_;
+};
+
+// Numeric severity of an RFC 5424 level name (debug = 0 ... emergency = 7), -1 if unknown.
+int log_level_rank(std::string_view level);
+
+}  // namespace mcp

@@ -1,0 +1,266 @@
+#include "mcp/client/client.hpp"
+
+#include <mutex>
+#include <set>
+
+#include "log/log.hpp"
+
+namespace mcp {
+
+struct Client::Impl final : Session::Handler {
+  explicit Impl(ClientOptions o) : opts(std::move(o)) {}
+
+  ClientOptions opts;
+  std::shared_ptr<Session> session;
+  InitializeResult init;
+  json::object server_caps;
+  mutable std::mutex mu;
+
+  json::object capabilities() const {
+    json::object caps;
+    if (opts.on_sampling) {
+      json::object s;
+      if (opts.sampling_tools) s["tools"] = json::object{};
+      caps["sampling"] = std::move(s);
+    }
+    if (opts.on_elicitation) {
+      json::object e;
+      // Declaring url support means listing form explicitly too (client/elicitation, 2025-11-25).
+      if (opts.elicitation_url) {
+        e["form"] = json::object{};
+        e["url"] = json::object{};
+      }
+      caps["elicitation"] = std::move(e);
+    }
+    if (opts.on_roots) caps["roots"] = json::object{{"listChanged", opts.roots_list_changed}};
+    return caps;
+  }
+
+  Result<json::value> handle_request(InboundRequest& req) override {
+    const ClientRequestHandler* h = nullptr;
+    if (req.method == "sampling/createMessage") h = &opts.on_sampling;
+    else if (req.method == "elicitation/create") h = &opts.on_elicitation;
+    else if (req.method == "roots/list") h = &opts.on_roots;
+    if (!h || !*h) return fail(Error::method_not_found(req.method));
+    try {
+      return (*h)(req.params, req.cancel);
+    } catch (const std::exception& e) {
+      return fail(Error::internal(req.method + " handler failed: " + e.what()));
+    }
+  }
+
+  void handle_notification(const jsonrpc::Notification& n) override {
+    static const json::object empty;
+    const json::object& p = n.params ? *n.params : empty;
+    if (n.method == "notifications/message" && opts.on_log) {
+      if (auto m = from_json<LoggingMessageNotificationParams>(p)) opts.on_log(*m);
+      else MCP_LOG_WARN("client: malformed notifications/message: {}", m.error().message);
+    } else if (n.method == "notifications/resources/updated" && opts.on_resource_updated) {
+      if (auto u = p.if_contains("uri"); u && u->is_string()) opts.on_resource_updated(std::string(u->get_string()));
+    } else if (opts.on_list_changed) {
+      if (n.method == "notifications/tools/list_changed") opts.on_list_changed("tools");
+      else if (n.method == "notifications/resources/list_changed") opts.on_list_changed("resources");
+      else if (n.method == "notifications/prompts/list_changed") opts.on_list_changed("prompts");
+    }
+    if (opts.on_notification) opts.on_notification(n);
+  }
+
+  void handle_closed(const std::optional<Error>& reason) override {
+    if (reason) MCP_LOG_WARN("client: connection closed: {}", reason->message);
+    if (opts.on_closed) opts.on_closed(reason);
+  }
+
+  bool supports(std::string_view capability) const {
+    const json::object* node = &server_caps;
+    while (true) {
+      auto dot = capability.find('.');
+      const json::value* v = node->if_contains(capability.substr(0, dot));
+      if (!v || v->is_null()) return false;
+      if (dot == std::string_view::npos) return !(v->is_bool() && !v->get_bool());
+      if (!v->is_object()) return false;
+      node = &v->get_object();
+      capability.remove_prefix(dot + 1);
+    }
+  }
+
+  Result<json::value> call(std::string_view capability, std::string_view method, json::object params,
+                           CallOptions o = {}) {
+    if (!session) return fail(Error::connection_closed("not connected"));
+    if (!capability.empty() && !supports(capability)) {
+      return fail(error_code::kMethodNotFound, "the server did not declare the '" + std::string(capability) +
+                                                   "' capability, so " + std::string(method) + " was not sent");
+    }
+    if (o.meta) {
+      json::value& m = params["_meta"];
+      if (!m.is_object()) m = json::object{};
+      for (const auto& kv : *o.meta) m.get_object()[kv.key()] = kv.value();
+    }
+    RequestOptions ro;
+    ro.timeout = o.timeout;
+    ro.on_progress = std::move(o.on_progress);
+    ro.cancel = o.cancel;
+    return session->request(method, std::move(params), std::move(ro));
+  }
+
+  template <class T>
+  Result<T> typed(std::string_view capability, std::string_view method, json::object params, CallOptions o = {}) {
+    auto r = call(capability, method, std::move(params), std::move(o));
+    if (!r) return fail(r.error());
+    auto t = from_json<T>(*r);
+    if (!t) return fail(Error::internal("invalid " + std::string(method) + " result from server: " + t.error().message));
+    return t;
+  }
+
+  // Follows nextCursor until the end, refusing a repeated cursor or more than max_pages pages.
+  template <class Item, class Page>
+  Result<std::vector<Item>> all(std::string_view capability, std::string_view method,
+                                std::vector<Item> Page::*items) {
+    std::vector<Item> out;
+    std::set<std::string> seen;
+    std::optional<std::string> cursor;
+    for (std::size_t page = 0; page < opts.max_pages; ++page) {
+      json::object params;
+      if (cursor) params["cursor"] = *cursor;
+      auto r = typed<Page>(capability, method, std::move(params));
+      if (!r) return fail(r.error());
+      for (auto& i : (*r).*items) out.push_back(std::move(i));
+      if (!r->next_cursor) return out;
+      if (!seen.insert(*r->next_cursor).second) {
+        return fail(Error::internal(std::string(method) + ": the server repeated cursor '" + *r->next_cursor + "'"));
+      }
+      cursor = r->next_cursor;
+    }
+    return fail(Error::internal(std::string(method) + ": more than " + std::to_string(opts.max_pages) +
+                                " pages (ClientOptions::max_pages)"));
+  }
+};
+
+Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>(std::move(options))) {}
+
+Client::~Client() {
+  if (impl_->session) impl_->session->shutdown();
+}
+
+Result<InitializeResult> Client::connect(std::shared_ptr<Transport> transport) {
+  if (impl_->session) return fail(Error::internal("already connected"));
+  auto sopts = impl_->opts.session;
+  if (sopts.name == "mcp") sopts.name = "client";
+  impl_->session = Session::create(std::move(transport), *impl_, std::move(sopts));
+  if (auto s = impl_->session->start(); !s) return fail(s.error());
+
+  json::object params{{"protocolVersion", impl_->opts.protocol_version},
+                      {"capabilities", impl_->capabilities()},
+                      {"clientInfo", to_json(impl_->opts.info)}};
+  auto r = impl_->session->request("initialize", std::move(params));
+  if (!r) return fail(r.error());
+  auto init = from_json<InitializeResult>(*r);
+  if (!init) return fail(Error::internal("invalid initialize result: " + init.error().message));
+  static const std::set<std::string> supported = {"2025-11-25", "2025-06-18", "2025-03-26"};
+  if (!supported.contains(init->protocol_version)) {
+    impl_->session->close();
+    return fail(Error::internal("the server chose protocol version " + init->protocol_version +
+                                ", which this client does not speak"));
+  }
+  impl_->init = *init;
+  if (auto c = r->get_object().if_contains("capabilities"); c && c->is_object()) impl_->server_caps = c->get_object();
+  if (auto n = impl_->session->notify("notifications/initialized", {}); !n) return fail(n.error());
+  return init;
+}
+
+const InitializeResult& Client::server() const { return impl_->init; }
+bool Client::server_supports(std::string_view capability) const { return impl_->supports(capability); }
+
+namespace {
+json::object cursor_params(const std::optional<std::string>& cursor) {
+  json::object p;
+  if (cursor) p["cursor"] = *cursor;
+  return p;
+}
+}  // namespace
+
+Result<ListToolsResult> Client::list_tools(std::optional<std::string> cursor) {
+  return impl_->typed<ListToolsResult>("tools", "tools/list", cursor_params(cursor));
+}
+Result<std::vector<Tool>> Client::list_all_tools() {
+  return impl_->all<Tool>("tools", "tools/list", &ListToolsResult::tools);
+}
+Result<CallToolResult> Client::call_tool(const std::string& name, json::object arguments, CallOptions options) {
+  return impl_->typed<CallToolResult>("tools", "tools/call",
+                                      json::object{{"name", name}, {"arguments", std::move(arguments)}},
+                                      std::move(options));
+}
+
+Result<ListResourcesResult> Client::list_resources(std::optional<std::string> cursor) {
+  return impl_->typed<ListResourcesResult>("resources", "resources/list", cursor_params(cursor));
+}
+Result<std::vector<Resource>> Client::list_all_resources() {
+  return impl_->all<Resource>("resources", "resources/list", &ListResourcesResult::resources);
+}
+Result<ListResourceTemplatesResult> Client::list_resource_templates(std::optional<std::string> cursor) {
+  return impl_->typed<ListResourceTemplatesResult>("resources", "resources/templates/list", cursor_params(cursor));
+}
+Result<std::vector<ResourceTemplate>> Client::list_all_resource_templates() {
+  return impl_->all<ResourceTemplate>("resources", "resources/templates/list",
+                                      &ListResourceTemplatesResult::resource_templates);
+}
+Result<ReadResourceResult> Client::read_resource(const std::string& uri, CallOptions options) {
+  return impl_->typed<ReadResourceResult>("resources", "resources/read", json::object{{"uri", uri}}, std::move(options));
+}
+Result<void> Client::subscribe(const std::string& uri) {
+  auto r = impl_->call("resources.subscribe", "resources/subscribe", json::object{{"uri", uri}});
+  if (!r) return fail(r.error());
+  return {};
+}
+Result<void> Client::unsubscribe(const std::string& uri) {
+  auto r = impl_->call("resources.subscribe", "resources/unsubscribe", json::object{{"uri", uri}});
+  if (!r) return fail(r.error());
+  return {};
+}
+
+Result<ListPromptsResult> Client::list_prompts(std::optional<std::string> cursor) {
+  return impl_->typed<ListPromptsResult>("prompts", "prompts/list", cursor_params(cursor));
+}
+Result<std::vector<Prompt>> Client::list_all_prompts() {
+  return impl_->all<Prompt>("prompts", "prompts/list", &ListPromptsResult::prompts);
+}
+Result<GetPromptResult> Client::get_prompt(const std::string& name, std::map<std::string, std::string> arguments,
+                                           CallOptions options) {
+  json::object args;
+  for (auto& [k, v] : arguments) args[k] = v;
+  return impl_->typed<GetPromptResult>("prompts", "prompts/get", json::object{{"name", name}, {"arguments", std::move(args)}},
+                                       std::move(options));
+}
+
+Result<CompleteResult> Client::complete(const CompleteRequestParams& params) {
+  auto p = to_json(params);
+  return impl_->typed<CompleteResult>("completions", "completion/complete", std::move(p.as_object()));
+}
+
+Result<void> Client::set_log_level(LoggingLevel level) {
+  auto r = impl_->call("logging", "logging/setLevel", json::object{{"level", to_string(level)}});
+  if (!r) return fail(r.error());
+  return {};
+}
+
+Result<void> Client::ping() {
+  auto r = impl_->call("", "ping", {});
+  if (!r) return fail(r.error());
+  return {};
+}
+
+Result<json::value> Client::request(std::string_view method, json::object params, CallOptions options) {
+  return impl_->call("", method, std::move(params), std::move(options));
+}
+
+Result<void> Client::notify(std::string_view method, json::object params) {
+  if (!impl_->session) return fail(Error::connection_closed("not connected"));
+  return impl_->session->notify(method, std::move(params));
+}
+
+void Client::close() {
+  if (impl_->session) impl_->session->close();
+}
+
+bool Client::closed() const { return !impl_->session || impl_->session->closed(); }
+
+}  // namespace mcp

@@ -1,0 +1,168 @@
+#include "mcp/server/server.hpp"
+
+#include <algorithm>
+
+#include "mcp/transport/stdio.hpp"
+#include "server/server_impl.hpp"
+#include "server/server_session.hpp"
+
+namespace mcp {
+
+namespace {
+
+// Replaces the entry whose key matches, or appends; returns true if it replaced.
+template <class Vec, class Key, class Entry>
+void upsert(Vec& v, Key key, Entry e) {
+  auto it = std::find_if(v.begin(), v.end(), [&](const auto& x) { return key(x) == key(e); });
+  if (it != v.end()) *it = std::move(e);
+  else v.push_back(std::move(e));
+}
+
+template <class Vec, class Pred>
+bool erase_first(Vec& v, Pred p) {
+  auto it = std::find_if(v.begin(), v.end(), p);
+  if (it == v.end()) return false;
+  v.erase(it);
+  return true;
+}
+
+}  // namespace
+
+json::object Server::Impl::capabilities() const {
+  json::object caps;
+  // Tools, resources and prompts are always declared (an empty list is a valid answer), so
+  // registering the first one while serving never needs a capability the client was not told about.
+  caps["tools"] = json::object{{"listChanged", true}};
+  json::object res{{"listChanged", true}};
+  if (opts.resource_subscriptions) res["subscribe"] = true;
+  caps["resources"] = std::move(res);
+  caps["prompts"] = json::object{{"listChanged", true}};
+  if (opts.logging) caps["logging"] = json::object{};
+  std::lock_guard lock(mu);
+  if (completer) caps["completions"] = json::object{};
+  return caps;
+}
+
+void Server::Impl::broadcast(std::string_view method, const json::object& params, const std::string& only_subscribers_of) {
+  std::vector<std::shared_ptr<ServerSessionImpl>> live;
+  {
+    std::lock_guard lock(mu);
+    std::erase_if(sessions, [](const auto& w) { return w.expired(); });
+    for (auto& w : sessions) {
+      if (auto s = w.lock()) live.push_back(std::move(s));
+    }
+  }
+  for (auto& s : live) {
+    if (!only_subscribers_of.empty() && !s->subscribed(only_subscribers_of)) continue;
+    s->notify_if_ready(method, params);
+  }
+}
+
+Server::Server(ServerOptions options) : impl_(std::make_shared<Impl>(std::move(options))) {}
+Server::~Server() = default;
+
+const ServerOptions& Server::options() const { return impl_->opts; }
+json::object Server::capabilities() const { return impl_->capabilities(); }
+
+void Server::add_tool(Tool tool, ToolHandler handler) {
+  {
+    std::lock_guard lock(impl_->mu);
+    upsert(impl_->tools, [](const auto& e) -> const std::string& { return e.tool.name; },
+           Impl::ToolEntry{std::move(tool), std::move(handler)});
+  }
+  impl_->broadcast("notifications/tools/list_changed", {});
+}
+
+bool Server::remove_tool(const std::string& name) {
+  bool removed;
+  {
+    std::lock_guard lock(impl_->mu);
+    removed = erase_first(impl_->tools, [&](const auto& e) { return e.tool.name == name; });
+  }
+  if (removed) impl_->broadcast("notifications/tools/list_changed", {});
+  return removed;
+}
+
+void Server::add_resource(Resource resource, ResourceReader reader) {
+  {
+    std::lock_guard lock(impl_->mu);
+    upsert(impl_->resources, [](const auto& e) -> const std::string& { return e.resource.uri; },
+           Impl::ResourceEntry{std::move(resource), std::move(reader)});
+  }
+  impl_->broadcast("notifications/resources/list_changed", {});
+}
+
+bool Server::remove_resource(const std::string& uri) {
+  bool removed;
+  {
+    std::lock_guard lock(impl_->mu);
+    removed = erase_first(impl_->resources, [&](const auto& e) { return e.resource.uri == uri; });
+  }
+  if (removed) impl_->broadcast("notifications/resources/list_changed", {});
+  return removed;
+}
+
+Result<void> Server::add_resource_template(ResourceTemplate resource_template, TemplateReader reader) {
+  auto matcher = UriTemplate::parse(resource_template.uri_template);
+  if (!matcher) return fail(matcher.error());
+  {
+    std::lock_guard lock(impl_->mu);
+    upsert(impl_->templates, [](const auto& e) -> const std::string& { return e.resource_template.uri_template; },
+           Impl::TemplateEntry{std::move(resource_template), std::move(*matcher), std::move(reader)});
+  }
+  impl_->broadcast("notifications/resources/list_changed", {});
+  return {};
+}
+
+void Server::add_prompt(Prompt prompt, PromptHandler handler) {
+  {
+    std::lock_guard lock(impl_->mu);
+    upsert(impl_->prompts, [](const auto& e) -> const std::string& { return e.prompt.name; },
+           Impl::PromptEntry{std::move(prompt), std::move(handler)});
+  }
+  impl_->broadcast("notifications/prompts/list_changed", {});
+}
+
+bool Server::remove_prompt(const std::string& name) {
+  bool removed;
+  {
+    std::lock_guard lock(impl_->mu);
+    removed = erase_first(impl_->prompts, [&](const auto& e) { return e.prompt.name == name; });
+  }
+  if (removed) impl_->broadcast("notifications/prompts/list_changed", {});
+  return removed;
+}
+
+void Server::set_completer(Completer completer) {
+  std::lock_guard lock(impl_->mu);
+  impl_->completer = std::move(completer);
+}
+
+void Server::notify_resource_updated(const std::string& uri) {
+  impl_->broadcast("notifications/resources/updated", json::object{{"uri", uri}}, uri);
+}
+
+Result<std::shared_ptr<ServerSession>> Server::connect(std::shared_ptr<Transport> transport) {
+  auto s = ServerSessionImpl::create(impl_, std::move(transport));
+  if (!s) return fail(s.error());
+  {
+    std::lock_guard lock(impl_->mu);
+    impl_->sessions.push_back(*s);
+  }
+  return std::shared_ptr<ServerSession>(*s);
+}
+
+std::optional<Error> Server::serve_stdio() {
+  auto s = ServerSessionImpl::create(impl_, make_stdio_transport());
+  if (!s) return s.error();
+  {
+    std::lock_guard lock(impl_->mu);
+    impl_->sessions.push_back(*s);
+  }
+  (*s)->wait_closed();
+  auto reason = (*s)->close_reason();
+  (*s)->close();
+  return reason;
+}
+
+}  // namespace mcp

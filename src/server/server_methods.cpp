@@ -1,0 +1,183 @@
+// The server side of each MCP method: list with paging, call, read, get, complete.
+// Handlers are copied out of the registry under its lock and run outside it, so a slow handler
+// never blocks registration or other requests.
+#include <algorithm>
+
+#include "log/log.hpp"
+#include "server/server_session.hpp"
+
+namespace mcp {
+
+namespace {
+
+Result<std::string> required_string(const json::object& params, std::string_view key, std::string_view method) {
+  const json::value* v = params.if_contains(key);
+  if (!v || !v->is_string()) {
+    return fail(Error::invalid_params(std::string(method) + ": " + std::string(key) + " must be a string"));
+  }
+  return std::string(v->get_string());
+}
+
+// Serves one page of `items` under `key`, with nextCursor when more remain.
+template <class T>
+Result<json::value> list_page(const std::vector<T>& items, std::string_view key, const json::object& params,
+                              std::size_t page_size) {
+  auto page = page_of(params, items.size(), page_size);
+  if (!page) return fail(page.error());
+  json::array arr;
+  arr.reserve(page->end - page->begin);
+  for (std::size_t i = page->begin; i < page->end; ++i) arr.push_back(to_json(items[i]));
+  json::object out;
+  out[key] = std::move(arr);
+  if (page->next_cursor) out["nextCursor"] = *page->next_cursor;
+  return out;
+}
+
+}  // namespace
+
+Result<json::value> ServerSessionImpl::list_tools(const json::object& params) {
+  std::vector<Tool> tools;
+  {
+    std::lock_guard lock(server_->mu);
+    for (const auto& e : server_->tools) tools.push_back(e.tool);
+  }
+  return list_page(tools, "tools", params, server_->opts.page_size);
+}
+
+Result<json::value> ServerSessionImpl::call_tool(const json::object& params, RequestContext& ctx) {
+  auto name = required_string(params, "name", "tools/call");
+  if (!name) return fail(name.error());
+  json::object args;
+  if (auto a = params.if_contains("arguments"); a && !a->is_null()) {
+    if (!a->is_object()) return fail(Error::invalid_params("tools/call: arguments must be an object"));
+    args = a->get_object();
+  }
+  ToolHandler handler;
+  {
+    std::lock_guard lock(server_->mu);
+    auto it = std::find_if(server_->tools.begin(), server_->tools.end(), [&](const auto& e) { return e.tool.name == *name; });
+    if (it != server_->tools.end()) handler = it->handler;
+  }
+  // An unknown tool is a protocol error (-32602), per the tools specification.
+  if (!handler) return fail(Error::invalid_params("Unknown tool: " + *name));
+  Result<CallToolResult> r = [&]() -> Result<CallToolResult> {
+    try {
+      return handler(args, ctx);
+    } catch (const std::exception& e) {
+      // A tool that throws reports a tool error the model can see, as the reference SDK does.
+      MCP_LOG_ERROR("server: tool {} threw: {}", *name, e.what());
+      CallToolResult err;
+      err.content.push_back(TextContent{.text = std::string("tool failed: ") + e.what()});
+      err.is_error = true;
+      return err;
+    }
+  }();
+  if (!r) return fail(r.error());
+  return to_json(*r);
+}
+
+Result<json::value> ServerSessionImpl::list_resources(const json::object& params) {
+  std::vector<Resource> resources;
+  {
+    std::lock_guard lock(server_->mu);
+    for (const auto& e : server_->resources) resources.push_back(e.resource);
+  }
+  return list_page(resources, "resources", params, server_->opts.page_size);
+}
+
+Result<json::value> ServerSessionImpl::list_resource_templates(const json::object& params) {
+  std::vector<ResourceTemplate> templates;
+  {
+    std::lock_guard lock(server_->mu);
+    for (const auto& e : server_->templates) templates.push_back(e.resource_template);
+  }
+  return list_page(templates, "resourceTemplates", params, server_->opts.page_size);
+}
+
+Result<json::value> ServerSessionImpl::read_resource(const json::object& params, RequestContext& ctx) {
+  auto uri = required_string(params, "uri", "resources/read");
+  if (!uri) return fail(uri.error());
+  ResourceReader reader;
+  TemplateReader treader;
+  UriTemplate::Variables vars;
+  {
+    std::lock_guard lock(server_->mu);
+    auto it = std::find_if(server_->resources.begin(), server_->resources.end(),
+                           [&](const auto& e) { return e.resource.uri == *uri; });
+    if (it != server_->resources.end()) {
+      reader = it->reader;
+    } else {
+      // Static resources win over templates; among templates, the first registered that matches.
+      for (const auto& t : server_->templates) {
+        if (auto m = t.matcher.match(*uri)) {
+          treader = t.reader;
+          vars = std::move(*m);
+          break;
+        }
+      }
+    }
+  }
+  Result<ReadResourceResult> r = reader ? reader(*uri, ctx)
+                                 : treader ? treader(*uri, vars, ctx)
+                                           : Result<ReadResourceResult>(fail(Error{
+                                                 error_code::kResourceNotFound, "Resource not found: " + *uri,
+                                                 json::object{{"uri", *uri}}}));
+  if (!r) return fail(r.error());
+  return to_json(*r);
+}
+
+Result<json::value> ServerSessionImpl::list_prompts(const json::object& params) {
+  std::vector<Prompt> prompts;
+  {
+    std::lock_guard lock(server_->mu);
+    for (const auto& e : server_->prompts) prompts.push_back(e.prompt);
+  }
+  return list_page(prompts, "prompts", params, server_->opts.page_size);
+}
+
+Result<json::value> ServerSessionImpl::get_prompt(const json::object& params, RequestContext& ctx) {
+  auto req = from_json<GetPromptRequestParams>(params);
+  if (!req) return fail(req.error());
+  PromptHandler handler;
+  std::vector<PromptArgument> declared;
+  {
+    std::lock_guard lock(server_->mu);
+    auto it = std::find_if(server_->prompts.begin(), server_->prompts.end(),
+                           [&](const auto& e) { return e.prompt.name == req->name; });
+    if (it != server_->prompts.end()) {
+      handler = it->handler;
+      declared = it->prompt.arguments;
+    }
+  }
+  if (!handler) return fail(Error::invalid_params("Unknown prompt: " + req->name));
+  for (const auto& a : declared) {
+    if (a.required.value_or(false) && !req->arguments.contains(a.name)) {
+      return fail(Error::invalid_params("prompts/get " + req->name + ": missing required argument '" + a.name + "'"));
+    }
+  }
+  auto r = handler(req->arguments, ctx);
+  if (!r) return fail(r.error());
+  return to_json(*r);
+}
+
+Result<json::value> ServerSessionImpl::complete(const json::object& params, RequestContext& ctx) {
+  Completer completer;
+  {
+    std::lock_guard lock(server_->mu);
+    completer = server_->completer;
+  }
+  if (!completer) return fail(Error::method_not_found("completion/complete"));
+  auto req = from_json<CompleteRequestParams>(params);
+  if (!req) return fail(req.error());
+  auto r = completer(*req, ctx);
+  if (!r) return fail(r.error());
+  // The specification caps a completion at 100 values.
+  if (r->completion.values.size() > 100) {
+    if (!r->completion.total) r->completion.total = static_cast<std::int64_t>(r->completion.values.size());
+    r->completion.values.resize(100);
+    r->completion.has_more = true;
+  }
+  return to_json(*r);
+}
+
+}  // namespace mcp

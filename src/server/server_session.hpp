@@ -1,0 +1,78 @@
+// Private: one client connection of a Server: the MCP lifecycle on top of the session engine, and
+// the dispatch of each method to the Server's registry.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include "mcp/server/server.hpp"
+#include "server/server_impl.hpp"
+
+namespace mcp {
+
+class ServerSessionImpl final : public ServerSession,
+                                public Session::Handler,
+                                public ClientChannel,
+                                public std::enable_shared_from_this<ServerSessionImpl> {
+ public:
+  static Result<std::shared_ptr<ServerSessionImpl>> create(std::shared_ptr<Server::Impl> server,
+                                                           std::shared_ptr<Transport> transport);
+  ServerSessionImpl(std::shared_ptr<Server::Impl> server, std::shared_ptr<Transport> transport);
+  ~ServerSessionImpl() override;
+
+  // ServerSession
+  std::shared_ptr<const ClientView> client() const override;
+  void close() override;
+  void wait_closed() override;
+  Result<void> notify(std::string_view method, json::object params) override;
+
+  // Session::Handler
+  Result<json::value> handle_request(InboundRequest& request) override;
+  void handle_notification(const jsonrpc::Notification& notification) override;
+  void handle_closed(const std::optional<Error>& reason) override;
+
+  // ClientChannel
+  Result<json::value> request(std::string_view method, json::object params, RequestOptions options) override;
+  Result<void> notify(std::string_view method, json::object params, const jsonrpc::Id& related) override;
+  std::string log_level() const override;
+
+  bool subscribed(const std::string& uri) const;
+  void notify_if_ready(std::string_view method, const json::object& params);
+  std::optional<Error> close_reason() const;
+
+ private:
+  Result<json::value> initialize(const json::object& params);
+  Result<json::value> dispatch(InboundRequest& request, RequestContext& ctx);
+
+  // server_methods.cpp
+  Result<json::value> list_tools(const json::object& params);
+  Result<json::value> call_tool(const json::object& params, RequestContext& ctx);
+  Result<json::value> list_resources(const json::object& params);
+  Result<json::value> list_resource_templates(const json::object& params);
+  Result<json::value> read_resource(const json::object& params, RequestContext& ctx);
+  Result<json::value> subscribe(const json::object& params, bool on);
+  Result<json::value> list_prompts(const json::object& params);
+  Result<json::value> get_prompt(const json::object& params, RequestContext& ctx);
+  Result<json::value> complete(const json::object& params, RequestContext& ctx);
+  Result<json::value> set_level(const json::object& params);
+
+  std::shared_ptr<Server::Impl> server_;
+  std::shared_ptr<Session> session_;
+  mutable std::mutex mu_;
+  std::shared_ptr<const ClientView> client_;
+  bool ready_ = false;  // notifications/initialized received
+  std::string log_level_;
+  std::set<std::string> subscriptions_;
+  std::optional<Error> close_reason_;
+};
+
+// Paging over a list: the page starting at `cursor` (an opaque offset) of at most `page_size`.
+struct Page {
+  std::size_t begin = 0, end = 0;
+  std::optional<std::string> next_cursor;
+};
+Result<Page> page_of(const json::object& params, std::size_t total, std::size_t page_size);
+
+}  // namespace mcp

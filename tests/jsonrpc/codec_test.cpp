@@ -1,0 +1,129 @@
+#include "mcp/jsonrpc/codec.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace mcp;
+using namespace mcp::jsonrpc;
+
+TEST(Codec, DecodesRequestKeepingIdExactly) {
+  auto m = decode(R"({"jsonrpc":"2.0","id":"abc","method":"tools/list","params":{"cursor":"1"}})");
+  ASSERT_TRUE(m);
+  auto& r = std::get<Request>(*m);
+  EXPECT_EQ(r.id, json::value("abc"));
+  EXPECT_EQ(r.method, "tools/list");
+  EXPECT_EQ(r.params->at("cursor"), "1");
+  auto m2 = decode(R"({"jsonrpc":"2.0","id":9007199254740993,"method":"x"})");
+  ASSERT_TRUE(m2);
+  EXPECT_EQ(encode_result(std::get<Request>(*m2).id, json::object{}), R"({"jsonrpc":"2.0","id":9007199254740993,"result":{}})");
+}
+
+TEST(Codec, DecodesNotificationResponseAndError) {
+  auto n = decode(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  ASSERT_TRUE(n);
+  EXPECT_TRUE(std::holds_alternative<Notification>(*n));
+  auto r = decode(R"({"jsonrpc":"2.0","id":3,"result":{"ok":true}})");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(std::get<Response>(*r).result.at("ok"), true);
+  auto e = decode(R"({"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"nope","data":{"x":1}}})");
+  ASSERT_TRUE(e);
+  auto& er = std::get<ErrorResponse>(*e);
+  EXPECT_EQ(er.error.code, -32601);
+  EXPECT_EQ(er.error.message, "nope");
+  EXPECT_EQ(er.error.data->at("x"), 1);
+}
+
+TEST(Codec, ParseErrorIsAnsweredWithNullId) {
+  auto m = decode("{not json");
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().error.code, error_code::kParseError);
+  EXPECT_TRUE(m.error().id.is_null());
+  EXPECT_TRUE(m.error().answer);
+}
+
+TEST(Codec, InvalidRequestsGetMinus32600WithTheirId) {
+  struct Case { const char* text; bool id_known; };
+  for (auto c : {Case{R"({"jsonrpc":"1.0","id":1,"method":"x"})", true},
+                 Case{R"({"id":1,"method":"x"})", true},
+                 Case{R"({"jsonrpc":"2.0","id":1,"method":7})", true},
+                 Case{R"({"jsonrpc":"2.0","id":1,"method":""})", true},
+                 Case{R"({"jsonrpc":"2.0","id":{"a":1},"method":"x"})", false},
+                 Case{R"({"jsonrpc":"2.0","id":1.5,"method":"x"})", false},
+                 Case{R"([{"jsonrpc":"2.0","id":1,"method":"x"}])", false},
+                 Case{R"("just a string")", false},
+                 Case{R"({"jsonrpc":"2.0"})", false}}) {
+    auto m = decode(c.text);
+    ASSERT_FALSE(m) << c.text;
+    EXPECT_EQ(m.error().error.code, error_code::kInvalidRequest) << c.text;
+    EXPECT_EQ(!m.error().id.is_null(), c.id_known) << c.text;
+    EXPECT_TRUE(m.error().answer) << c.text;
+  }
+}
+
+TEST(Codec, ParamsThatAreNotAnObjectAreInvalidParams) {
+  auto m = decode(R"({"jsonrpc":"2.0","id":7,"method":"x","params":[1,2]})");
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().error.code, error_code::kInvalidParams);
+  EXPECT_EQ(m.error().id, 7);
+}
+
+TEST(Codec, MalformedResponsesAreNotAnswered) {
+  auto m = decode(R"({"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":"x"}})");
+  ASSERT_FALSE(m);
+  EXPECT_FALSE(m.error().answer);
+  auto m2 = decode(R"({"jsonrpc":"2.0","id":1,"error":"bad"})");
+  ASSERT_FALSE(m2);
+  EXPECT_FALSE(m2.error().answer);
+}
+
+TEST(Codec, LimitsAreOnByDefault) {
+  Limits limits;
+  EXPECT_GT(limits.max_message_bytes, 0u);
+  EXPECT_GT(limits.max_depth, 0u);
+  std::string deep(limits.max_depth + 5, '[');
+  deep += std::string(limits.max_depth + 5, ']');
+  auto m = decode(deep);
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().error.code, error_code::kParseError);
+  EXPECT_NE(m.error().error.message.find("max_depth"), std::string::npos);
+
+  Limits small{.max_message_bytes = 64, .max_depth = 8};
+  std::string big = R"({"jsonrpc":"2.0","id":1,"method":")" + std::string(100, 'a') + R"("})";
+  auto b = decode(big, small);
+  ASSERT_FALSE(b);
+  EXPECT_EQ(b.error().error.code, error_code::kInvalidRequest);
+  EXPECT_NE(b.error().error.message.find("max_message_bytes"), std::string::npos);
+}
+
+TEST(Codec, EncodeRoundTrips) {
+  json::object params{{"name", "t"}, {"arguments", json::object{{"a", 1}}}};
+  auto text = encode_request(json::value(5), "tools/call", &params);
+  auto m = decode(text);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(std::get<Request>(*m).params->at("arguments").at("a"), 1);
+  auto err = encode_error(nullptr, Error::parse_error("bad"));
+  EXPECT_EQ(err, R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"bad"}})");
+  EXPECT_EQ(encode(Notification{"n", std::nullopt}), R"({"jsonrpc":"2.0","method":"n"})");
+}
+
+// The decoder must never crash or throw, whatever the bytes.
+TEST(Codec, SurvivesRandomAndMutatedInput) {
+  std::mt19937 rng(1234);
+  const std::string seed = R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":[1,2,{"b":null}]}}})";
+  for (int i = 0; i < 20000; ++i) {
+    std::string s = seed;
+    int edits = 1 + static_cast<int>(rng() % 6);
+    for (int e = 0; e < edits; ++e) {
+      std::size_t pos = rng() % s.size();
+      switch (rng() % 3) {
+        case 0: s[pos] = static_cast<char>(rng() % 256); break;
+        case 1: s.erase(pos, 1 + rng() % 4); break;
+        default: s.insert(pos, 1, "{}[]\",:\\0e-"[rng() % 12]); break;
+      }
+      if (s.empty()) s = "x";
+    }
+    auto m = decode(s);
+    if (!m) EXPECT_LT(m.error().error.code, -32000) << s;
+  }
+}
