@@ -24,8 +24,14 @@ if ((${#missing[@]})); then
   echo "setup: installing Debian packages: ${missing[*]}" >&2
   sudo_cmd=()
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  log=$(mktemp)
+  if ! { "${sudo_cmd[@]}" apt-get update -qq && DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" \
+           apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "setup: apt-get failed (log above)" >&2
+    exit 1
+  fi
+  rm -f "$log"
 fi
 
 # npm peers: Node 22 and the reference implementations we test against.
@@ -35,7 +41,7 @@ mkdir -p "$peerdir"
 if ! command -v npm >/dev/null; then
   echo "setup: npm not found; installing Debian's nodejs and npm to bootstrap" >&2
   sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq nodejs npm >&2
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq nodejs npm >/dev/null
 fi
 stamp="$peerdir/.installed-from"
 want=$(sha256sum "$root/tools/peers/package.json" | cut -d' ' -f1)

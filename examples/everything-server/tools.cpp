@@ -96,7 +96,9 @@ void add_tools(Server& s) {
                for (int step : {0, 50, 100}) {
                  if (ctx.cancelled()) return fail(Error::cancelled("cancelled by the client"));
                  ctx.progress(step, 100, "Completed step " + std::to_string(step) + " of 100");
-                 if (step < 100) pause();
+                 // Also after the last step: the reference TypeScript client handles notifications a
+                 // tick later than responses, so a result right behind the last progress overtakes it.
+                 pause();
                }
                std::string token = "no progress token";
                if (ctx.has_progress_token()) token = json::serialize(ctx.request_meta()->at("progressToken"));

@@ -37,7 +37,7 @@ std::expected<Message, DecodeFailure> decode(std::string_view bytes, const Limit
     std::string what = ec == json::error::too_deep
                            ? "nesting deeper than " + std::to_string(limits.max_depth) + " (max_depth)"
                            : ec.message();
-    return std::unexpected(DecodeFailure{Error::parse_error("Parse error: " + what), nullptr, false});
+    return std::unexpected(DecodeFailure{Error::parse_error("Parse error: " + what), nullptr, true});
   }
   return decode_value(std::move(v));
 }

@@ -43,10 +43,20 @@ bool RequestContext::has_progress_token() const {
   return meta_ && meta_->contains("progressToken");
 }
 
+namespace {
+// 50 rather than 5E1: integral values go out as integers, as JavaScript peers write them.
+json::value number(double d) {
+  if (d == static_cast<double>(static_cast<std::int64_t>(d)) && d > -9.0e15 && d < 9.0e15) {
+    return static_cast<std::int64_t>(d);
+  }
+  return d;
+}
+}  // namespace
+
 void RequestContext::progress(double progress, std::optional<double> total, std::optional<std::string> message) {
   if (!has_progress_token()) return;
-  json::object p{{"progressToken", meta_->at("progressToken")}, {"progress", progress}};
-  if (total) p["total"] = *total;
+  json::object p{{"progressToken", meta_->at("progressToken")}, {"progress", number(progress)}};
+  if (total) p["total"] = number(*total);
   if (message) p["message"] = *message;
   (void)channel_.notify("notifications/progress", std::move(p), request_id_);
 }

@@ -96,8 +96,11 @@ Result<json::value> ServerSessionImpl::initialize(const json::object& params) {
   if (auto ci = params.if_contains("clientInfo"); ci && ci->is_object()) view->client_info = ci->get_object();
   else return fail(Error::invalid_params("initialize: clientInfo must be an object"));
   {
+    // Notifications may flow from here on: the specification restricts only *requests* before
+    // notifications/initialized, and waiting for it would lose a list_changed raced with it.
     std::lock_guard lock(mu_);
     client_ = std::move(view);
+    ready_ = true;
   }
   json::object result;
   result["protocolVersion"] = client()->protocol_version;

@@ -62,7 +62,7 @@ class ServerSessionImpl final : public ServerSession,
   std::shared_ptr<Session> session_;
   mutable std::mutex mu_;
   std::shared_ptr<const ClientView> client_;
-  bool ready_ = false;  // notifications/initialized received
+  bool ready_ = false;  // initialize answered: server notifications may be sent
   std::string log_level_;
   std::set<std::string> subscriptions_;
   std::optional<Error> close_reason_;

@@ -276,14 +276,14 @@ Result<json::value> Session::request(std::string_view method, json::object param
     if (Clock::now() >= p->deadline) break;
     p->cv.wait_until(lock, p->deadline);
   }
-  if (p->result) return std::move(*p->result);
   lock.unlock();
 
-  // Timed out or cancelled: forget the request and tell the peer to stop working on it.
-  bool was_pending;
+  // A response removes the request from `outbound`; if it is still there, no answer came (timeout
+  // or local cancellation): forget it and tell the peer to stop working on it.
+  bool unanswered;
   {
     std::lock_guard slock(impl_->mu);
-    was_pending = impl_->outbound.erase(id) > 0;
+    unanswered = impl_->outbound.erase(id) > 0;
   }
   lock.lock();
   Result<json::value> out = p->result ? std::move(*p->result)
@@ -291,7 +291,7 @@ Result<json::value> Session::request(std::string_view method, json::object param
                                             "request " + std::string(method) + " timed out after " +
                                             std::to_string(p->timeout.count()) + " ms")));
   lock.unlock();
-  if (was_pending) {
+  if (unanswered) {
     json::object cp{{"requestId", id}, {"reason", out ? std::string("cancelled") : out.error().message}};
     (void)notify("notifications/cancelled", std::move(cp), options.related_request_id);
   }

@@ -1,0 +1,103 @@
+// mcp-inspect: start any stdio MCP server, show what it offers, optionally call one tool.
+//
+//   mcp-inspect [--call NAME [--args JSON]] [--timeout MS] -- COMMAND [ARGS...]
+//
+// Exit status: 0 on success, 1 when the server fails or misbehaves, 2 on a usage error.
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "mcp/client/client.hpp"
+#include "mcp/transport/child_process.hpp"
+
+namespace {
+
+int usage(const char* why) {
+  if (why) std::cerr << "mcp-inspect: " << why << "\n";
+  std::cerr << "usage: mcp-inspect [--call NAME [--args JSON]] [--timeout MS] -- COMMAND [ARGS...]\n";
+  return 2;
+}
+
+std::string one_line(const std::optional<std::string>& s) {
+  if (!s) return "";
+  std::string out = *s;
+  for (auto& c : out) if (c == '\n') c = ' ';
+  return out.size() > 100 ? out.substr(0, 97) + "..." : out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string call, args_text = "{}";
+  long timeout_ms = 30000;
+  int i = 1;
+  for (; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") { ++i; break; }
+    if (a == "--help" || a == "-h") { usage(nullptr); return 0; }
+    if (i + 1 >= argc) return usage(("missing value after " + a).c_str());
+    if (a == "--call") call = argv[++i];
+    else if (a == "--args") args_text = argv[++i];
+    else if (a == "--timeout") timeout_ms = std::strtol(argv[++i], nullptr, 10);
+    else return usage(("unknown option " + a).c_str());
+  }
+  if (i >= argc) return usage("no server command after --");
+  boost::system::error_code ec;
+  auto args = mcp::json::parse(args_text, ec);
+  if (ec || !args.is_object()) return usage("--args must be a JSON object");
+
+  mcp::ChildProcessOptions child;
+  child.program = argv[i];
+  for (int k = i + 1; k < argc; ++k) child.args.emplace_back(argv[k]);
+  auto transport = mcp::ChildProcessTransport::spawn(child);
+  if (!transport) { std::cerr << "mcp-inspect: " << transport.error().message << "\n"; return 1; }
+
+  mcp::ClientOptions opts;
+  opts.info.name = "mcp-inspect";
+  opts.session.request_timeout = std::chrono::milliseconds(timeout_ms);
+  mcp::Client client(opts);
+  auto init = client.connect(*transport);
+  if (!init) { std::cerr << "mcp-inspect: initialize failed: " << init.error().message << "\n"; return 1; }
+  std::cout << "server: " << init->server_info.name << " " << init->server_info.version
+            << " (protocol " << init->protocol_version << ")\n";
+
+  int status = 0;
+  auto report = [&](const char* what, const mcp::Error& e) {
+    std::cerr << "mcp-inspect: " << what << " failed: " << e.message << "\n";
+    status = 1;
+  };
+  if (client.server_supports("tools")) {
+    if (auto tools = client.list_all_tools()) {
+      std::cout << "tools (" << tools->size() << "):\n";
+      for (const auto& t : *tools) std::cout << "  " << t.name << "  " << one_line(t.description) << "\n";
+    } else report("tools/list", tools.error());
+  }
+  if (client.server_supports("resources")) {
+    if (auto res = client.list_all_resources()) {
+      std::cout << "resources (" << res->size() << "):\n";
+      for (const auto& r : *res) std::cout << "  " << r.uri << "  " << r.name << "\n";
+    } else report("resources/list", res.error());
+    if (auto tmpl = client.list_all_resource_templates()) {
+      std::cout << "resource templates (" << tmpl->size() << "):\n";
+      for (const auto& t : *tmpl) std::cout << "  " << t.uri_template << "  " << t.name << "\n";
+    } else report("resources/templates/list", tmpl.error());
+  }
+  if (client.server_supports("prompts")) {
+    if (auto prompts = client.list_all_prompts()) {
+      std::cout << "prompts (" << prompts->size() << "):\n";
+      for (const auto& p : *prompts) std::cout << "  " << p.name << "  " << one_line(p.description) << "\n";
+    } else report("prompts/list", prompts.error());
+  }
+  if (!call.empty()) {
+    auto r = client.call_tool(call, args.as_object());
+    if (!r) report("tools/call", r.error());
+    else {
+      std::cout << "call " << call << (r->is_error.value_or(false) ? " (tool error)" : "") << ":\n";
+      std::cout << mcp::json::serialize(mcp::to_json(*r)) << "\n";
+      if (r->is_error.value_or(false)) status = 1;
+    }
+  }
+  client.close();
+  return status;
+}
