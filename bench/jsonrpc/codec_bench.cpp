@@ -1,0 +1,60 @@
+// Encode and decode of typical MCP messages (Google Benchmark).
+#include <benchmark/benchmark.h>
+
+#include "mcp/jsonrpc/codec.hpp"
+
+namespace {
+
+const std::string kCallRequest =
+    R"({"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"search","arguments":{"query":"weather in Paris","limit":10},"_meta":{"progressToken":42}}})";
+
+std::string tools_list_result(int n) {
+  mcp::json::array tools;
+  for (int i = 0; i < n; ++i) {
+    tools.push_back({{"name", "tool_" + std::to_string(i)},
+                     {"description", "Does thing number " + std::to_string(i) + " to the input it is given."},
+                     {"inputSchema",
+                      {{"type", "object"},
+                       {"properties", {{"path", {{"type", "string"}, {"description", "A path"}}}, {"n", {{"type", "integer"}}}}},
+                       {"required", mcp::json::array{"path"}}}},
+                     {"annotations", {{"readOnlyHint", true}, {"openWorldHint", false}}}});
+  }
+  return mcp::jsonrpc::encode_result(mcp::json::value(7), mcp::json::object{{"tools", std::move(tools)}});
+}
+
+void BM_DecodeCallRequest(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(mcp::jsonrpc::decode(kCallRequest));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * kCallRequest.size()));
+}
+BENCHMARK(BM_DecodeCallRequest);
+
+void BM_EncodeCallResult(benchmark::State& state) {
+  mcp::json::value result = {{"content", mcp::json::array{{{"type", "text"}, {"text", "Sunny, 21 degrees"}}}}};
+  mcp::json::value id = 42;
+  for (auto _ : state) benchmark::DoNotOptimize(mcp::jsonrpc::encode_result(id, result));
+}
+BENCHMARK(BM_EncodeCallResult);
+
+void BM_DecodeToolsList(benchmark::State& state) {
+  auto text = tools_list_result(static_cast<int>(state.range(0)));
+  for (auto _ : state) benchmark::DoNotOptimize(mcp::jsonrpc::decode(text));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_DecodeToolsList)->Arg(10)->Arg(100);
+
+void BM_EncodeToolsList(benchmark::State& state) {
+  auto msg = mcp::jsonrpc::decode(tools_list_result(static_cast<int>(state.range(0))));
+  const auto& result = std::get<mcp::jsonrpc::Response>(*msg).result;
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    auto s = mcp::jsonrpc::encode_result(mcp::json::value(7), result);
+    bytes += s.size();
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(bytes));
+}
+BENCHMARK(BM_EncodeToolsList)->Arg(10)->Arg(100);
+
+}  // namespace
+
+BENCHMARK_MAIN();
