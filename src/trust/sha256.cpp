@@ -1,0 +1,66 @@
+#include "mcp/trust/sha256.hpp"
+
+#include <new>
+#include <stdexcept>
+
+#include <openssl/evp.h>
+
+#include "mcp/trust/hex.hpp"
+
+namespace mcp::trust {
+namespace {
+
+// OpenSSL 3 looks an algorithm up by name on every EVP_sha256() use; fetching once saves that
+// lookup on each small digest. Freed never: it lives as long as the process.
+const EVP_MD* sha256_md() {
+  static EVP_MD* md = [] {
+    EVP_MD* m = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+    if (m == nullptr) throw std::runtime_error("OpenSSL: SHA-256 is not available");
+    return m;
+  }();
+  return md;
+}
+
+}  // namespace
+
+Sha256Digest sha256(std::span<const std::uint8_t> data) {
+  Sha256Digest out{};
+  unsigned int len = 0;
+  if (EVP_Digest(data.data(), data.size(), out.data(), &len, sha256_md(), nullptr) != 1 || len != out.size())
+    throw std::runtime_error("OpenSSL: SHA-256 failed");
+  return out;
+}
+
+Sha256Digest sha256(std::string_view data) {
+  return sha256(std::span(reinterpret_cast<const std::uint8_t*>(data.data()), data.size()));
+}
+
+std::string sha256_tag(const Sha256Digest& digest) { return "sha256:" + to_hex(digest); }
+std::string sha256_tag(std::string_view data) { return sha256_tag(sha256(data)); }
+
+struct Sha256::Ctx {
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  ~Ctx() { EVP_MD_CTX_free(ctx); }
+};
+
+Sha256::Sha256() : ctx_(std::make_unique<Ctx>()) {
+  if (ctx_->ctx == nullptr) throw std::bad_alloc();
+  if (EVP_DigestInit_ex(ctx_->ctx, sha256_md(), nullptr) != 1) throw std::runtime_error("OpenSSL: SHA-256 init failed");
+}
+
+Sha256::~Sha256() = default;
+
+void Sha256::update(std::string_view data) {
+  if (EVP_DigestUpdate(ctx_->ctx, data.data(), data.size()) != 1) throw std::runtime_error("OpenSSL: SHA-256 update failed");
+}
+
+Sha256Digest Sha256::finish() {
+  Sha256Digest out{};
+  unsigned int len = 0;
+  if (EVP_DigestFinal_ex(ctx_->ctx, out.data(), &len) != 1 ||
+      EVP_DigestInit_ex(ctx_->ctx, sha256_md(), nullptr) != 1)
+    throw std::runtime_error("OpenSSL: SHA-256 final failed");
+  return out;
+}
+
+}  // namespace mcp::trust
