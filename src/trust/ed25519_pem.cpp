@@ -49,6 +49,8 @@ std::string bio_text(BIO* bio) {
 }  // namespace
 
 Result<Ed25519PublicKey> Ed25519PublicKey::from_pem(std::string_view pem) {
+  if (pem.find("PRIVATE KEY-----") != std::string_view::npos)
+    return fail(Error::invalid_params("a private key was given where a public key is expected"));
   BioPtr bio = read_bio(pem);
   if (!bio) return fail(Error::invalid_params("public key PEM is too large or unreadable"));
   PkeyPtr pkey(PEM_read_bio_PUBKEY(bio.get(), nullptr, no_passphrase, nullptr));
