@@ -1,4 +1,5 @@
-// mcp/protocol/tool.hpp — Tool, ToolAnnotations and Icon (schema 2025-11-25: "Tool", "ToolAnnotations", "Icon").
+// mcp/protocol/tool.hpp — Tool, ToolAnnotations and ToolExecution (schema 2025-11-25: "Tool", "ToolAnnotations",
+// "ToolExecution"). Icon moved to mcp/protocol/icon.hpp, included here so existing users still compile.
 //
 // Convention of every protocol type (see mcp/json.hpp): fields in C++ snake_case mirror the wire's
 // camelCase; optional wire fields are std::optional or empty vectors; `meta` is `_meta`; `extra`
@@ -10,17 +11,9 @@
 #include <vector>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/icon.hpp"
 
 namespace mcp {
-
-// An icon for display (schema "Icon").
-struct Icon {
-  std::string src;                       // URI: https: or data:
-  std::optional<std::string> mime_type;  // "mimeType"
-  std::vector<std::string> sizes;        // e.g. "48x48", "any"
-  std::optional<std::string> theme;      // "light" | "dark"
-  json::object extra;
-};
 
 // Hints about a tool's behaviour (schema "ToolAnnotations"). Untrusted unless the server is trusted;
 // the capability-signature extension is what makes them enforceable.
@@ -52,11 +45,9 @@ struct Tool {
   json::object extra;
 };
 
-json::value to_json(const Icon&);
 json::value to_json(const ToolAnnotations&);
 json::value to_json(const ToolExecution&);
 json::value to_json(const Tool&);
-template <> Result<Icon> from_json<Icon>(const json::value&);
 template <> Result<ToolAnnotations> from_json<ToolAnnotations>(const json::value&);
 template <> Result<ToolExecution> from_json<ToolExecution>(const json::value&);
 template <> Result<Tool> from_json<Tool>(const json::value&);

@@ -1,0 +1,23 @@
+// mcp/protocol/all.hpp — every protocol type of MCP 2025-11-25, for code that wants them all.
+#pragma once
+
+#include "mcp/protocol/annotations.hpp"
+#include "mcp/protocol/base.hpp"
+#include "mcp/protocol/capabilities.hpp"
+#include "mcp/protocol/completion.hpp"
+#include "mcp/protocol/content.hpp"
+#include "mcp/protocol/elicitation.hpp"
+#include "mcp/protocol/icon.hpp"
+#include "mcp/protocol/initialize.hpp"
+#include "mcp/protocol/logging.hpp"
+#include "mcp/protocol/methods.hpp"
+#include "mcp/protocol/notifications.hpp"
+#include "mcp/protocol/pagination.hpp"
+#include "mcp/protocol/prompt.hpp"
+#include "mcp/protocol/resource.hpp"
+#include "mcp/protocol/resource_contents.hpp"
+#include "mcp/protocol/roots.hpp"
+#include "mcp/protocol/sampling.hpp"
+#include "mcp/protocol/sampling_message.hpp"
+#include "mcp/protocol/tool.hpp"
+#include "mcp/protocol/tool_call.hpp"

@@ -1,0 +1,76 @@
+// mcp/protocol/capabilities.hpp — what each side supports, exchanged in initialize (schema
+// 2025-11-25: "ClientCapabilities", "ServerCapabilities").
+//
+// Conventions: see mcp/protocol/tool.hpp. Capability sets are open: a capability this SDK does not
+// model ("tasks", later revisions' "extensions", the trust extensions' "signature" or
+// "io.modelcontextprotocol/signed-manifests") stays in `extra` untouched, and so do unknown keys
+// inside the modelled sub-objects. Sub-capabilities the schema leaves as open objects are kept as
+// json::object: present means supported.
+#pragma once
+
+#include <optional>
+
+#include "mcp/json.hpp"
+
+namespace mcp {
+
+// roots, prompts and tools: `{ "listChanged"?: boolean }`.
+struct ListChangedCapability {
+  std::optional<bool> list_changed;  // "listChanged": will send notifications/*/list_changed
+  json::object extra;
+};
+
+struct ResourcesCapability {
+  std::optional<bool> subscribe;     // resources/subscribe is supported
+  std::optional<bool> list_changed;  // "listChanged"
+  json::object extra;
+};
+
+struct SamplingCapability {
+  std::optional<json::object> context;  // includeContext other than "none" is supported
+  std::optional<json::object> tools;    // tools / toolChoice in sampling requests are supported
+  json::object extra;
+};
+
+struct ElicitationCapability {
+  std::optional<json::object> form;
+  std::optional<json::object> url;
+  json::object extra;
+
+  // Declaring neither mode means form mode only, for compatibility with 2025-06-18 clients.
+  bool supports_form() const { return form.has_value() || !url.has_value(); }
+  bool supports_url() const { return url.has_value(); }
+};
+
+struct ClientCapabilities {
+  std::optional<json::object> experimental;  // name -> object
+  std::optional<ListChangedCapability> roots;
+  std::optional<SamplingCapability> sampling;
+  std::optional<ElicitationCapability> elicitation;
+  json::object extra;
+};
+
+struct ServerCapabilities {
+  std::optional<json::object> experimental;  // name -> object
+  std::optional<json::object> logging;
+  std::optional<json::object> completions;
+  std::optional<ListChangedCapability> prompts;
+  std::optional<ResourcesCapability> resources;
+  std::optional<ListChangedCapability> tools;
+  json::object extra;
+};
+
+json::value to_json(const ListChangedCapability&);
+json::value to_json(const ResourcesCapability&);
+json::value to_json(const SamplingCapability&);
+json::value to_json(const ElicitationCapability&);
+json::value to_json(const ClientCapabilities&);
+json::value to_json(const ServerCapabilities&);
+template <> Result<ListChangedCapability> from_json<ListChangedCapability>(const json::value&);
+template <> Result<ResourcesCapability> from_json<ResourcesCapability>(const json::value&);
+template <> Result<SamplingCapability> from_json<SamplingCapability>(const json::value&);
+template <> Result<ElicitationCapability> from_json<ElicitationCapability>(const json::value&);
+template <> Result<ClientCapabilities> from_json<ClientCapabilities>(const json::value&);
+template <> Result<ServerCapabilities> from_json<ServerCapabilities>(const json::value&);
+
+}  // namespace mcp

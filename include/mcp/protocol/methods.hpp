@@ -1,0 +1,71 @@
+// mcp/protocol/methods.hpp — every method name of MCP 2025-11-25, and the protocol versions this
+// SDK speaks. The schema-drift test checks this list against the schema's method constants.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+namespace mcp {
+
+namespace method {
+// Lifecycle and utilities.
+inline constexpr std::string_view kInitialize = "initialize";
+inline constexpr std::string_view kPing = "ping";
+inline constexpr std::string_view kInitialized = "notifications/initialized";
+inline constexpr std::string_view kCancelled = "notifications/cancelled";
+inline constexpr std::string_view kProgress = "notifications/progress";
+// Server features.
+inline constexpr std::string_view kResourcesList = "resources/list";
+inline constexpr std::string_view kResourcesTemplatesList = "resources/templates/list";
+inline constexpr std::string_view kResourcesRead = "resources/read";
+inline constexpr std::string_view kResourcesSubscribe = "resources/subscribe";
+inline constexpr std::string_view kResourcesUnsubscribe = "resources/unsubscribe";
+inline constexpr std::string_view kResourcesListChanged = "notifications/resources/list_changed";
+inline constexpr std::string_view kResourcesUpdated = "notifications/resources/updated";
+inline constexpr std::string_view kPromptsList = "prompts/list";
+inline constexpr std::string_view kPromptsGet = "prompts/get";
+inline constexpr std::string_view kPromptsListChanged = "notifications/prompts/list_changed";
+inline constexpr std::string_view kToolsList = "tools/list";
+inline constexpr std::string_view kToolsCall = "tools/call";
+inline constexpr std::string_view kToolsListChanged = "notifications/tools/list_changed";
+inline constexpr std::string_view kLoggingSetLevel = "logging/setLevel";
+inline constexpr std::string_view kLoggingMessage = "notifications/message";
+inline constexpr std::string_view kCompletionComplete = "completion/complete";
+// Client features.
+inline constexpr std::string_view kSamplingCreateMessage = "sampling/createMessage";
+inline constexpr std::string_view kElicitationCreate = "elicitation/create";
+inline constexpr std::string_view kElicitationComplete = "notifications/elicitation/complete";
+inline constexpr std::string_view kRootsList = "roots/list";
+inline constexpr std::string_view kRootsListChanged = "notifications/roots/list_changed";
+// Tasks (experimental in 2025-11-25; named so that they can be recognised and refused).
+inline constexpr std::string_view kTasksGet = "tasks/get";
+inline constexpr std::string_view kTasksResult = "tasks/result";
+inline constexpr std::string_view kTasksCancel = "tasks/cancel";
+inline constexpr std::string_view kTasksList = "tasks/list";
+inline constexpr std::string_view kTasksStatus = "notifications/tasks/status";
+
+inline constexpr std::array kAll = {
+    kInitialize, kPing, kInitialized, kCancelled, kProgress, kResourcesList,
+    kResourcesTemplatesList, kResourcesRead, kResourcesSubscribe, kResourcesUnsubscribe,
+    kResourcesListChanged, kResourcesUpdated, kPromptsList, kPromptsGet, kPromptsListChanged,
+    kToolsList, kToolsCall, kToolsListChanged, kLoggingSetLevel, kLoggingMessage,
+    kCompletionComplete, kSamplingCreateMessage, kElicitationCreate, kElicitationComplete,
+    kRootsList, kRootsListChanged, kTasksGet, kTasksResult, kTasksCancel, kTasksList, kTasksStatus,
+};
+
+// Notifications are exactly the methods under "notifications/".
+constexpr bool is_notification(std::string_view m) { return m.starts_with("notifications/"); }
+}  // namespace method
+
+// Newest first; a server answers an unsupported requested version with kLatestProtocolVersion.
+inline constexpr std::array<std::string_view, 3> kSupportedProtocolVersions = {"2025-11-25", "2025-06-18",
+                                                                              "2025-03-26"};
+inline constexpr std::string_view kLatestProtocolVersion = kSupportedProtocolVersions.front();
+
+constexpr bool is_supported_protocol_version(std::string_view v) {
+  return std::find(kSupportedProtocolVersions.begin(), kSupportedProtocolVersions.end(), v) !=
+         kSupportedProtocolVersions.end();
+}
+
+}  // namespace mcp

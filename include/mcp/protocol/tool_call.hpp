@@ -1,0 +1,49 @@
+// mcp/protocol/tool_call.hpp — listing and calling tools (schema 2025-11-25: "ListToolsResult",
+// "CallToolRequestParams", "CallToolResult").
+//
+// Conventions: see mcp/protocol/tool.hpp. A task-augmented call's "task" member is not modelled; it
+// stays in `extra`.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mcp/json.hpp"
+#include "mcp/protocol/content.hpp"
+#include "mcp/protocol/tool.hpp"
+
+namespace mcp {
+
+struct ListToolsResult {
+  std::vector<Tool> tools;
+  std::optional<std::string> next_cursor;  // "nextCursor"
+  std::optional<json::object> meta;
+  json::object extra;
+};
+
+struct CallToolRequestParams {
+  std::string name;
+  std::optional<json::object> arguments;
+  std::optional<json::object> meta;  // may carry "progressToken" (see progress_token() in base.hpp)
+  json::object extra;
+};
+
+// A tool's own failure is a result with is_error = true, not a JSON-RPC error, so that the model
+// can see it and recover; JSON-RPC errors are for calls that never reached the tool.
+struct CallToolResult {
+  std::vector<ContentBlock> content;
+  std::optional<json::object> structured_content;  // "structuredContent"; should match outputSchema
+  std::optional<bool> is_error;                     // "isError"; absent means false
+  std::optional<json::object> meta;
+  json::object extra;
+};
+
+json::value to_json(const ListToolsResult&);
+json::value to_json(const CallToolRequestParams&);
+json::value to_json(const CallToolResult&);
+template <> Result<ListToolsResult> from_json<ListToolsResult>(const json::value&);
+template <> Result<CallToolRequestParams> from_json<CallToolRequestParams>(const json::value&);
+template <> Result<CallToolResult> from_json<CallToolResult>(const json::value&);
+
+}  // namespace mcp
