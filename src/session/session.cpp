@@ -64,6 +64,18 @@ struct Session::Impl {
   bool started = false;
   bool closed = false;
   bool close_delivered = false;  // on_close has run: no more callbacks from the transport
+  std::optional<Error> close_reason;
+
+  // The error for a call that finds the connection closed, or whose send failed: how the connection
+  // ended (e.g. "server exited with status 3; last stderr lines: ...") is far more useful than
+  // "broken pipe", so wait briefly for the transport to report it.
+  Error closed_error(std::optional<Error> send_error = std::nullopt) {
+    std::unique_lock lock(mu);
+    closed_cv.wait_for(lock, std::chrono::milliseconds(1000), [this] { return close_delivered; });
+    if (close_reason) return Error::connection_closed("connection closed: " + close_reason->message);
+    if (send_error) return *send_error;
+    return Error::connection_closed("connection closed");
+  }
   std::condition_variable closed_cv;
 
   detail::WorkerPool pool;
@@ -216,6 +228,7 @@ struct Session::Impl {
     {
       std::lock_guard lock(mu);
       close_delivered = true;
+      close_reason = reason;
     }
     closed_cv.notify_all();
   }
@@ -254,8 +267,11 @@ Result<json::value> Session::request(std::string_view method, json::object param
 
   std::int64_t id;
   {
-    std::lock_guard lock(impl_->mu);
-    if (impl_->closed) return fail(Error::connection_closed("connection closed"));
+    std::unique_lock lock(impl_->mu);
+    if (impl_->closed) {
+      lock.unlock();
+      return fail(impl_->closed_error());
+    }
     id = impl_->next_id++;
     impl_->outbound.emplace(id, p);
   }
@@ -267,9 +283,11 @@ Result<json::value> Session::request(std::string_view method, json::object param
   auto sent = impl_->transport->send(jsonrpc::encode_request(id, method, &params),
                                      SendInfo{SendInfo::Kind::request, options.related_request_id});
   if (!sent) {
-    std::lock_guard lock(impl_->mu);
-    impl_->outbound.erase(id);
-    return fail(sent.error());
+    {
+      std::lock_guard lock(impl_->mu);
+      impl_->outbound.erase(id);
+    }
+    return fail(impl_->closed_error(sent.error()));
   }
   options.cancel.on_cancel([p, reason_src = options.cancel] { p->complete(fail(Error::cancelled(reason_src.reason()))); });
 
@@ -306,12 +324,16 @@ Result<json::value> Session::request(std::string_view method, json::object param
 }
 
 Result<void> Session::notify(std::string_view method, json::object params, const jsonrpc::Id& related_request_id) {
+  bool closed;
   {
     std::lock_guard lock(impl_->mu);
-    if (impl_->closed) return fail(Error::connection_closed("connection closed"));
+    closed = impl_->closed;
   }
-  return impl_->transport->send(jsonrpc::encode_notification(method, &params),
-                                SendInfo{SendInfo::Kind::notification, related_request_id});
+  if (closed) return fail(impl_->closed_error());
+  auto sent = impl_->transport->send(jsonrpc::encode_notification(method, &params),
+                                     SendInfo{SendInfo::Kind::notification, related_request_id});
+  if (!sent) return fail(impl_->closed_error(sent.error()));
+  return sent;
 }
 
 void Session::close() { impl_->transport->close(); }
