@@ -212,10 +212,11 @@ void add_tools(Server& s) {
                return text_result("JSON Schema 2020-12 tool called with: " + json::serialize(args));
              });
 
-  // Over stdio there is no stream to close, so this answers at once; the HTTP transport closes the
-  // request's SSE stream first (see issue 3) to exercise resumption.
+  // Over HTTP the request's SSE stream is closed before the answer, which then arrives on the
+  // client's reconnection with Last-Event-ID; over stdio there is no stream and it simply answers.
   s.add_tool(tool("test_reconnection", "Completes after the transport has reconnected (SSE polling)"),
-             [](const json::object&, RequestContext&) -> Result<CallToolResult> {
+             [](const json::object&, RequestContext& ctx) -> Result<CallToolResult> {
+               ctx.close_stream();
                std::this_thread::sleep_for(std::chrono::milliseconds(100));
                return text_result(
                    "Reconnection test completed successfully. If you received this, the client properly reconnected "

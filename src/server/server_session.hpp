@@ -37,6 +37,7 @@ class ServerSessionImpl final : public ServerSession,
   Result<json::value> request(std::string_view method, json::object params, RequestOptions options) override;
   Result<void> notify(std::string_view method, json::object params, const jsonrpc::Id& related) override;
   std::string log_level() const override;
+  void close_stream(const jsonrpc::Id& request_id) override { session_->close_request_stream(request_id); }
 
   bool subscribed(const std::string& uri) const;
   void notify_if_ready(std::string_view method, const json::object& params);

@@ -338,6 +338,8 @@ Result<void> Session::notify(std::string_view method, json::object params, const
 
 void Session::close() { impl_->transport->close(); }
 
+void Session::close_request_stream(const jsonrpc::Id& request_id) { impl_->transport->close_request_stream(request_id); }
+
 void Session::shutdown() {
   if (!impl_) return;
   close();

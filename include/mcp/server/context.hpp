@@ -43,6 +43,8 @@ class ClientChannel {
   virtual Result<void> notify(std::string_view method, json::object params, const jsonrpc::Id& related) = 0;
   // The minimum level of notifications/message the client asked for (logging/setLevel); "" = all.
   virtual std::string log_level() const = 0;
+  // See RequestContext::close_stream.
+  virtual void close_stream(const jsonrpc::Id& request_id) { (void)request_id; }
 };
 
 class RequestContext {
@@ -75,6 +77,10 @@ class RequestContext {
   Result<json::value> create_message(json::object params, RequestOptions options = {});  // sampling/createMessage
   Result<json::value> elicit(json::object params, RequestOptions options = {});          // elicitation/create
   Result<json::value> list_roots(RequestOptions options = {});                            // roots/list
+
+  // Over Streamable HTTP, ends this request's SSE stream now; the result is delivered when the
+  // client reconnects with Last-Event-ID (SSE polling, SEP-1699). A no-op on other transports.
+  void close_stream() { channel_.close_stream(request_id_); }
 
  private:
   Result<json::value> nested(std::string_view capability, std::string_view method, json::object params,

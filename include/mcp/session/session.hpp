@@ -98,6 +98,9 @@ class Session : public std::enable_shared_from_this<Session> {
 
   Result<void> notify(std::string_view method, json::object params, const jsonrpc::Id& related_request_id = nullptr);
 
+  // See Transport::close_request_stream.
+  void close_request_stream(const jsonrpc::Id& request_id);
+
   // Closes the transport; pending outbound requests fail with -32000 and inbound handlers are cancelled.
   void close();
   // close() and wait for the worker threads to finish. Not from a handler thread.

@@ -43,6 +43,11 @@ class Transport {
   virtual Result<void> start(Callbacks callbacks) = 0;
   virtual Result<void> send(std::string frame, const SendInfo& info) = 0;
   virtual void close() = 0;
+
+  // Ends the stream carrying `request_id`'s answer without answering it (Streamable HTTP's SSE
+  // polling, SEP-1699): the client reconnects with Last-Event-ID and the answer arrives there.
+  // Transports without such streams ignore it.
+  virtual void close_request_stream(const jsonrpc::Id& request_id) { (void)request_id; }
 };
 
 }  // namespace mcp
