@@ -169,6 +169,7 @@ class Parser {
     const unsigned char* run = p_;
     bool copied = false;
     for (;;) {
+      p_ = detail::skip_plain_ascii(p_, end_);
       while (p_ < end_ && kPlain[*p_]) ++p_;
       if (p_ == end_) return error("unterminated string");
       const unsigned char c = *p_;

@@ -124,6 +124,8 @@ class Writer {
     const auto* run = p;
     out_.push_back('"');
     while (p < end) {
+      p = detail::skip_plain_ascii(p, end);
+      if (p == end) break;
       const unsigned char cls = kClass[*p];
       if (cls == 0) { ++p; continue; }
       if (cls == 2) {

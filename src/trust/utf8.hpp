@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace mcp::trust::detail {
@@ -37,6 +39,25 @@ inline std::size_t decode_utf8(const unsigned char* p, const unsigned char* end,
     return 4;
   }
   return 0;  // continuation byte, C0/C1 (always overlong) or F5..FF
+}
+
+// Skips ahead, eight bytes at a time, over bytes that need no attention in a JSON string: printable
+// ASCII other than '"' and '\\'. Returns the first position where a byte might need attention (a
+// conservative test: the caller examines that byte itself). This is where JCS spends its time.
+inline const unsigned char* skip_plain_ascii(const unsigned char* p, const unsigned char* end) noexcept {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+  while (end - p >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    const std::uint64_t quote = w ^ (kOnes * '"'), backslash = w ^ (kOnes * '\\');
+    const std::uint64_t special = ((w - kOnes * 0x20) & ~w) |          // a byte below 0x20
+                                  ((quote - kOnes) & ~quote) |          // a '"'
+                                  ((backslash - kOnes) & ~backslash) |  // a '\\'
+                                  w;                                    // a byte >= 0x80
+    if (special & kHigh) break;
+    p += 8;
+  }
+  return p;
 }
 
 inline void append_utf8(std::string& out, char32_t cp) {

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <exception>
+#include <optional>
 
 #include "mcp/trust/hex.hpp"
 #include "mcp/trust/jcs.hpp"
@@ -60,7 +61,13 @@ VerifyResult verify_value(const json::value& doc, KeySource source, const Verify
                                        tools->value().get_array().size() > opt.max_tools)
     return verdict(Verdict::malformed, "manifest lists " + std::to_string(tools->value().get_array().size()) +
                                            " tools, more than the limit of " + std::to_string(opt.max_tools));
-  auto manifest = from_json<ToolManifest>(mit->value());
+  // Boost.JSON copies share the source's memory resource, so typed fields converted straight from an
+  // arena-backed DOM (ours in verify_text, or a caller's) would dangle once the arena goes. Convert
+  // from a heap-owned copy unless the DOM already lives on the default heap or a shared resource.
+  const json::storage_ptr& sp = mit->value().storage();
+  std::optional<json::value> owned;
+  if (!sp.is_shared() && sp.get() != json::storage_ptr().get()) owned.emplace(mit->value(), json::storage_ptr());
+  auto manifest = from_json<ToolManifest>(owned ? *owned : mit->value());
   if (!manifest) return verdict(Verdict::malformed, manifest.error().message);
   VerifyResult result;
   result.key_id = manifest->key_id;
@@ -147,8 +154,10 @@ VerifyResult guarded(F&& f) noexcept {
 }
 
 VerifyResult verify_text(std::string_view text, KeySource source, const VerifyOptions& opt) {
-  json::monotonic_resource arena;
-  auto doc = parse_strict(text, opt.limits, &arena);
+  // Parsed onto the default heap, not an arena: the typed manifest handed back shares the DOM's memory
+  // (Boost.JSON copies keep their source's resource), and a copy out of an arena costs more than
+  // the arena saves.
+  auto doc = parse_strict(text, opt.limits);
   if (!doc) return verdict(Verdict::malformed, doc.error().message);
   return verify_value(*doc, source, opt);
 }
