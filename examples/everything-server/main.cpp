@@ -1,38 +1,91 @@
-// everything-server: the official conformance suite's fixture, served over stdio.
+// everything-server: the official conformance suite's fixture.
 //
-//   everything-server            serve on stdin/stdout (logs on stderr)
-//
-// Streamable HTTP (--http --port N) arrives with the HTTP transport (issue 3).
-#include <cstdio>
+//   everything-server                      serve on stdin/stdout (logs on stderr)
+//   everything-server --http [--port N]    serve Streamable HTTP at http://localhost:N/mcp
+//                                          (--port 0, the default, picks a free port and prints it)
+#include <csignal>
+#include <cstdlib>
 #include <iostream>
+#include <string>
 #include <string_view>
+#include <thread>
 
 #include "fixture.hpp"
+#include "mcp/http/server.hpp"
+
+namespace {
+
+mcp::http::HttpServer* g_http = nullptr;
+
+int usage(std::ostream& out, int code) {
+  out << "usage: everything-server [--http [--port N] [--host ADDR]]\n"
+         "Serves the MCP conformance fixture (MCP 2025-11-25) on stdin/stdout, or over Streamable HTTP\n"
+         "at http://localhost:N/mcp with --http (--port 0 picks a free port; the URL is printed).\n";
+  return code;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
+  bool http = false;
+  mcp::http::HttpServerOptions hopts;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::cout << "usage: everything-server\n"
-                   "Serves the MCP conformance fixture on stdin/stdout (MCP 2025-11-25).\n";
-      return 0;
+    if (a == "--help" || a == "-h") return usage(std::cout, 0);
+    if (a == "--http") { http = true; continue; }
+    if ((a == "--port" || a == "--host") && i + 1 < argc) {
+      std::string v = argv[++i];
+      if (a == "--host") { hopts.host = v; continue; }
+      char* end = nullptr;
+      long p = std::strtol(v.c_str(), &end, 10);
+      if (*end || p < 0 || p > 65535) {
+        std::cerr << "everything-server: --port needs a number from 0 to 65535, got '" << v << "'\n";
+        return 2;
+      }
+      hopts.port = static_cast<unsigned short>(p);
+      continue;
     }
-    std::cerr << "everything-server: unknown argument '" << a << "' (try --help)\n";
-    return 2;
+    std::cerr << "everything-server: unknown argument '" << a << "'\n";
+    return usage(std::cerr, 2);
   }
+
   mcp::ServerOptions opts;
   opts.info.name = "mcp-trust-everything-server";
   opts.info.version = "0.1.0";
   opts.instructions = "The MCP conformance fixture, served by mcp-trust.";
-  mcp::Server server(opts);
-  everything::add_tools(server);
-  everything::add_resources(server);
-  everything::add_prompts(server);
-  everything::add_completion(server);
-  auto reason = server.serve_stdio();
-  if (reason) {
-    std::cerr << "everything-server: " << reason->message << "\n";
+  auto server = std::make_shared<mcp::Server>(opts);
+  everything::add_tools(*server);
+  everything::add_resources(*server);
+  everything::add_prompts(*server);
+  everything::add_completion(*server);
+
+  if (!http) {
+    auto reason = server->serve_stdio();
+    if (reason) {
+      std::cerr << "everything-server: " << reason->message << "\n";
+      return 1;
+    }
+    return 0;
+  }
+
+  // Block SIGINT/SIGTERM before any thread starts, so only the waiting thread below receives them.
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  mcp::http::HttpServer hs(server, hopts);
+  if (auto r = hs.start(); !r) {
+    std::cerr << "everything-server: " << r.error().message << "\n";
     return 1;
   }
+  std::cout << "listening on http://localhost:" << hs.port() << hopts.path << std::endl;
+  g_http = &hs;
+  std::thread([set] {
+    int sig = 0;
+    sigwait(&set, &sig);
+    if (g_http) g_http->stop();
+  }).detach();
+  hs.wait();
   return 0;
 }

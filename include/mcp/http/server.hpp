@@ -1,0 +1,97 @@
+// mcp/http/server.hpp — serve an mcp::Server over Streamable HTTP (MCP 2025-11-25 transports).
+//
+// One endpoint path takes POST (client messages; answers as an SSE stream, or as JSON when the
+// client accepts only JSON), GET (the standalone SSE stream, or resumption with Last-Event-ID) and
+// DELETE (ends the session). Each session gets its own ServerSession of the given Server.
+//
+// Security defaults: a server bound to a loopback address accepts only loopback Host and Origin
+// values (DNS-rebinding protection); `allowed_hosts` / `allowed_origins` widen that.
+//
+// Limits, on by default (each answered with a clear HTTP error, the server stays up):
+//   max_body_bytes 4 MiB (413) · max_header_bytes 8 KiB (431) · max_sessions 1024 (503)
+//   max_streams_per_session 32 (429) · session_idle_timeout 30 min (the session is ended; later
+//   requests get 404) · events kept per stream for resumption: 256.
+//
+// Thread-safety: start/stop from one thread; the server runs on its own I/O threads.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mcp/error.hpp"
+#include "mcp/server/server.hpp"
+
+namespace mcp::http {
+
+// A plain HTTP exchange for extra routes (e.g. /.well-known/mcp.json).
+struct PlainRequest {
+  std::string method;
+  std::string target;                         // path and query
+  std::map<std::string, std::string> headers;  // names lower-cased
+};
+struct PlainResponse {
+  int status = 200;
+  std::map<std::string, std::string> headers;
+  std::string body;
+};
+using RouteHandler = std::function<PlainResponse(const PlainRequest&)>;
+
+struct HttpServerOptions {
+  std::string host = "127.0.0.1";  // bind address
+  unsigned short port = 0;          // 0: pick a free port (see HttpServer::port())
+  std::string path = "/mcp";
+  std::size_t io_threads = 2;
+
+  std::vector<std::string> allowed_hosts;    // Host values (without port) accepted besides loopback ones
+  std::vector<std::string> allowed_origins;  // exact Origin values accepted besides loopback ones
+  bool validate_host_and_origin = true;
+
+  std::size_t max_body_bytes = 4 * 1024 * 1024;
+  std::size_t max_header_bytes = 8 * 1024;
+  std::size_t max_sessions = 1024;
+  std::size_t max_streams_per_session = 32;
+  std::size_t max_events_per_stream = 256;
+  std::chrono::seconds session_idle_timeout{30 * 60};
+  std::chrono::milliseconds sse_retry{1000};        // the retry: field of priming events
+  std::chrono::seconds sse_keepalive{15};           // comment lines on idle streams
+  std::chrono::milliseconds shutdown_grace{5000};   // stop(): in-flight requests get this long
+
+  // Answer with application/json instead of SSE when the client accepts both (no progress or nested
+  // requests reach such a client on the request's stream then).
+  bool prefer_json_response = false;
+
+  // TLS: PEM files. Both empty: plain HTTP.
+  std::string tls_certificate_file;
+  std::string tls_private_key_file;
+
+  // Extra GET routes by exact path, served before MCP handling.
+  std::map<std::string, RouteHandler> routes;
+};
+
+class HttpServer {
+ public:
+  HttpServer(std::shared_ptr<Server> server, HttpServerOptions options);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds and starts serving. Errors: the address cannot be bound, TLS files unreadable.
+  Result<void> start();
+  unsigned short port() const;
+  // Stops accepting, lets in-flight requests finish for shutdown_grace, then cancels the rest.
+  void stop();
+  // Blocks until stop() (from another thread or a signal handler thread).
+  void wait();
+  std::size_t session_count() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mcp::http

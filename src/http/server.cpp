@@ -1,0 +1,216 @@
+#include "mcp/http/server.hpp"
+
+#include <openssl/rand.h>
+
+#include <random>
+
+#include "http/server_impl.hpp"
+#include "log/log.hpp"
+
+namespace mcp::http {
+
+using tcp = net::ip::tcp;
+
+namespace {
+
+// 128 random bits as hex: visible ASCII, unguessable (the session id is a bearer of the session).
+std::string new_session_id() {
+  unsigned char bytes[16];
+  if (RAND_bytes(bytes, sizeof bytes) != 1) {
+    std::random_device rd;
+    for (auto& b : bytes) b = static_cast<unsigned char>(rd());
+  }
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : bytes) {
+    out.push_back(hex[b >> 4]);
+    out.push_back(hex[b & 15]);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<HttpSessionEntry> ServerState::create_session() {
+  {
+    std::lock_guard lock(mu);
+    if (sessions.size() >= opts.max_sessions) {
+      return fail(Error::internal("too many sessions (" + std::to_string(opts.max_sessions) + ", max_sessions)"));
+    }
+  }
+  SessionTransport::Limits limits;
+  limits.max_streams = opts.max_streams_per_session;
+  limits.max_events_per_stream = opts.max_events_per_stream;
+  auto transport = std::make_shared<SessionTransport>(new_session_id(), limits);
+  auto session = server->connect(transport);
+  if (!session) return fail(session.error());
+  HttpSessionEntry e{transport, *session};
+  std::lock_guard lock(mu);
+  sessions[transport->session_id()] = e;
+  return e;
+}
+
+std::optional<HttpSessionEntry> ServerState::find_session(const std::string& id) {
+  std::lock_guard lock(mu);
+  auto it = sessions.find(id);
+  if (it == sessions.end()) return std::nullopt;
+  return it->second;
+}
+
+bool ServerState::end_session(const std::string& id) {
+  HttpSessionEntry e;
+  {
+    std::lock_guard lock(mu);
+    auto it = sessions.find(id);
+    if (it == sessions.end()) return false;
+    e = std::move(it->second);
+    sessions.erase(it);
+  }
+  // Closing the transport cancels the session's handlers and ends its streams. The ServerSession
+  // joins its workers in its destructor, which may block; do that off the I/O threads.
+  e.session->close();
+  std::thread([s = std::move(e.session)]() mutable { s.reset(); }).detach();
+  return true;
+}
+
+struct HttpServer::Impl {
+  Impl(std::shared_ptr<Server> s, HttpServerOptions o) : state(std::move(s), std::move(o)), acceptor(state.ioc), reaper(state.ioc) {}
+
+  ServerState state;
+  tcp::acceptor acceptor;
+  net::steady_timer reaper;
+  std::vector<std::thread> threads;
+  unsigned short port = 0;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool running = false;
+
+  net::awaitable<void> accept_loop() {
+    for (;;) {
+      auto [ec, socket] = co_await acceptor.async_accept(net::as_tuple(net::use_awaitable));
+      if (ec) {
+        if (ec == net::error::operation_aborted || state.stopping) co_return;
+        MCP_LOG_WARN("http: accept failed: {}", ec.message());
+        continue;
+      }
+      socket.set_option(tcp::no_delay(true));
+      spawn_connection(state, std::move(socket));
+    }
+  }
+
+  // Ends sessions idle for longer than session_idle_timeout.
+  net::awaitable<void> reap_loop() {
+    auto period = std::min<std::chrono::steady_clock::duration>(state.opts.session_idle_timeout / 4, std::chrono::seconds(30));
+    if (period <= std::chrono::steady_clock::duration::zero()) period = std::chrono::seconds(1);
+    for (;;) {
+      reaper.expires_after(period);
+      auto [ec] = co_await reaper.async_wait(net::as_tuple(net::use_awaitable));
+      if (ec || state.stopping) co_return;
+      auto now = std::chrono::steady_clock::now();
+      std::vector<std::string> idle;
+      {
+        std::lock_guard lock(state.mu);
+        for (const auto& [id, e] : state.sessions) {
+          if (now - e.transport->last_activity() > state.opts.session_idle_timeout) idle.push_back(id);
+        }
+      }
+      for (const auto& id : idle) {
+        MCP_LOG_INFO("http: ending session {} after {} s idle", id, state.opts.session_idle_timeout.count());
+        state.end_session(id);
+      }
+    }
+  }
+};
+
+HttpServer::HttpServer(std::shared_ptr<Server> server, HttpServerOptions options)
+    : impl_(std::make_unique<Impl>(std::move(server), std::move(options))) {}
+
+HttpServer::~HttpServer() { stop(); }
+
+Result<void> HttpServer::start() {
+  auto& st = impl_->state;
+  const auto& o = st.opts;
+  boost::system::error_code ec;
+  auto addr = net::ip::make_address(o.host, ec);
+  if (ec) return fail(Error::invalid_params("invalid bind address '" + o.host + "': " + ec.message()));
+  st.host_policy.enforce = o.validate_host_and_origin && (addr.is_loopback() || !o.allowed_hosts.empty());
+  st.host_policy.allowed_hosts = o.allowed_hosts;
+  st.host_policy.allowed_origins = o.allowed_origins;
+
+  if (!o.tls_certificate_file.empty() || !o.tls_private_key_file.empty()) {
+    st.tls.emplace(net::ssl::context::tls_server);
+    st.tls->set_options(net::ssl::context::default_workarounds | net::ssl::context::no_sslv2 |
+                        net::ssl::context::no_sslv3 | net::ssl::context::no_tlsv1 | net::ssl::context::no_tlsv1_1);
+    st.tls->use_certificate_chain_file(o.tls_certificate_file, ec);
+    if (ec) return fail(Error::invalid_params("TLS certificate " + o.tls_certificate_file + ": " + ec.message()));
+    st.tls->use_private_key_file(o.tls_private_key_file, net::ssl::context::pem, ec);
+    if (ec) return fail(Error::invalid_params("TLS private key " + o.tls_private_key_file + ": " + ec.message()));
+  }
+
+  tcp::endpoint ep(addr, o.port);
+  impl_->acceptor.open(ep.protocol(), ec);
+  if (!ec) impl_->acceptor.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec) impl_->acceptor.bind(ep, ec);
+  if (!ec) impl_->acceptor.listen(net::socket_base::max_listen_connections, ec);
+  if (ec) return fail(Error::internal("cannot listen on " + o.host + ":" + std::to_string(o.port) + ": " + ec.message()));
+  impl_->port = impl_->acceptor.local_endpoint().port();
+
+  net::co_spawn(st.ioc, impl_->accept_loop(), net::detached);
+  net::co_spawn(st.ioc, impl_->reap_loop(), net::detached);
+  {
+    std::lock_guard lock(impl_->mu);
+    impl_->running = true;
+  }
+  for (std::size_t i = 0; i < std::max<std::size_t>(1, o.io_threads); ++i) {
+    impl_->threads.emplace_back([this] { impl_->state.ioc.run(); });
+  }
+  return {};
+}
+
+unsigned short HttpServer::port() const { return impl_->port; }
+
+std::size_t HttpServer::session_count() const {
+  std::lock_guard lock(impl_->state.mu);
+  return impl_->state.sessions.size();
+}
+
+void HttpServer::stop() {
+  auto& st = impl_->state;
+  if (impl_->threads.empty() || st.stopping.exchange(true)) return;
+  net::post(st.ioc, [this] {
+    boost::system::error_code ignored;
+    impl_->acceptor.close(ignored);
+    impl_->reaper.cancel();
+  });
+  // Graceful: requests already running get shutdown_grace to finish and be answered.
+  auto deadline = std::chrono::steady_clock::now() + st.opts.shutdown_grace;
+  while (st.active_requests.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::vector<std::string> ids;
+  {
+    std::lock_guard lock(st.mu);
+    for (const auto& [id, e] : st.sessions) ids.push_back(id);
+  }
+  for (const auto& id : ids) st.end_session(id);
+  // Let connections write their last chunks, then stop the loop.
+  deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+  while (st.active_requests.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  st.ioc.stop();
+  for (auto& t : impl_->threads) t.join();
+  impl_->threads.clear();
+  {
+    std::lock_guard lock(impl_->mu);
+    impl_->running = false;
+  }
+  impl_->cv.notify_all();
+}
+
+void HttpServer::wait() {
+  std::unique_lock lock(impl_->mu);
+  impl_->cv.wait(lock, [this] { return !impl_->running; });
+}
+
+}  // namespace mcp::http

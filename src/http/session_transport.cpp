@@ -1,0 +1,150 @@
+#include "http/session_transport.hpp"
+
+#include "log/log.hpp"
+
+namespace mcp::http {
+
+SessionTransport::SessionTransport(std::string session_id, Limits limits)
+    : id_(std::move(session_id)), limits_(limits), last_activity_(std::chrono::steady_clock::now()) {}
+
+SessionTransport::~SessionTransport() { close(); }
+
+Result<void> SessionTransport::start(Callbacks callbacks) {
+  std::lock_guard lock(mu_);
+  if (started_) return fail(Error::internal("transport already started"));
+  started_ = true;
+  callbacks_ = std::move(callbacks);
+  return {};
+}
+
+std::shared_ptr<Stream> SessionTransport::make_stream() {
+  auto s = std::make_shared<Stream>(std::to_string(next_stream_++), limits_.max_events_per_stream);
+  by_stream_[s->id()] = s;
+  // Forget the oldest finished streams beyond the bound; open ones are never dropped.
+  for (auto it = by_stream_.begin(); by_stream_.size() > limits_.max_remembered_streams && it != by_stream_.end();) {
+    if (it->second->finished() && it->second != standalone_) it = by_stream_.erase(it);
+    else ++it;
+  }
+  return s;
+}
+
+Result<std::shared_ptr<Stream>> SessionTransport::open_request_stream(const jsonrpc::Id& id) {
+  std::lock_guard lock(mu_);
+  if (closed_) return fail(Error::connection_closed("session closed"));
+  if (by_request_.size() >= limits_.max_streams) {
+    return fail(Error::internal("too many concurrent requests on this session (limit " +
+                                std::to_string(limits_.max_streams) + ", max_streams_per_session)"));
+  }
+  auto key = jsonrpc::id_key(id);
+  if (by_request_.contains(key)) {
+    return fail(Error::invalid_request("request id " + key + " is already in use by a request in progress"));
+  }
+  auto s = make_stream();
+  by_request_[key] = s;
+  return s;
+}
+
+Result<std::shared_ptr<Stream>> SessionTransport::standalone_stream() {
+  std::lock_guard lock(mu_);
+  if (closed_) return fail(Error::connection_closed("session closed"));
+  if (!standalone_) standalone_ = make_stream();
+  return standalone_;
+}
+
+std::optional<std::pair<std::shared_ptr<Stream>, std::uint64_t>> SessionTransport::find_event(
+    const std::string& last_event_id) {
+  auto us = last_event_id.rfind('_');
+  if (us == std::string::npos || us + 1 >= last_event_id.size()) return std::nullopt;
+  std::uint64_t seq = 0;
+  for (char c : last_event_id.substr(us + 1)) {
+    if (c < '0' || c > '9' || seq > (UINT64_MAX / 10)) return std::nullopt;
+    seq = seq * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  std::lock_guard lock(mu_);
+  auto it = by_stream_.find(last_event_id.substr(0, us));
+  if (it == by_stream_.end()) return std::nullopt;
+  return std::make_pair(it->second, seq);
+}
+
+void SessionTransport::deliver(std::string frame) {
+  touch();
+  std::lock_guard d(deliver_mu_);
+  std::function<void(std::string)> on_message;
+  {
+    std::lock_guard lock(mu_);
+    if (closed_ || !started_) return;
+    on_message = callbacks_.on_message;
+  }
+  on_message(std::move(frame));
+}
+
+Result<void> SessionTransport::send(std::string frame, const SendInfo& info) {
+  std::shared_ptr<Stream> target;
+  bool final = false;
+  {
+    std::lock_guard lock(mu_);
+    if (closed_) return fail(Error::connection_closed("session closed"));
+    if (!info.related_id.is_null()) {
+      auto key = jsonrpc::id_key(info.related_id);
+      if (auto it = by_request_.find(key); it != by_request_.end()) {
+        target = it->second;
+        if (info.kind == SendInfo::Kind::response) {
+          final = true;
+          by_request_.erase(it);
+        }
+      }
+    }
+    // Not tied to an open request stream: the standalone stream, if the client opened one.
+    if (!target) target = standalone_;
+  }
+  if (!target) {
+    MCP_LOG_DEBUG("http session {}: no stream for a message (no GET stream open); dropped", id_);
+    return {};
+  }
+  target->push(std::move(frame), final);
+  return {};
+}
+
+void SessionTransport::close_request_stream(const jsonrpc::Id& request_id) {
+  std::shared_ptr<Stream> s;
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = by_request_.find(jsonrpc::id_key(request_id)); it != by_request_.end()) s = it->second;
+  }
+  if (s) s->cut();
+}
+
+void SessionTransport::close() {
+  std::function<void(std::optional<Error>)> on_close;
+  std::map<std::string, std::shared_ptr<Stream>> streams;
+  {
+    std::lock_guard lock(mu_);
+    if (closed_) return;
+    closed_ = true;
+    streams.swap(by_stream_);
+    by_request_.clear();
+    standalone_.reset();
+    if (started_) on_close = callbacks_.on_close;
+  }
+  for (auto& [id, s] : streams) s->finish();
+  // Wait for a delivery in progress so that on_close is the last callback, as Transport promises.
+  std::lock_guard d(deliver_mu_);
+  if (on_close) on_close(std::nullopt);
+}
+
+bool SessionTransport::closed() const {
+  std::lock_guard lock(mu_);
+  return closed_;
+}
+
+void SessionTransport::touch() {
+  std::lock_guard lock(mu_);
+  last_activity_ = std::chrono::steady_clock::now();
+}
+
+std::chrono::steady_clock::time_point SessionTransport::last_activity() const {
+  std::lock_guard lock(mu_);
+  return last_activity_;
+}
+
+}  // namespace mcp::http

@@ -1,0 +1,75 @@
+// Private: the Transport of one Streamable HTTP session, as the MCP session engine sees it.
+//
+// Inbound: the HTTP server hands each POSTed message to deliver(), one at a time. Outbound: send()
+// routes by SendInfo — an answer to request X ends X's POST stream; anything sent while serving X
+// (progress, log messages, sampling and elicitation requests) goes on X's stream too, never
+// elsewhere; messages tied to no request go to the standalone GET stream, or are dropped (logged)
+// when the client has none open, as the specification allows.
+//
+// Beast-free on purpose: HTTP connections only attach to Streams.
+//
+// Thread-safety: all members are thread-safe.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "http/stream.hpp"
+#include "mcp/transport/transport.hpp"
+
+namespace mcp::http {
+
+class SessionTransport final : public Transport {
+ public:
+  struct Limits {
+    std::size_t max_streams = 32;          // concurrent open request streams
+    std::size_t max_events_per_stream = 256;
+    std::size_t max_remembered_streams = 256;  // finished streams kept for Last-Event-ID
+  };
+
+  SessionTransport(std::string session_id, Limits limits);
+  ~SessionTransport() override;
+
+  // Transport
+  Result<void> start(Callbacks callbacks) override;
+  Result<void> send(std::string frame, const SendInfo& info) override;
+  void close() override;
+  void close_request_stream(const jsonrpc::Id& request_id) override;
+
+  // HTTP side.
+  const std::string& session_id() const { return id_; }
+  // Hands a POSTed message to the session engine.
+  void deliver(std::string frame);
+  // Opens the answer stream of request `id` (call before deliver()). Fails past max_streams.
+  Result<std::shared_ptr<Stream>> open_request_stream(const jsonrpc::Id& id);
+  // The standalone GET stream; fails with 409-worthy error if one is already attached.
+  Result<std::shared_ptr<Stream>> standalone_stream();
+  // The stream a Last-Event-ID belongs to, and the sequence to resume after.
+  std::optional<std::pair<std::shared_ptr<Stream>, std::uint64_t>> find_event(const std::string& last_event_id);
+
+  bool closed() const;
+  void touch();
+  std::chrono::steady_clock::time_point last_activity() const;
+
+ private:
+  std::shared_ptr<Stream> make_stream();  // requires mu_
+
+  const std::string id_;
+  const Limits limits_;
+  mutable std::mutex mu_;
+  std::mutex deliver_mu_;  // on_message is called one frame at a time
+  Callbacks callbacks_;
+  bool started_ = false;
+  bool closed_ = false;
+  std::uint64_t next_stream_ = 1;
+  std::map<std::string, std::shared_ptr<Stream>> by_request_;  // id_key -> open answer stream
+  std::map<std::string, std::shared_ptr<Stream>> by_stream_;   // stream id -> stream (bounded)
+  std::shared_ptr<Stream> standalone_;
+  std::chrono::steady_clock::time_point last_activity_;
+};
+
+}  // namespace mcp::http

@@ -1,0 +1,93 @@
+#include "http/stream.hpp"
+
+namespace mcp::http {
+
+void Stream::wake(std::unique_lock<std::mutex>& lock) {
+  signaled_ = true;
+  auto w = waker_;
+  lock.unlock();
+  if (w) w();
+}
+
+void Stream::push(std::string data, bool final) {
+  std::unique_lock lock(mu_);
+  if (finished_) return;
+  StoredEvent e;
+  e.seq = next_seq_++;
+  e.id = id_ + "_" + std::to_string(e.seq);
+  e.data = std::move(data);
+  events_.push_back(std::move(e));
+  while (events_.size() > max_events_) events_.pop_front();
+  if (final) finished_ = true;
+  wake(lock);
+}
+
+void Stream::cut() {
+  std::unique_lock lock(mu_);
+  // Also before a writer attaches: a handler may ask for the cut before the POST's response has
+  // started; the first writer then ends right after what is already there.
+  cut_ = true;
+  wake(lock);
+}
+
+void Stream::finish() {
+  std::unique_lock lock(mu_);
+  finished_ = true;
+  wake(lock);
+}
+
+Stream::Batch Stream::take_after(std::uint64_t after_seq) {
+  std::lock_guard lock(mu_);
+  Batch b;
+  for (const auto& e : events_) {
+    if (e.seq > after_seq) b.events.push_back(e);
+  }
+  b.finished = finished_;
+  b.done = finished_ || cut_;
+  signaled_ = false;
+  return b;
+}
+
+bool Stream::consume_signal() {
+  std::lock_guard lock(mu_);
+  bool s = signaled_;
+  signaled_ = false;
+  return s;
+}
+
+bool Stream::attach(std::function<void()> waker) {
+  std::lock_guard lock(mu_);
+  if (attached_) return false;
+  attached_ = true;
+  waker_ = std::move(waker);
+  return true;
+}
+
+void Stream::detach() {
+  std::lock_guard lock(mu_);
+  attached_ = false;
+  cut_ = false;
+  waker_ = nullptr;
+}
+
+bool Stream::attached() const {
+  std::lock_guard lock(mu_);
+  return attached_;
+}
+
+bool Stream::finished() const {
+  std::lock_guard lock(mu_);
+  return finished_;
+}
+
+std::uint64_t Stream::last_seq() const {
+  std::lock_guard lock(mu_);
+  return next_seq_ - 1;
+}
+
+std::string Stream::position_id() const {
+  std::lock_guard lock(mu_);
+  return id_ + "_" + std::to_string(next_seq_ - 1);
+}
+
+}  // namespace mcp::http

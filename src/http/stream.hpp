@@ -1,0 +1,78 @@
+// Private: one SSE stream of a Streamable HTTP session — a POST's answer stream or the standalone
+// GET stream — as a bounded, replayable log of events. No I/O: an HTTP connection attaches as the
+// writer, drains what it has not sent yet, and is woken when more arrives.
+//
+// Event ids are "<stream id>_<sequence>", so a Last-Event-ID names both the stream to resume and
+// the point to resume from. The log keeps the last `max_events` events; a resumption from before
+// them replays what is left (the gap is logged).
+//
+// Thread-safety: all members are thread-safe. The waker runs on the pushing thread and must only
+// schedule work (it is called with no lock held).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace mcp::http {
+
+struct StoredEvent {
+  std::uint64_t seq = 0;
+  std::string id;    // "<stream>_<seq>"
+  std::string data;  // one JSON-RPC message
+};
+
+class Stream {
+ public:
+  Stream(std::string id, std::size_t max_events) : id_(std::move(id)), max_events_(max_events) {}
+
+  const std::string& id() const { return id_; }
+
+  // Appends a message; `final` marks the answer that completes a POST stream.
+  void push(std::string data, bool final);
+  // Ends the current (or next) writer's response without finishing the stream (SSE polling).
+  void cut();
+  // Finishes the stream (session closing): writers end, nothing more is accepted.
+  void finish();
+
+  struct Batch {
+    std::vector<StoredEvent> events;
+    bool done = false;  // the writer should end its response after writing `events`
+    bool finished = false;
+  };
+  // Events after `after_seq`, and whether the writer is done. Clears the wake-up signal.
+  Batch take_after(std::uint64_t after_seq);
+  // True (and cleared) if something happened since the last take_after: check before sleeping.
+  bool consume_signal();
+
+  // Attaches a writer: its waker is called on every push/cut/finish. Returns false if a writer is
+  // already attached. Detach when the response ends.
+  bool attach(std::function<void()> waker);
+  void detach();
+
+  bool finished() const;
+  bool attached() const;
+  std::uint64_t last_seq() const;
+  // The event id a priming event carries: the current position, so resuming from it replays only
+  // what comes after.
+  std::string position_id() const;
+
+ private:
+  void wake(std::unique_lock<std::mutex>& lock);
+
+  const std::string id_;
+  const std::size_t max_events_;
+  mutable std::mutex mu_;
+  std::deque<StoredEvent> events_;
+  std::uint64_t next_seq_ = 1;
+  bool finished_ = false;  // the final answer was pushed, or the session closed
+  bool cut_ = false;       // the current writer should end now
+  bool signaled_ = false;
+  bool attached_ = false;
+  std::function<void()> waker_;
+};
+
+}  // namespace mcp::http
