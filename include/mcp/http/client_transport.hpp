@@ -1,0 +1,46 @@
+// mcp/http/client_transport.hpp — the client side of Streamable HTTP (MCP 2025-11-25 transports).
+//
+// Each outbound message is POSTed to the endpoint. Answers come back as JSON or as an SSE stream;
+// when an SSE stream ends before the answer it carries, the transport waits the server's `retry`
+// and resumes with GET + Last-Event-ID (bounded attempts). After notifications/initialized it opens
+// the standalone GET stream for server-initiated messages (405 means the server has none: fine).
+// The Mcp-Session-Id and MCP-Protocol-Version headers are kept and sent automatically; close()
+// sends DELETE to end the session.
+//
+// Errors are specific and final, never an endless retry: a 4xx/5xx, a non-MCP Content-Type or an
+// unreachable host fails the request it concerns with a message naming the URL and what came back.
+//
+// Thread-safety: as Transport. Requests run on their own threads (an SSE answer may stream for a
+// long time); notifications and responses are POSTed synchronously by send() (the server answers 202).
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "mcp/transport/transport.hpp"
+
+namespace mcp::http {
+
+struct HttpClientOptions {
+  std::string url;                             // http:// or https://
+  std::map<std::string, std::string> headers;  // extra headers on every request (e.g. Authorization)
+  std::chrono::milliseconds connect_timeout{10'000};
+  std::chrono::milliseconds default_retry{1'000};  // until the server sends a retry: field
+  int max_reconnect_attempts = 5;                  // per stream, consecutive failures
+  bool standalone_stream = true;                   // open the GET stream after initialization
+  bool verify_tls = true;                          // certificate and host name checks
+  std::string ca_file;                             // extra trust anchors (PEM); system store otherwise
+  std::size_t max_message_bytes = 4 * 1024 * 1024;
+};
+
+class HttpClientTransport : public Transport {
+ public:
+  // Fails with -32602 if the URL is not an http(s) URL.
+  static Result<std::shared_ptr<HttpClientTransport>> create(HttpClientOptions options);
+  virtual std::optional<std::string> session_id() const = 0;
+};
+
+}  // namespace mcp::http

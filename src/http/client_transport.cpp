@@ -1,0 +1,378 @@
+#include "mcp/http/client_transport.hpp"
+
+#include <condition_variable>
+#include <future>
+#include <set>
+#include <thread>
+
+#include "http/client_conn.hpp"
+#include "http/sse.hpp"
+#include "log/log.hpp"
+#include "mcp/jsonrpc/codec.hpp"
+
+namespace mcp::http {
+
+namespace {
+
+// What an SSE exchange saw, for resumption.
+struct StreamState {
+  std::optional<std::string> last_event_id;
+  std::chrono::milliseconds retry;
+  bool answered = false;  // the response to the request this stream carries was delivered
+};
+
+class Client final : public HttpClientTransport, public std::enable_shared_from_this<Client> {
+ public:
+  Client(Endpoint ep, HttpClientOptions o) : ep_(std::move(ep)), opts_(std::move(o)), tls_(net::ssl::context::tls_client) {
+    if (opts_.verify_tls) {
+      tls_.set_default_verify_paths();
+      if (!opts_.ca_file.empty()) tls_.load_verify_file(opts_.ca_file);
+      tls_.set_verify_mode(net::ssl::verify_peer);
+    } else {
+      tls_.set_verify_mode(net::ssl::verify_none);
+    }
+  }
+  ~Client() override { close(); }
+
+  std::optional<std::string> session_id() const override {
+    std::lock_guard lock(mu_);
+    return session_id_;
+  }
+
+  Result<void> start(Callbacks cb) override {
+    std::lock_guard lock(mu_);
+    if (started_) return fail(Error::internal("transport already started"));
+    started_ = true;
+    cb_ = std::move(cb);
+    return {};
+  }
+
+  Result<void> send(std::string frame, const SendInfo& info) override {
+    {
+      std::lock_guard lock(mu_);
+      if (closed_) return fail(Error::connection_closed("transport closed"));
+    }
+    if (info.kind != SendInfo::Kind::request) return post_sync(frame);
+    // A request's answer may stream for a long time: serve it on its own thread.
+    auto self = shared_from_this();
+    std::lock_guard lock(mu_);
+    threads_.emplace_back([self, frame = std::move(frame)]() mutable { self->post_request(std::move(frame)); });
+    return {};
+  }
+
+  void close() override {
+    std::vector<std::thread> threads;
+    std::function<void(std::optional<Error>)> on_close;
+    std::optional<std::string> sid;
+    {
+      std::lock_guard lock(mu_);
+      if (closed_) return;
+      closed_ = true;
+      sid = session_id_;
+      for (auto* c : conns_) c->abort();
+      threads.swap(threads_);
+      if (started_) on_close = cb_.on_close;
+    }
+    cv_.notify_all();
+    if (sid) delete_session(*sid);
+    for (auto& t : threads) {
+      if (t.get_id() == std::this_thread::get_id()) t.detach();
+      else t.join();
+    }
+    std::lock_guard d(deliver_mu_);
+    delivering_done_ = true;
+    if (on_close) on_close(std::nullopt);
+  }
+
+ private:
+  // --- HTTP plumbing -------------------------------------------------------------------------
+  bhttp::request<bhttp::string_body> make_request(bhttp::verb verb) {
+    bhttp::request<bhttp::string_body> req{verb, ep_.target, 11};
+    req.set(bhttp::field::host, ep_.host + ":" + ep_.port);
+    req.set(bhttp::field::user_agent, "mcp-trust");
+    std::lock_guard lock(mu_);
+    if (session_id_) req.set("Mcp-Session-Id", *session_id_);
+    if (protocol_version_) req.set("MCP-Protocol-Version", *protocol_version_);
+    for (const auto& [k, v] : opts_.headers) req.set(k, v);
+    return req;
+  }
+
+  // Registers a connection so close() can abort it; nullptr once closed.
+  std::unique_ptr<ClientConn> open_conn() {
+    auto c = std::make_unique<ClientConn>(ioc_, &tls_);
+    std::lock_guard lock(mu_);
+    if (closed_) return nullptr;
+    conns_.insert(c.get());
+    return c;
+  }
+  void drop_conn(ClientConn* c) {
+    std::lock_guard lock(mu_);
+    conns_.erase(c);
+  }
+
+  struct Exchange {
+    std::unique_ptr<ClientConn> conn;
+    bhttp::response_parser<bhttp::buffer_body> parser;
+  };
+
+  // Connects, sends, reads the header. The caller reads the body.
+  Result<std::unique_ptr<Exchange>> exchange(bhttp::request<bhttp::string_body> req) {
+    auto x = std::make_unique<Exchange>();
+    x->conn = open_conn();
+    if (!x->conn) return fail(Error::connection_closed("transport closed"));
+    x->parser.body_limit(boost::none);
+    req.prepare_payload();
+    if (auto r = x->conn->connect(ep_, opts_.connect_timeout); !r) return fail(r.error());
+    if (auto r = x->conn->write(req); !r) return fail(r.error());
+    if (auto r = x->conn->read_header(x->parser); !r) return fail(r.error());
+    if (auto sid = x->parser.get()["mcp-session-id"]; !sid.empty()) {
+      std::lock_guard lock(mu_);
+      session_id_ = std::string(sid);
+    }
+    return x;
+  }
+
+  // Reads a whole (small) body, bounded.
+  std::string read_all(Exchange& x, std::size_t limit) {
+    std::string body;
+    (void)x.conn->read_body(x.parser, [&](std::string_view d) {
+      body.append(d.substr(0, limit - std::min(limit, body.size())));
+      return body.size() < limit;
+    });
+    return body;
+  }
+
+  Error http_error(Exchange& x, std::string_view what) {
+    auto status = x.parser.get().result_int();
+    std::string body = read_all(x, 300);
+    std::string msg = std::string(what) + ": HTTP " + std::to_string(status) + " " +
+                      std::string(x.parser.get().reason()) + " from " + ep_.url;
+    if (status == 404 && session_id()) msg += " (the session has ended or is unknown to the server)";
+    if (!body.empty()) msg += ": " + body;
+    return Error::connection_closed(msg);
+  }
+
+  // --- delivery ------------------------------------------------------------------------------
+  // Hands a frame to the session, one at a time, never after close. Returns the frame's id if it
+  // was a response (so a stream can tell that its answer arrived).
+  std::optional<std::string> deliver(std::string frame) {
+    std::optional<std::string> response_id;
+    boost::system::error_code ec;
+    auto v = json::parse(frame, ec);
+    if (!ec && v.is_object()) {
+      const auto& o = v.get_object();
+      if (!o.contains("method") && o.contains("id")) {
+        response_id = jsonrpc::id_key(o.at("id"));
+        // The negotiated version goes into every later request's MCP-Protocol-Version header.
+        std::lock_guard lock(mu_);
+        if (init_id_ && *init_id_ == *response_id) {
+          if (auto r = o.if_contains("result"); r && r->is_object()) {
+            if (auto pv = r->get_object().if_contains("protocolVersion"); pv && pv->is_string()) {
+              protocol_version_ = std::string(pv->get_string());
+            }
+          }
+        }
+      }
+    }
+    std::lock_guard d(deliver_mu_);
+    if (delivering_done_ || !cb_.on_message) return response_id;
+    cb_.on_message(std::move(frame));
+    return response_id;
+  }
+
+  void fail_request(const jsonrpc::Id& id, const Error& e) { deliver(jsonrpc::encode_error(id, e)); }
+
+  // Reads an SSE body, delivering each message; records ids and retry for resumption.
+  void read_sse(Exchange& x, StreamState& st, const std::optional<std::string>& awaited) {
+    SseParser parser(opts_.max_message_bytes);
+    (void)x.conn->read_body(x.parser, [&](std::string_view d) {
+      parser.feed(d, [&](SseEvent e) {
+        if (e.id) st.last_event_id = e.id;
+        if (e.retry_ms) st.retry = std::chrono::milliseconds(*e.retry_ms);
+        if (e.event == "__meta" || (!e.event.empty() && e.event != "message")) return;
+        if (e.data.find_first_not_of(" \t\r\n") == std::string::npos) return;  // priming event
+        auto rid = deliver(std::move(e.data));
+        if (awaited && rid == awaited) st.answered = true;
+      });
+      return !st.answered || !awaited;  // a request's stream can be left once its answer is in
+    });
+  }
+
+  // --- POST ------------------------------------------------------------------------------------
+  Result<void> post_sync(const std::string& frame) {
+    auto req = make_request(bhttp::verb::post);
+    req.set(bhttp::field::content_type, "application/json");
+    req.set(bhttp::field::accept, "application/json, text/event-stream");
+    req.body() = frame;
+    auto x = exchange(std::move(req));
+    if (!x) return fail(x.error());
+    auto status = (*x)->parser.get().result_int();
+    if (status / 100 != 2) return fail(http_error(**x, "notification or response refused"));
+    (*x)->conn.reset();
+    drop_conn(nullptr);
+    // After notifications/initialized the session is established: open the standalone stream and
+    // wait until it is really open, so server-initiated messages cannot be missed.
+    if (frame.find("\"notifications/initialized\"") != std::string::npos && opts_.standalone_stream) open_get_stream();
+    return {};
+  }
+
+  void post_request(std::string frame) {
+    jsonrpc::Id id = nullptr;
+    boost::system::error_code ec;
+    auto v = json::parse(frame, ec);
+    if (!ec && v.is_object()) {
+      const auto& o = v.get_object();
+      if (auto i = o.if_contains("id")) id = *i;
+      if (auto m = o.if_contains("method"); m && m->is_string() && m->get_string() == "initialize") {
+        std::lock_guard lock(mu_);
+        init_id_ = jsonrpc::id_key(id);
+      }
+    }
+    auto key = jsonrpc::id_key(id);
+    auto req = make_request(bhttp::verb::post);
+    req.set(bhttp::field::content_type, "application/json");
+    req.set(bhttp::field::accept, "application/json, text/event-stream");
+    req.body() = std::move(frame);
+    auto x = exchange(std::move(req));
+    if (!x) return fail_request(id, x.error());
+    auto& ex = **x;
+    auto status = ex.parser.get().result_int();
+    if (status / 100 != 2) return fail_request(id, http_error(ex, "request refused"));
+    std::string ctype(ex.parser.get()[bhttp::field::content_type]);
+    if (ctype.starts_with("application/json")) {
+      std::string body;
+      bool too_big = false;
+      (void)ex.conn->read_body(ex.parser, [&](std::string_view d) {
+        if (body.size() + d.size() > opts_.max_message_bytes) { too_big = true; return false; }
+        body.append(d);
+        return true;
+      });
+      drop_conn(ex.conn.get());
+      if (too_big) return fail_request(id, Error::invalid_request("response from " + ep_.url + " exceeds max_message_bytes"));
+      auto rid = deliver(std::move(body));
+      if (rid != key) fail_request(id, Error::invalid_request("the JSON response from " + ep_.url + " did not answer request " + key));
+      return;
+    }
+    if (!ctype.starts_with("text/event-stream")) {
+      drop_conn(ex.conn.get());
+      return fail_request(id, Error::connection_closed("unexpected Content-Type '" + ctype + "' from " + ep_.url +
+                                                       ": not an MCP endpoint"));
+    }
+    StreamState st{std::nullopt, opts_.default_retry, false};
+    read_sse(ex, st, key);
+    drop_conn(ex.conn.get());
+    // The stream ended without the answer: resume it (SSE polling) unless we are closing.
+    int failures = 0;
+    while (!st.answered && !closed()) {
+      if (!st.last_event_id) {
+        return fail_request(id, Error::connection_closed("the SSE stream from " + ep_.url +
+                                                         " ended without an answer and without an event id to resume from"));
+      }
+      if (!wait_for(st.retry)) return;
+      auto got = get_stream(st, key);
+      if (got) failures = 0;
+      else if (++failures >= opts_.max_reconnect_attempts) {
+        return fail_request(id, Error::connection_closed("could not resume the answer stream from " + ep_.url + " after " +
+                                                         std::to_string(failures) + " attempts: " + got.error().message));
+      }
+    }
+  }
+
+  // --- GET -------------------------------------------------------------------------------------
+  // One GET exchange reading SSE until it ends. `awaited`: stop once that answer arrived.
+  Result<void> get_stream(StreamState& st, const std::optional<std::string>& awaited,
+                          std::function<void()> on_open = nullptr) {
+    auto req = make_request(bhttp::verb::get);
+    req.set(bhttp::field::accept, "text/event-stream");
+    if (st.last_event_id) req.set("Last-Event-ID", *st.last_event_id);
+    auto x = exchange(std::move(req));
+    if (on_open) on_open();
+    if (!x) return fail(x.error());
+    auto& ex = **x;
+    auto status = ex.parser.get().result_int();
+    if (status / 100 != 2) {
+      auto e = http_error(ex, "GET stream refused");
+      drop_conn(ex.conn.get());
+      e.code = static_cast<int>(status);  // lets the caller tell 405 (no stream offered) apart
+      return fail(e);
+    }
+    read_sse(ex, st, awaited);
+    drop_conn(ex.conn.get());
+    return {};
+  }
+
+  void open_get_stream() {
+    auto opened = std::make_shared<std::promise<void>>();
+    auto fut = opened->get_future();
+    auto self = shared_from_this();
+    {
+      std::lock_guard lock(mu_);
+      if (closed_) return;
+      threads_.emplace_back([self, opened] {
+        StreamState st{std::nullopt, self->opts_.default_retry, false};
+        int failures = 0;
+        bool first = true;
+        while (!self->closed()) {
+          auto r = self->get_stream(st, std::nullopt, first ? std::function<void()>([&] { opened->set_value(); }) : nullptr);
+          first = false;
+          if (!r) {
+            if (r.error().code == 405) return;  // the server offers no standalone stream
+            if (r.error().code == 404 || ++failures >= self->opts_.max_reconnect_attempts) {
+              MCP_LOG_WARN("http client: standalone GET stream given up: {}", r.error().message);
+              return;
+            }
+          } else {
+            failures = 0;
+          }
+          if (!self->wait_for(st.retry)) return;
+        }
+      });
+    }
+    fut.wait_for(opts_.connect_timeout);
+  }
+
+  void delete_session(const std::string& sid) {
+    (void)sid;
+    auto c = std::make_unique<ClientConn>(ioc_, &tls_);
+    auto req = make_request(bhttp::verb::delete_);
+    req.prepare_payload();
+    if (!c->connect(ep_, std::chrono::milliseconds(2000))) return;
+    if (!c->write(req)) return;
+    bhttp::response_parser<bhttp::buffer_body> p;
+    (void)c->read_header(p);
+  }
+
+  bool closed() const {
+    std::lock_guard lock(mu_);
+    return closed_;
+  }
+  // Sleeps, waking early on close; false if closed.
+  bool wait_for(std::chrono::milliseconds d) {
+    std::unique_lock lock(mu_);
+    return !cv_.wait_for(lock, d, [this] { return closed_; });
+  }
+
+  Endpoint ep_;
+  HttpClientOptions opts_;
+  net::io_context ioc_;  // only for resolver and sockets in blocking mode
+  net::ssl::context tls_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::mutex deliver_mu_;
+  bool delivering_done_ = false;
+  Callbacks cb_;
+  bool started_ = false, closed_ = false;
+  std::optional<std::string> session_id_, protocol_version_, init_id_;
+  std::set<ClientConn*> conns_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<HttpClientTransport>> HttpClientTransport::create(HttpClientOptions options) {
+  auto ep = parse_endpoint(options.url);
+  if (!ep) return fail(ep.error());
+  return std::shared_ptr<HttpClientTransport>(std::make_shared<Client>(std::move(*ep), std::move(options)));
+}
+
+}  // namespace mcp::http
