@@ -3,14 +3,18 @@
 #include <mutex>
 #include <set>
 
+#include "client/signature_enforcer.hpp"
 #include "log/log.hpp"
 
 namespace mcp {
 
 struct Client::Impl final : Session::Handler {
-  explicit Impl(ClientOptions o) : opts(std::move(o)) {}
+  explicit Impl(ClientOptions o) : opts(std::move(o)) {
+    if (opts.signature_policy) enforcer = std::make_unique<SignatureEnforcer>(*opts.signature_policy);
+  }
 
   ClientOptions opts;
+  std::unique_ptr<SignatureEnforcer> enforcer;  // null without a signature policy
   std::shared_ptr<Session> session;
   InitializeResult init;
   json::object server_caps;
@@ -86,6 +90,10 @@ struct Client::Impl final : Session::Handler {
   Result<json::value> call(std::string_view capability, std::string_view method, json::object params,
                            CallOptions o = {}) {
     if (!session) return fail(Error::connection_closed("not connected"));
+    // Strict mode ended the session: every later call says why, not just "closed".
+    if (enforcer) {
+      if (auto f = enforcer->fatal()) return fail(*f);
+    }
     if (!capability.empty() && !supports(capability)) {
       return fail(error_code::kMethodNotFound, "the server did not declare the '" + std::string(capability) +
                                                    "' capability, so " + std::string(method) + " was not sent");
@@ -102,29 +110,59 @@ struct Client::Impl final : Session::Handler {
     return session->request(method, std::move(params), std::move(ro));
   }
 
+  // Holds a list result to the signature policy; in strict mode a violation ends the session.
+  Result<void> check_list(ListKind kind, const json::value& result, bool complete) {
+    if (!enforcer) return {};
+    auto ok = enforcer->on_list(kind, result, complete);
+    if (!ok) session->close();
+    return ok;
+  }
+
   template <class T>
   Result<T> typed(std::string_view capability, std::string_view method, json::object params, CallOptions o = {}) {
+    // A page asked for without a cursor that comes back without one is the whole list.
+    const bool first_page = !params.contains("cursor");
     auto r = call(capability, method, std::move(params), std::move(o));
     if (!r) return fail(r.error());
+    if (auto kind = list_kind_of_method(method)) {
+      const bool more = r->is_object() && r->get_object().contains("nextCursor");
+      if (auto ok = check_list(*kind, *r, first_page && !more); !ok) return fail(ok.error());
+    }
     auto t = from_json<T>(*r);
     if (!t) return fail(Error::internal("invalid " + std::string(method) + " result from server: " + t.error().message));
     return t;
   }
 
-  // Follows nextCursor until the end, refusing a repeated cursor or more than max_pages pages.
+  // Follows nextCursor until the end, refusing a repeated cursor or more than max_pages pages. The
+  // signature policy checks the pages joined, as one complete list.
   template <class Item, class Page>
   Result<std::vector<Item>> all(std::string_view capability, std::string_view method,
                                 std::vector<Item> Page::*items) {
     std::vector<Item> out;
     std::set<std::string> seen;
     std::optional<std::string> cursor;
+    const auto kind = list_kind_of_method(method);
+    json::array joined;
     for (std::size_t page = 0; page < opts.max_pages; ++page) {
       json::object params;
       if (cursor) params["cursor"] = *cursor;
-      auto r = typed<Page>(capability, method, std::move(params));
-      if (!r) return fail(r.error());
+      auto raw = call(capability, method, std::move(params));
+      if (!raw) return fail(raw.error());
+      auto r = from_json<Page>(*raw);
+      if (!r) return fail(Error::internal("invalid " + std::string(method) + " result from server: " + r.error().message));
+      if (enforcer && kind) {
+        if (const json::value* a = raw->get_object().if_contains(result_key(*kind)); a && a->is_array())
+          for (const auto& i : a->get_array()) joined.push_back(i);
+      }
       for (auto& i : (*r).*items) out.push_back(std::move(i));
-      if (!r->next_cursor) return out;
+      if (!r->next_cursor) {
+        if (kind) {
+          json::object whole;
+          whole[result_key(*kind)] = std::move(joined);
+          if (auto ok = check_list(*kind, whole, true); !ok) return fail(ok.error());
+        }
+        return out;
+      }
       if (!seen.insert(*r->next_cursor).second) {
         return fail(Error::internal(std::string(method) + ": the server repeated cursor '" + *r->next_cursor + "'"));
       }
@@ -163,6 +201,13 @@ Result<InitializeResult> Client::connect(std::shared_ptr<Transport> transport) {
   }
   impl_->init = *init;
   if (auto c = r->get_object().if_contains("capabilities"); c && c->is_object()) impl_->server_caps = c->get_object();
+  if (impl_->enforcer) {
+    // Strict mode refuses a session whose signature is refused, before anything else is sent.
+    if (auto ok = impl_->enforcer->on_initialize(r->get_object()); !ok) {
+      impl_->session->close();
+      return fail(ok.error());
+    }
+  }
   if (auto n = impl_->session->notify("notifications/initialized", {}); !n) return fail(n.error());
   return init;
 }
@@ -255,6 +300,18 @@ Result<json::value> Client::request(std::string_view method, json::object params
 Result<void> Client::notify(std::string_view method, json::object params) {
   if (!impl_->session) return fail(Error::connection_closed("not connected"));
   return impl_->session->notify(method, std::move(params));
+}
+
+std::shared_ptr<const ServerSignature> Client::signature() const {
+  return impl_->enforcer ? impl_->enforcer->signature() : nullptr;
+}
+
+std::vector<SignatureViolation> Client::signature_violations() const {
+  return impl_->enforcer ? impl_->enforcer->violations() : std::vector<SignatureViolation>{};
+}
+
+std::vector<DeclaredItem> Client::available_if_enabled() const {
+  return impl_->enforcer ? impl_->enforcer->available_if_enabled() : std::vector<DeclaredItem>{};
 }
 
 void Client::close() {

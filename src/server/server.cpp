@@ -40,6 +40,12 @@ json::object Server::Impl::capabilities() const {
   if (opts.logging) caps["logging"] = json::object{};
   std::lock_guard lock(mu);
   if (completer) caps["completions"] = json::object{};
+  // SEP-2091: where the signature can be found.
+  const SignatureServing* serving = explicit_signature ? &explicit_signature->serving
+                                    : derive_from      ? &derive_serving
+                                                       : nullptr;
+  if (serving != nullptr)
+    caps["signature"] = json::object{{"inInitialize", serving->in_initialize}, {"inServerCard", serving->in_server_card}};
   return caps;
 }
 

@@ -1,8 +1,12 @@
 // Private: the Server's registry, shared by Server (writes) and its sessions (reads and dispatch).
 #pragma once
 
+#include <array>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "mcp/server/server.hpp"
@@ -10,6 +14,23 @@
 namespace mcp {
 
 class ServerSessionImpl;
+
+// A signature as one session holds it, fixed at its initialize (server_signature.cpp).
+struct SessionSignature {
+  std::shared_ptr<const ServerSignature> signature;
+  json::value json;  // to_json(*signature): InitializeResult.signature
+  SignatureServing serving;
+  std::unique_ptr<SignatureChecker> checker;  // only check_item is used: stateless
+  std::array<std::unordered_set<std::string>, 4> keys;          // declared keys, by ListKind
+  std::unordered_map<std::string, json::value> listed_annotations;  // tool -> worst case; null: none
+
+  bool declares(ListKind kind, const std::string& key) const {
+    return keys[static_cast<std::size_t>(kind)].contains(key);
+  }
+};
+// Checks the limits and prepares the signature for serving.
+Result<std::shared_ptr<const SessionSignature>> make_session_signature(ServerSignature signature,
+                                                                       const SignatureServing& serving);
 
 struct Server::Impl {
   explicit Impl(ServerOptions o) : opts(std::move(o)) {}
@@ -28,6 +49,14 @@ struct Server::Impl {
   std::vector<PromptEntry> prompts;
   Completer completer;
   std::vector<std::weak_ptr<ServerSessionImpl>> sessions;
+  // Capability signature: explicit (set_signature) or derived at each initialize (derive_signature).
+  std::shared_ptr<const SessionSignature> explicit_signature;
+  std::optional<SignatureDeclarations> derive_from;
+  SignatureServing derive_serving;
+  AvailabilityHooks hooks;
+
+  // The signature for a session initializing now; null when the server has none.
+  Result<std::shared_ptr<const SessionSignature>> session_signature() const;
 
   json::object capabilities() const;
   // Sends a notification to every initialised session (list_changed, resources/updated, ...).

@@ -1,4 +1,4 @@
-// The server side of each MCP method: list with paging, call, read, get, complete.
+// The server side of the methods that use an item: call, read, get, complete (lists: server_lists.cpp).
 // Handlers are copied out of the registry under its lock and run outside it, so a slow handler
 // never blocks registration or other requests.
 #include <algorithm>
@@ -18,31 +18,7 @@ Result<std::string> required_string(const json::object& params, std::string_view
   return std::string(v->get_string());
 }
 
-// Serves one page of `items` under `key`, with nextCursor when more remain.
-template <class T>
-Result<json::value> list_page(const std::vector<T>& items, std::string_view key, const json::object& params,
-                              std::size_t page_size) {
-  auto page = page_of(params, items.size(), page_size);
-  if (!page) return fail(page.error());
-  json::array arr;
-  arr.reserve(page->end - page->begin);
-  for (std::size_t i = page->begin; i < page->end; ++i) arr.push_back(to_json(items[i]));
-  json::object out;
-  out[key] = std::move(arr);
-  if (page->next_cursor) out["nextCursor"] = *page->next_cursor;
-  return out;
-}
-
 }  // namespace
-
-Result<json::value> ServerSessionImpl::list_tools(const json::object& params) {
-  std::vector<Tool> tools;
-  {
-    std::lock_guard lock(server_->mu);
-    for (const auto& e : server_->tools) tools.push_back(e.tool);
-  }
-  return list_page(tools, "tools", params, server_->opts.page_size);
-}
 
 Result<json::value> ServerSessionImpl::call_tool(const json::object& params, RequestContext& ctx) {
   auto name = required_string(params, "name", "tools/call");
@@ -53,13 +29,19 @@ Result<json::value> ServerSessionImpl::call_tool(const json::object& params, Req
     args = a->get_object();
   }
   ToolHandler handler;
+  std::optional<Tool> tool;  // copied only when an availability hook needs to see it
   {
     std::lock_guard lock(server_->mu);
     auto it = std::find_if(server_->tools.begin(), server_->tools.end(), [&](const auto& e) { return e.tool.name == *name; });
-    if (it != server_->tools.end()) handler = it->handler;
+    if (it != server_->tools.end()) {
+      handler = it->handler;
+      if (server_->hooks.tool) tool = it->tool;
+    }
   }
-  // An unknown tool is a protocol error (-32602), per the tools specification.
-  if (!handler) return fail(Error::invalid_params("Unknown tool: " + *name));
+  // An unknown tool is a protocol error (-32602), per the tools specification; so is one this
+  // request may not see (undeclared, or unavailable to it), which must look no different.
+  if (!handler || !usable(ListKind::tools, *name, tool ? &*tool : nullptr, ctx))
+    return fail(Error::invalid_params("Unknown tool: " + *name));
   Result<CallToolResult> r = [&]() -> Result<CallToolResult> {
     try {
       return handler(args, ctx);
@@ -76,30 +58,13 @@ Result<json::value> ServerSessionImpl::call_tool(const json::object& params, Req
   return to_json(*r);
 }
 
-Result<json::value> ServerSessionImpl::list_resources(const json::object& params) {
-  std::vector<Resource> resources;
-  {
-    std::lock_guard lock(server_->mu);
-    for (const auto& e : server_->resources) resources.push_back(e.resource);
-  }
-  return list_page(resources, "resources", params, server_->opts.page_size);
-}
-
-Result<json::value> ServerSessionImpl::list_resource_templates(const json::object& params) {
-  std::vector<ResourceTemplate> templates;
-  {
-    std::lock_guard lock(server_->mu);
-    for (const auto& e : server_->templates) templates.push_back(e.resource_template);
-  }
-  return list_page(templates, "resourceTemplates", params, server_->opts.page_size);
-}
-
 Result<json::value> ServerSessionImpl::read_resource(const json::object& params, RequestContext& ctx) {
   auto uri = required_string(params, "uri", "resources/read");
   if (!uri) return fail(uri.error());
   ResourceReader reader;
   TemplateReader treader;
   UriTemplate::Variables vars;
+  std::string matched_template;
   {
     std::lock_guard lock(server_->mu);
     auto it = std::find_if(server_->resources.begin(), server_->resources.end(),
@@ -112,10 +77,17 @@ Result<json::value> ServerSessionImpl::read_resource(const json::object& params,
         if (auto m = t.matcher.match(*uri)) {
           treader = t.reader;
           vars = std::move(*m);
+          matched_template = t.resource_template.uri_template;
           break;
         }
       }
     }
+  }
+  // Hidden from this request, or outside the signature: as if it did not exist.
+  if ((reader && !usable(ListKind::resources, *uri, nullptr, ctx)) ||
+      (treader && !usable(ListKind::resource_templates, matched_template, nullptr, ctx))) {
+    reader = nullptr;
+    treader = nullptr;
   }
   Result<ReadResourceResult> r = reader ? reader(*uri, ctx)
                                  : treader ? treader(*uri, vars, ctx)
@@ -124,15 +96,6 @@ Result<json::value> ServerSessionImpl::read_resource(const json::object& params,
                                                  json::object{{"uri", *uri}}}));
   if (!r) return fail(r.error());
   return to_json(*r);
-}
-
-Result<json::value> ServerSessionImpl::list_prompts(const json::object& params) {
-  std::vector<Prompt> prompts;
-  {
-    std::lock_guard lock(server_->mu);
-    for (const auto& e : server_->prompts) prompts.push_back(e.prompt);
-  }
-  return list_page(prompts, "prompts", params, server_->opts.page_size);
 }
 
 Result<json::value> ServerSessionImpl::get_prompt(const json::object& params, RequestContext& ctx) {
@@ -149,7 +112,8 @@ Result<json::value> ServerSessionImpl::get_prompt(const json::object& params, Re
       declared = it->prompt.arguments;
     }
   }
-  if (!handler) return fail(Error::invalid_params("Unknown prompt: " + req->name));
+  if (!handler || !usable(ListKind::prompts, req->name, nullptr, ctx))
+    return fail(Error::invalid_params("Unknown prompt: " + req->name));
   for (const auto& a : declared) {
     if (a.required.value_or(false) && !req->arguments.contains(a.name)) {
       return fail(Error::invalid_params("prompts/get " + req->name + ": missing required argument '" + a.name + "'"));

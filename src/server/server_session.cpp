@@ -9,7 +9,12 @@ namespace mcp {
 
 namespace {
 constexpr std::array<std::string_view, 3> kSupportedVersions = {"2025-11-25", "2025-06-18", "2025-03-26"};
+
+std::string next_session_id() {
+  static std::atomic<std::uint64_t> counter{0};
+  return "s" + std::to_string(++counter);
 }
+}  // namespace
 
 Result<std::shared_ptr<ServerSessionImpl>> ServerSessionImpl::create(std::shared_ptr<Server::Impl> server,
                                                                      std::shared_ptr<Transport> transport) {
@@ -19,7 +24,7 @@ Result<std::shared_ptr<ServerSessionImpl>> ServerSessionImpl::create(std::shared
 }
 
 ServerSessionImpl::ServerSessionImpl(std::shared_ptr<Server::Impl> server, std::shared_ptr<Transport> transport)
-    : server_(std::move(server)) {
+    : server_(std::move(server)), id_(next_session_id()) {
   auto opts = server_->opts.session;
   if (opts.name == "mcp") opts.name = "server";
   session_ = Session::create(std::move(transport), *this, std::move(opts));
@@ -30,6 +35,27 @@ ServerSessionImpl::~ServerSessionImpl() { session_->shutdown(); }
 std::shared_ptr<const ClientView> ServerSessionImpl::client() const {
   std::lock_guard lock(mu_);
   return client_;
+}
+
+void ServerSessionImpl::set_identity(std::optional<std::string> identity) {
+  std::lock_guard lock(mu_);
+  identity_ = identity;
+  if (client_) {
+    // ClientViews are shared with running handlers, so a change makes a new one.
+    auto view = std::make_shared<ClientView>(*client_);
+    view->identity = std::move(identity);
+    client_ = std::move(view);
+  }
+}
+
+std::shared_ptr<const ServerSignature> ServerSessionImpl::signature() const {
+  auto s = session_signature();
+  return s ? s->signature : nullptr;
+}
+
+std::shared_ptr<const SessionSignature> ServerSessionImpl::session_signature() const {
+  std::lock_guard lock(mu_);
+  return signature_;
 }
 
 void ServerSessionImpl::close() { session_->close(); }
@@ -95,11 +121,20 @@ Result<json::value> ServerSessionImpl::initialize(const json::object& params) {
   else return fail(Error::invalid_params("initialize: capabilities must be an object"));
   if (auto ci = params.if_contains("clientInfo"); ci && ci->is_object()) view->client_info = ci->get_object();
   else return fail(Error::invalid_params("initialize: clientInfo must be an object"));
+  view->session_id = id_;
+  // The signature is fixed now for the whole session (SEP-2091 "Stability").
+  auto signature = server_->session_signature();
+  if (!signature) {
+    MCP_LOG_ERROR("server: cannot derive the capability signature: {}", signature.error().message);
+    return fail(Error::internal("the server's capability signature is unavailable: " + signature.error().message));
+  }
   {
     // Notifications may flow from here on: the specification restricts only *requests* before
     // notifications/initialized, and waiting for it would lose a list_changed raced with it.
     std::lock_guard lock(mu_);
+    view->identity = identity_;
     client_ = std::move(view);
+    signature_ = *signature;
     ready_ = true;
   }
   json::object result;
@@ -107,6 +142,7 @@ Result<json::value> ServerSessionImpl::initialize(const json::object& params) {
   result["capabilities"] = server_->capabilities();
   result["serverInfo"] = to_json(server_->opts.info);
   if (server_->opts.instructions) result["instructions"] = *server_->opts.instructions;
+  if (*signature && (*signature)->serving.in_initialize) result["signature"] = (*signature)->json;
   return result;
 }
 
@@ -131,14 +167,14 @@ Result<json::value> ServerSessionImpl::handle_request(InboundRequest& req) {
 Result<json::value> ServerSessionImpl::dispatch(InboundRequest& req, RequestContext& ctx) {
   const auto& m = req.method;
   const auto& p = req.params;
-  if (m == "tools/list") return list_tools(p);
+  if (m == "tools/list") return list_tools(p, ctx);
   if (m == "tools/call") return call_tool(p, ctx);
-  if (m == "resources/list") return list_resources(p);
-  if (m == "resources/templates/list") return list_resource_templates(p);
+  if (m == "resources/list") return list_resources(p, ctx);
+  if (m == "resources/templates/list") return list_resource_templates(p, ctx);
   if (m == "resources/read") return read_resource(p, ctx);
   if (m == "resources/subscribe") return subscribe(p, true);
   if (m == "resources/unsubscribe") return subscribe(p, false);
-  if (m == "prompts/list") return list_prompts(p);
+  if (m == "prompts/list") return list_prompts(p, ctx);
   if (m == "prompts/get") return get_prompt(p, ctx);
   if (m == "completion/complete") return complete(p, ctx);
   if (m == "logging/setLevel") return set_level(p);

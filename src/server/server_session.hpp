@@ -27,6 +27,9 @@ class ServerSessionImpl final : public ServerSession,
   void close() override;
   void wait_closed() override;
   Result<void> notify(std::string_view method, json::object params) override;
+  const std::string& id() const override { return id_; }
+  void set_identity(std::optional<std::string> identity) override;
+  std::shared_ptr<const ServerSignature> signature() const override;
 
   // Session::Handler
   Result<json::value> handle_request(InboundRequest& request) override;
@@ -47,22 +50,33 @@ class ServerSessionImpl final : public ServerSession,
   Result<json::value> initialize(const json::object& params);
   Result<json::value> dispatch(InboundRequest& request, RequestContext& ctx);
 
+  // server_lists.cpp: the four lists, filtered by availability and by the session's signature.
+  Result<json::value> list_tools(const json::object& params, RequestContext& ctx);
+  Result<json::value> list_resources(const json::object& params, RequestContext& ctx);
+  Result<json::value> list_resource_templates(const json::object& params, RequestContext& ctx);
+  Result<json::value> list_prompts(const json::object& params, RequestContext& ctx);
+  std::shared_ptr<const SessionSignature> session_signature() const;
+  // Whether an item about to be listed keeps to the signature; logs an error naming it if not.
+  bool may_list(const SessionSignature* sig, ListKind kind, const json::object& item, const std::string& key) const;
+  // Whether this request may use `key` (call a tool, get a prompt, read a resource): declared, when
+  // the server polices its signature, and available. `tool` is needed for the tool hook.
+  bool usable(ListKind kind, const std::string& key, const Tool* tool, RequestContext& ctx) const;
+
   // server_methods.cpp
-  Result<json::value> list_tools(const json::object& params);
   Result<json::value> call_tool(const json::object& params, RequestContext& ctx);
-  Result<json::value> list_resources(const json::object& params);
-  Result<json::value> list_resource_templates(const json::object& params);
   Result<json::value> read_resource(const json::object& params, RequestContext& ctx);
   Result<json::value> subscribe(const json::object& params, bool on);
-  Result<json::value> list_prompts(const json::object& params);
   Result<json::value> get_prompt(const json::object& params, RequestContext& ctx);
   Result<json::value> complete(const json::object& params, RequestContext& ctx);
   Result<json::value> set_level(const json::object& params);
 
   std::shared_ptr<Server::Impl> server_;
   std::shared_ptr<Session> session_;
+  const std::string id_;
   mutable std::mutex mu_;
   std::shared_ptr<const ClientView> client_;
+  std::optional<std::string> identity_;                  // applied to client_ at initialize
+  std::shared_ptr<const SessionSignature> signature_;    // fixed at initialize
   bool ready_ = false;  // initialize answered: server notifications may be sent
   std::string log_level_;
   std::set<std::string> subscriptions_;

@@ -88,10 +88,10 @@ std::optional<EnforcementMode> parse_enforcement_mode(std::string_view text) {
 }
 
 std::string SignatureViolation::describe() const {
-  std::string s(list_method(kind));
+  std::string s(kind ? list_method(*kind) : std::string_view("initialize"));
   s += ": ";
-  if (!item.empty()) {
-    s += std::string(item_noun(kind)) + " '" + item + "'";
+  if (!item.empty() && kind) {
+    s += std::string(item_noun(*kind)) + " '" + item + "'";
     if (!field.empty()) s += ", field '" + field + "'";
     s += ": ";
   } else if (!field.empty()) {
@@ -102,7 +102,8 @@ std::string SignatureViolation::describe() const {
 }
 
 json::value to_json(const SignatureViolation& v) {
-  json::object o{{"rule", v.rule}, {"list", list_method(v.kind)}, {"detail", v.detail}};
+  json::object o{{"rule", v.rule}, {"detail", v.detail}};
+  if (v.kind) o["list"] = list_method(*v.kind);
   if (!v.item.empty()) o["item"] = v.item;
   if (!v.field.empty()) o["field"] = v.field;
   o["message"] = v.describe();

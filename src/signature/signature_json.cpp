@@ -13,8 +13,10 @@ namespace {
 Error limit_error(const std::string& what, std::size_t actual, std::string_view unit, std::size_t limit,
                   std::string_view name) {
   const std::string u = " " + std::string(unit);
-  return Error::invalid_params(what + " " + std::to_string(actual) + u + ", over the limit of " +
-                               std::to_string(limit) + u + " (SignatureLimits::" + std::string(name) + ")");
+  Error e = Error::invalid_params(what + " " + std::to_string(actual) + u + ", over the limit of " +
+                                  std::to_string(limit) + u + " (SignatureLimits::" + std::string(name) + ")");
+  e.data = json::object{{"limit", name}};
+  return e;
 }
 
 // True when `v` nests deeper than `max_depth`. Recursion is bounded by max_depth + 1 frames.
@@ -175,9 +177,12 @@ Result<SignatureTool> from_json<SignatureTool>(const json::value& v) {
 Result<std::size_t> check_signature_limits(const json::value& v, const SignatureLimits& limits) {
   const std::size_t size = serialized_size(v);
   if (size > limits.max_bytes) return fail(limit_error("signature is", size, "bytes", limits.max_bytes, "max_bytes"));
-  if (too_deep(v, limits.max_depth))
-    return fail(Error::invalid_params("signature nests deeper than " + std::to_string(limits.max_depth) +
-                                      " levels (SignatureLimits::max_depth)"));
+  if (too_deep(v, limits.max_depth)) {
+    Error e = Error::invalid_params("signature nests deeper than " + std::to_string(limits.max_depth) +
+                                    " levels (SignatureLimits::max_depth)");
+    e.data = json::object{{"limit", "max_depth"}};
+    return fail(std::move(e));
+  }
   return size;
 }
 

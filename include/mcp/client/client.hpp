@@ -12,6 +12,10 @@
 // The client never sends a request for a capability the server did not declare: such a call fails
 // with -32601 without touching the wire.
 //
+// With ClientOptions::signature_policy set, the client holds the server to its capability
+// signature (SEP-2091), or to its first lists when it has none, checking every list result in the
+// policy's enforcement mode (mcp/client/signature_policy.hpp).
+//
 // Thread-safety: all members are thread-safe after connect() returns.
 #pragma once
 
@@ -22,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "mcp/client/signature_policy.hpp"
 #include "mcp/protocol/completion.hpp"
 #include "mcp/protocol/initialize.hpp"
 #include "mcp/protocol/logging.hpp"
@@ -60,6 +65,8 @@ struct ClientOptions {
 
   // Paging guard for the list_all_* helpers: more pages than this is an error, not a hang.
   std::size_t max_pages = 1000;
+  // Capability signatures: unset (the default), lists are not checked.
+  std::optional<SignaturePolicy> signature_policy;
   Session::Options session;
 };
 
@@ -103,6 +110,14 @@ class Client {
   Result<CompleteResult> complete(const CompleteRequestParams& params);
   Result<void> set_log_level(LoggingLevel level);
   Result<void> ping();
+
+  // Capability signatures (with ClientOptions::signature_policy; otherwise null and empty).
+  // The signature in force: from initialize, or the policy's expected one.
+  std::shared_ptr<const ServerSignature> signature() const;
+  // Every violation found so far, in every mode.
+  std::vector<SignatureViolation> signature_violations() const;
+  // Declared, but absent from the last complete list of its kind: "available if enabled".
+  std::vector<DeclaredItem> available_if_enabled() const;
 
   // Any request, for methods this SDK has no typed call for (extensions).
   Result<json::value> request(std::string_view method, json::object params, CallOptions options = {});

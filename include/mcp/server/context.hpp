@@ -32,6 +32,11 @@ struct ClientView {
   std::string protocol_version;
   json::object client_info;    // the client's Implementation {name, version, ...}
   json::object capabilities;   // the client's ClientCapabilities, as sent
+  // Unique within the process for the ServerSession's lifetime ("s1", "s2", ...): a key for state
+  // a server keeps per connection (a permission granted mid-session, say).
+  std::string session_id;
+  // Who the transport authenticated, if anyone (ServerSession::set_identity); empty on stdio.
+  std::optional<std::string> identity;
 };
 
 // The way back to the client for one request. Implemented by the server session (2025-11-25) and,
@@ -55,6 +60,8 @@ class RequestContext {
   const std::string& protocol_version() const { return client_->protocol_version; }
   const json::object& client_info() const { return client_->client_info; }
   const json::object& client_capabilities() const { return client_->capabilities; }
+  const std::string& session_id() const { return client_->session_id; }
+  const std::optional<std::string>& identity() const { return client_->identity; }
   // "sampling", "elicitation", "roots", or a dotted path such as "sampling.tools", "elicitation.url".
   // `elicitation` declared as {} means form mode, as the specification says.
   bool client_supports(std::string_view capability) const;

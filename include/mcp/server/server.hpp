@@ -5,6 +5,17 @@
 // registry while serving is allowed: every initialised session is sent the matching
 // notifications/*/list_changed.
 //
+// Capability signatures (SEP-2091): give the server one with set_signature (explicit) or
+// derive_signature (from what is registered at each initialize, plus declared variants and items).
+// It is advertised as capabilities.signature {inInitialize, inServerCard} and returned in
+// InitializeResult.signature; each session keeps the one it was given for its whole life. tools/list
+// then shows each tool with the worst-case reduction of its declared annotations (or the variant an
+// availability hook picks), and the server polices itself: an item outside the signature, or with
+// an annotation object it did not declare, is dropped from the list with an error log naming it,
+// and calls to it are refused as unknown. Availability within the signature is dynamic: hooks
+// decide per request (by identity, by session, by anything in the RequestContext) what is listed
+// and callable, and availability_changed() tells clients to list again.
+//
 // Handlers run on the session's worker threads, concurrently; they may block (for instance on
 // ctx.create_message()). Errors as values: return a Result error for a protocol error (it reaches the
 // client as a JSON-RPC error); report a tool's own failure as CallToolResult{is_error = true}.
@@ -28,6 +39,9 @@
 #include "mcp/server/context.hpp"
 #include "mcp/server/uri_template.hpp"
 #include "mcp/session/session.hpp"
+#include "mcp/signature/checker.hpp"
+#include "mcp/signature/derive.hpp"
+#include "mcp/signature/signature.hpp"
 #include "mcp/transport/transport.hpp"
 
 namespace mcp {
@@ -44,6 +58,36 @@ struct ServerOptions {
   // Declare the logging capability (clients may send logging/setLevel).
   bool logging = true;
   Session::Options session;
+};
+
+// How a server serves and polices its capability signature. Defaults in each comment.
+struct SignatureServing {
+  bool in_initialize = true;    // capabilities.signature.inInitialize and InitializeResult.signature
+  bool in_server_card = false;  // capabilities.signature.inServerCard: set it where the card is served
+  // Check every list item against the signature before sending it, drop (and log) what breaks a
+  // rule, and refuse calls to undeclared tools and prompts. Default true. Turning it off is only
+  // for demonstrating a client's enforcement (examples/file-manager --misbehave).
+  bool self_check = true;
+  // The self-check holds definitions (description, schemas, title) as a strict client would, unless
+  // descriptions are relaxed for a server that generates them. Defaults true and false.
+  bool hold_definitions = true;
+  bool relax_descriptions = false;
+  SignatureLimits limits;  // an explicit or derived signature over these is refused
+};
+
+// Whether one tool is available to one request, and with which declared annotations.
+struct ToolAvailability {
+  bool available = true;
+  // Listed instead of the worst case: one of the tool's declared annotation objects.
+  std::optional<ToolAnnotations> annotations;
+};
+
+// Per-request availability within the signature. Each hook runs on the request's worker thread,
+// outside the registry lock; it must be thread-safe. Unset: everything registered is available.
+struct AvailabilityHooks {
+  std::function<ToolAvailability(const Tool& tool, const RequestContext& ctx)> tool;
+  // Prompts (by name), resources (by URI) and resource templates (by uriTemplate).
+  std::function<bool(ListKind kind, const std::string& key, const RequestContext& ctx)> item;
 };
 
 using ToolHandler = std::function<Result<CallToolResult>(const json::object& arguments, RequestContext& ctx)>;
@@ -75,6 +119,23 @@ class Server : public std::enable_shared_from_this<Server> {
   // Sends notifications/resources/updated to every session subscribed to `uri`.
   void notify_resource_updated(const std::string& uri);
 
+  // An explicit capability signature, given to every session initialized from now on. Fails with
+  // -32602 naming the limit if it is over serving.limits.
+  Result<void> set_signature(ServerSignature signature, SignatureServing serving = {});
+  // A signature derived at each initialize from what is registered then, plus `declarations`
+  // (mcp/signature/derive.hpp). Register before clients connect everything a session may ever
+  // list: a tool added later is outside the signatures already given. Fails if the signature
+  // derived now is over serving.limits (an initialize that would derive one over them fails too).
+  Result<void> derive_signature(SignatureDeclarations declarations = {}, SignatureServing serving = {});
+  // The signature a session initialized now would get (explicit, or derived now); null if none.
+  // This is what a server card carries (mcp/signature/card.hpp).
+  std::shared_ptr<const ServerSignature> signature() const;
+
+  void set_availability(AvailabilityHooks hooks);
+  // Availability changed (a permission granted, a feature switched on): sends the list's
+  // notifications/*/list_changed to every session, so clients list again.
+  void availability_changed(ListKind kind);
+
   // Starts serving one connection and returns its session (the caller keeps it alive).
   Result<std::shared_ptr<ServerSession>> connect(std::shared_ptr<Transport> transport);
   // Serves stdin/stdout until the client closes it. Returns the reason if it ended on an error.
@@ -99,6 +160,13 @@ class ServerSession {
   virtual void wait_closed() = 0;
   // Sends a notification to this client (e.g. a custom one). Fails if the session has closed.
   virtual Result<void> notify(std::string_view method, json::object params) = 0;
+  // Unique within the process ("s1", ...); what RequestContext::session_id() returns.
+  virtual const std::string& id() const = 0;
+  // Records who the transport authenticated; handlers see it as RequestContext::identity() from the
+  // next request on. Callable before or after initialize.
+  virtual void set_identity(std::optional<std::string> identity) = 0;
+  // The signature this session was given at initialize (null before, or if the server has none).
+  virtual std::shared_ptr<const ServerSignature> signature() const = 0;
 };
 
 }  // namespace mcp

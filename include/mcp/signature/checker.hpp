@@ -84,11 +84,12 @@ inline constexpr std::string_view kRequired = "required";
 
 struct SignatureViolation {
   std::string rule;  // one of signature_rule
-  ListKind kind = ListKind::tools;
+  std::optional<ListKind> kind;  // the list it was found in; empty for a whole-signature problem
   std::string item;    // the item's key; empty for a whole-signature problem
   std::string field;   // the member that differs ("annotations", "description", "name", ...)
   std::string detail;  // what differed, in words; quoted values are shortened
-  // "tools/list: tool 'x', field 'annotations': <detail> [annotation-completeness]"
+  // "tools/list: tool 'x', field 'annotations': <detail> [annotation-completeness]", or
+  // "initialize: field 'signature': <detail> [stability]" for a whole-signature problem.
   std::string describe() const;
 };
 json::value to_json(const SignatureViolation& v);

@@ -73,7 +73,8 @@ struct SignatureLimits {
 // Parses a signature (the value of InitializeResult.signature or of a card's "signature"). Fails
 // with -32602 and a message naming the path ("signature.tools[2].annotations[1]: expected an
 // object") or the limit exceeded ("signature is 5000000 bytes, over the limit of 4194304
-// (SignatureLimits::max_bytes)"). Duplicate keys within a list (two tools named alike) are errors.
+// (SignatureLimits::max_bytes)"; such errors carry data {"limit": "max_bytes"}, naming the limit).
+// Duplicate keys within a list (two tools named alike) are errors.
 Result<ServerSignature> parse_server_signature(const json::value& v, const SignatureLimits& limits = {});
 // The same from JSON text: the size limit is checked before parsing, and the text is parsed
 // strictly (duplicate member names, lone surrogates and invalid UTF-8 are errors; mcp/trust/jcs.hpp).

@@ -1,0 +1,139 @@
+#include "client/signature_enforcer.hpp"
+
+#include "log/log.hpp"
+
+namespace mcp {
+
+namespace {
+
+SignatureViolation whole(std::string_view rule, std::string detail) {
+  SignatureViolation v;
+  v.rule = std::string(rule);
+  v.field = "signature";
+  v.detail = std::move(detail);
+  return v;
+}
+
+std::string digest_of(const ServerSignature& s) {
+  auto d = signature_digest(s);
+  return d ? *d : std::string("(not canonicalisable)");
+}
+
+}  // namespace
+
+void SignatureEnforcer::use(std::shared_ptr<const ServerSignature> signature) {
+  CheckOptions o;
+  o.hold_definitions = policy_.hold_definitions.value_or(policy_.mode == EnforcementMode::strict);
+  o.relax_descriptions = policy_.relax_descriptions;
+  std::shared_ptr<SignatureChecker> checker;
+  if (signature) checker = std::make_shared<SignatureChecker>(std::move(signature), o);
+  else if (policy_.freeze_without_signature) checker = std::make_shared<SignatureChecker>(o);
+  std::lock_guard lock(mu_);
+  checker_ = std::move(checker);
+}
+
+Result<void> SignatureEnforcer::on_initialize(const json::object& result) {
+  std::vector<SignatureViolation> found;
+  std::shared_ptr<const ServerSignature> received;
+  const json::value* sig = result.if_contains("signature");
+  bool advertised = false;
+  if (const json::value* caps = result.if_contains("capabilities"); caps && caps->is_object()) {
+    if (const json::value* s = caps->get_object().if_contains("signature"); s && s->is_object()) {
+      const json::value* in = s->get_object().if_contains("inInitialize");
+      advertised = in != nullptr && in->is_bool() && in->get_bool();
+    }
+  }
+  if (sig != nullptr && !sig->is_null()) {
+    auto parsed = parse_server_signature(*sig, policy_.limits);
+    if (parsed) {
+      received = std::make_shared<const ServerSignature>(std::move(*parsed));
+    } else {
+      const auto& data = parsed.error().data;
+      const bool limit = data && data->is_object() && data->get_object().contains("limit");
+      found.push_back(whole(limit ? signature_rule::kLimits : signature_rule::kMalformed,
+                            "refused: " + parsed.error().message));
+    }
+  } else if (advertised) {
+    found.push_back(whole(signature_rule::kMalformed,
+                          "capabilities.signature.inInitialize is true, but the result carries no signature"));
+  }
+
+  std::shared_ptr<const ServerSignature> in_force = received;
+  if (policy_.expected) {
+    auto expected = std::make_shared<const ServerSignature>(*policy_.expected);
+    if (received && !same_signature(*received, *expected)) {
+      found.push_back(whole(signature_rule::kStability, "the signature from initialize (" + digest_of(*received) +
+                                                            ") differs from the one expected (" +
+                                                            digest_of(*expected) + ")"));
+    }
+    in_force = std::move(expected);
+  }
+  if (!in_force && policy_.require_signature)
+    found.push_back(whole(signature_rule::kRequired, "the server provides no capability signature"));
+  use(std::move(in_force));
+  return report(std::move(found));
+}
+
+Result<void> SignatureEnforcer::on_list(ListKind kind, const json::value& result, bool complete) {
+  std::shared_ptr<SignatureChecker> checker;
+  {
+    std::lock_guard lock(mu_);
+    if (fatal_) return fail(*fatal_);
+    checker = checker_;
+  }
+  if (!checker) return {};
+  return report(checker->check_list(kind, result, complete));
+}
+
+Result<void> SignatureEnforcer::report(std::vector<SignatureViolation> found) {
+  if (found.empty()) return {};
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& v : found) violations_.push_back(v);
+  }
+  for (const auto& v : found) {
+    if (policy_.on_violation) policy_.on_violation(v);
+    if (policy_.mode == EnforcementMode::permissive)
+      MCP_LOG_WARN("client: capability signature violation (permissive, continuing): {}", v.describe());
+  }
+  if (policy_.mode != EnforcementMode::strict) return {};
+  json::array all;
+  for (const auto& v : found) all.push_back(to_json(v));
+  Error e{kSignatureViolationCode, "capability signature violation: " + found.front().describe(),
+          json::object{{"violations", std::move(all)}}};
+  if (found.size() > 1) e.message += " (and " + std::to_string(found.size() - 1) + " more)";
+  MCP_LOG_ERROR("client: {}; ending the session (strict mode)", e.message);
+  std::lock_guard lock(mu_);
+  if (!fatal_) fatal_ = e;
+  return fail(std::move(e));
+}
+
+std::optional<Error> SignatureEnforcer::fatal() const {
+  std::lock_guard lock(mu_);
+  return fatal_;
+}
+
+std::shared_ptr<const ServerSignature> SignatureEnforcer::signature() const {
+  std::lock_guard lock(mu_);
+  return checker_ ? checker_->signature() : nullptr;
+}
+
+std::vector<SignatureViolation> SignatureEnforcer::violations() const {
+  std::lock_guard lock(mu_);
+  return violations_;
+}
+
+std::vector<DeclaredItem> SignatureEnforcer::available_if_enabled() const {
+  std::shared_ptr<SignatureChecker> checker;
+  {
+    std::lock_guard lock(mu_);
+    checker = checker_;
+  }
+  std::vector<DeclaredItem> out;
+  if (!checker) return out;
+  for (ListKind k : {ListKind::tools, ListKind::prompts, ListKind::resources, ListKind::resource_templates})
+    for (auto& key : checker->available_if_enabled(k)) out.push_back(DeclaredItem{k, std::move(key)});
+  return out;
+}
+
+}  // namespace mcp

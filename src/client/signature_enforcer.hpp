@@ -1,0 +1,42 @@
+// Private: the client's side of capability signatures: reads the signature at initialize, runs the
+// checker on every list result, and applies the enforcement mode (mcp/client/signature_policy.hpp).
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "mcp/client/signature_policy.hpp"
+
+namespace mcp {
+
+class SignatureEnforcer {
+ public:
+  explicit SignatureEnforcer(SignaturePolicy policy) : policy_(std::move(policy)) {}
+
+  // The initialize result, as received. An error means strict mode refuses the session.
+  Result<void> on_initialize(const json::object& result);
+  // One list result; `complete` as SignatureChecker::check_list. An error means strict mode ends
+  // the session.
+  Result<void> on_list(ListKind kind, const json::value& result, bool complete);
+
+  // The error every call returns once strict mode has ended the session.
+  std::optional<Error> fatal() const;
+  std::shared_ptr<const ServerSignature> signature() const;
+  std::vector<SignatureViolation> violations() const;
+  std::vector<DeclaredItem> available_if_enabled() const;
+
+ private:
+  // Records and reports `found` according to the mode.
+  Result<void> report(std::vector<SignatureViolation> found);
+  void use(std::shared_ptr<const ServerSignature> signature);
+
+  const SignaturePolicy policy_;
+  mutable std::mutex mu_;
+  std::shared_ptr<SignatureChecker> checker_;  // null: nothing is checked
+  std::vector<SignatureViolation> violations_;
+  std::optional<Error> fatal_;
+};
+
+}  // namespace mcp
