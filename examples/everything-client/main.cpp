@@ -53,8 +53,13 @@ int run(const std::string& scenario, const std::string& url) {
   auto init = client.connect(*transport);
   if (!init) return failed("initialize", init.error());
 
-  auto tools = client.list_all_tools();
-  if (!tools) return failed("tools/list", tools.error());
+  std::vector<Tool> listed;
+  if (client.server_supports("tools")) {
+    auto tools = client.list_all_tools();
+    if (!tools) return failed("tools/list", tools.error());
+    listed = std::move(*tools);
+  }
+  const auto* tools = &listed;
 
   if (scenario == "tools_call") {
     auto r = client.call_tool("add_numbers", {{"a", 2}, {"b", 3}});

@@ -84,8 +84,9 @@ Result<void> ClientConn::read_body(bhttp::response_parser<bhttp::buffer_body>& p
     parser.get().body().data = chunk;
     parser.get().body().size = sizeof chunk;
     boost::system::error_code ec;
-    if (tls_) bhttp::read(*tls_, buffer_, parser, ec);
-    else bhttp::read(*plain_, buffer_, parser, ec);
+    // read_some, not read: read() would wait for the chunk buffer to fill, holding SSE events back.
+    if (tls_) bhttp::read_some(*tls_, buffer_, parser, ec);
+    else bhttp::read_some(*plain_, buffer_, parser, ec);
     if (ec == bhttp::error::need_buffer) ec = {};
     std::size_t n = sizeof chunk - parser.get().body().size;
     if (n && !on_data(std::string_view(chunk, n))) return {};
