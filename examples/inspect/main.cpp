@@ -1,6 +1,6 @@
 // mcp-inspect: start any stdio MCP server, show what it offers, optionally call one tool.
 //
-//   mcp-inspect [--call NAME [--args JSON]] [--timeout MS] -- COMMAND [ARGS...]
+//   mcp-inspect [--call NAME [--args JSON]] [--timeout MS] (--url URL | -- COMMAND [ARGS...])
 //
 // Exit status: 0 on success, 1 when the server fails or misbehaves, 2 on a usage error.
 #include <cstring>
@@ -9,13 +9,14 @@
 #include <vector>
 
 #include "mcp/client/client.hpp"
+#include "mcp/http/client_transport.hpp"
 #include "mcp/transport/child_process.hpp"
 
 namespace {
 
 int usage(const char* why) {
   if (why) std::cerr << "mcp-inspect: " << why << "\n";
-  std::cerr << "usage: mcp-inspect [--call NAME [--args JSON]] [--timeout MS] -- COMMAND [ARGS...]\n";
+  std::cerr << "usage: mcp-inspect [--call NAME [--args JSON]] [--timeout MS] (--url URL | -- COMMAND [ARGS...])\n";
   return 2;
 }
 
@@ -29,7 +30,7 @@ std::string one_line(const std::optional<std::string>& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string call, args_text = "{}";
+  std::string call, args_text = "{}", url;
   long timeout_ms = 30000;
   int i = 1;
   for (; i < argc; ++i) {
@@ -39,25 +40,34 @@ int main(int argc, char** argv) {
     if (i + 1 >= argc) return usage(("missing value after " + a).c_str());
     if (a == "--call") call = argv[++i];
     else if (a == "--args") args_text = argv[++i];
+    else if (a == "--url") url = argv[++i];
     else if (a == "--timeout") timeout_ms = std::strtol(argv[++i], nullptr, 10);
     else return usage(("unknown option " + a).c_str());
   }
-  if (i >= argc) return usage("no server command after --");
+  if (i >= argc && url.empty()) return usage("give --url URL or a server command after --");
   boost::system::error_code ec;
   auto args = mcp::json::parse(args_text, ec);
   if (ec || !args.is_object()) return usage("--args must be a JSON object");
 
-  mcp::ChildProcessOptions child;
-  child.program = argv[i];
-  for (int k = i + 1; k < argc; ++k) child.args.emplace_back(argv[k]);
-  auto transport = mcp::ChildProcessTransport::spawn(child);
-  if (!transport) { std::cerr << "mcp-inspect: " << transport.error().message << "\n"; return 1; }
+  std::shared_ptr<mcp::Transport> transport;
+  if (!url.empty()) {
+    auto t = mcp::http::HttpClientTransport::create({.url = url});
+    if (!t) return usage(t.error().message.c_str());
+    transport = *t;
+  } else {
+    mcp::ChildProcessOptions child;
+    child.program = argv[i];
+    for (int k = i + 1; k < argc; ++k) child.args.emplace_back(argv[k]);
+    auto t = mcp::ChildProcessTransport::spawn(child);
+    if (!t) { std::cerr << "mcp-inspect: " << t.error().message << "\n"; return 1; }
+    transport = *t;
+  }
 
   mcp::ClientOptions opts;
   opts.info.name = "mcp-inspect";
   opts.session.request_timeout = std::chrono::milliseconds(timeout_ms);
   mcp::Client client(opts);
-  auto init = client.connect(*transport);
+  auto init = client.connect(transport);
   if (!init) { std::cerr << "mcp-inspect: initialize failed: " << init.error().message << "\n"; return 1; }
   std::cout << "server: " << init->server_info.name << " " << init->server_info.version
             << " (protocol " << init->protocol_version << ")\n";

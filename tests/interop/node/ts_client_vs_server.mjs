@@ -1,5 +1,6 @@
-// The reference TypeScript SDK client drives our everything-server over stdio through every
-// fixture the conformance scenarios name. Usage: node ts_client_vs_server.mjs <server binary> [args...]
+// The reference TypeScript SDK client drives our everything-server through every fixture the
+// conformance scenarios name, over stdio or Streamable HTTP.
+// Usage: node ts_client_vs_server.mjs <server binary> [args...]   |   node ts_client_vs_server.mjs http://host:port/mcp
 // Prints one line per check and "N passed, M failed"; exits non-zero if any check failed.
 import { createRequire } from 'node:module';
 import assert from 'node:assert/strict';
@@ -7,11 +8,12 @@ import assert from 'node:assert/strict';
 const require = createRequire(process.env.MCP_NODE_DIR + '/node_modules/');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const types = require('@modelcontextprotocol/sdk/types.js');
 
 const [serverBin, ...serverArgs] = process.argv.slice(2);
 if (!serverBin) {
-  console.error('usage: ts_client_vs_server.mjs <server binary> [args...]');
+  console.error('usage: ts_client_vs_server.mjs <server binary> [args...] | <http URL>');
   process.exit(2);
 }
 
@@ -45,7 +47,9 @@ client.setRequestHandler(types.ElicitRequestSchema, async (req) => {
 });
 client.setNotificationHandler(types.LoggingMessageNotificationSchema, (n) => { logs.push(n.params); });
 
-const transport = new StdioClientTransport({ command: serverBin, args: serverArgs, stderr: 'inherit' });
+const transport = /^https?:/.test(serverBin)
+  ? new StreamableHTTPClientTransport(new URL(serverBin))
+  : new StdioClientTransport({ command: serverBin, args: serverArgs, stderr: 'inherit' });
 const text = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
 
 await check('initialize', async () => {
