@@ -5,7 +5,8 @@
 //   0  success (for verify: the manifest is valid)
 //   1  any other error (unreadable file, malformed input to canonicalize/hash/sign, I/O failure)
 //   2  usage error (unknown option, missing argument, invalid option value)
-//   4  verification failed, for any reason (verify only)
+//   4  verification failed, for any reason (verify); a capability signature violation in strict
+//      mode (client)
 #pragma once
 
 #include <functional>
@@ -30,5 +31,7 @@ Command add_canonicalize(CLI::App& parent);
 Command add_hash(CLI::App& parent);
 Command add_sign(CLI::App& parent);
 Command add_verify(CLI::App& parent);
+Command add_client(CLI::App& parent);
+Command add_scan(CLI::App& parent);
 
 }  // namespace mcp::cli

@@ -1,0 +1,197 @@
+// mcp-trust client: call a server from the shell while holding it to its capability signature.
+//
+//   mcp-trust client [--mode strict|permissive|advisory] [--signature FILE] [--json]
+//                    -- COMMAND ARGS... (tools | call NAME [JSON] | watch --for DURATION)
+//
+// Exit codes: 0 all is well; 4 a signature violation in strict mode; 1 other errors; 2 usage.
+#include <iostream>
+#include <memory>
+
+#include "cli_io.hpp"
+#include "client_cli.hpp"
+#include "commands.hpp"
+#include "mcp/signature/card.hpp"
+
+namespace mcp::cli {
+namespace {
+
+struct ClientCliOptions {
+  std::string mode = "strict";
+  std::string signature_file;
+  std::string url;
+  bool json_output = false;
+  std::vector<std::string> tokens;
+};
+
+// A file from `mcp-trust scan` (a bare signature) or a saved server card (its "signature").
+Result<ServerSignature> load_signature(const std::string& path) {
+  auto text = read_input(path, SignatureLimits{}.max_bytes + 1);
+  if (!text) return fail(text.error());
+  boost::system::error_code ec;
+  json::value v = json::parse(*text, ec);
+  if (!ec && v.is_object() && v.get_object().contains("signature") && v.get_object().at("signature").is_object()) {
+    auto card = parse_server_card(*text);
+    if (!card) return fail(card.error());
+    return card->signature;
+  }
+  return parse_server_signature_text(*text);
+}
+
+json::array listed_tools_json(const std::vector<Tool>& tools) {
+  json::array a;
+  for (const auto& t : tools) a.push_back(to_json(t));
+  return a;
+}
+
+int run_tools(ClientRun& run) {
+  auto tools = run.client->list_all_tools();
+  if (!tools) return fail_with(run, tools.error());
+  const auto unavailable = run.client->available_if_enabled();
+  if (run.json_output) {
+    json::object out{{"server", to_json(run.client->server().server_info)}, {"mode", to_string(run.mode)}};
+    if (auto sig = run.client->signature()) {
+      auto digest = signature_digest(*sig);
+      out["signature"] = json::object{{"digest", digest ? *digest : ""}, {"tools", sig->tools.size()}};
+    } else {
+      out["signature"] = nullptr;
+    }
+    out["tools"] = listed_tools_json(*tools);
+    json::array avail;
+    for (const auto& d : unavailable)
+      avail.push_back(json::object{{"list", list_method(d.kind)}, {"key", d.key}});
+    out["availableIfEnabled"] = std::move(avail);
+    json::array violations;
+    for (const auto& v : run.client->signature_violations()) violations.push_back(to_json(v));
+    out["violations"] = std::move(violations);
+    return write_stdout(pretty_json(out)) ? kExitOk : kExitError;
+  }
+  std::string s;
+  const auto& info = run.client->server().server_info;
+  s += "server: " + info.name + " " + info.version + "\n";
+  if (auto sig = run.client->signature()) {
+    s += "signature: " + std::to_string(sig->tools.size()) + " tools, " + std::to_string(sig->prompts.size()) +
+         " prompts, " + std::to_string(sig->resources.size()) + " resources, " +
+         std::to_string(sig->resource_templates.size()) + " templates; mode " + std::string(to_string(run.mode)) + "\n";
+  } else {
+    s += "signature: none (schema freezing); mode " + std::string(to_string(run.mode)) + "\n";
+  }
+  s += "tools (" + std::to_string(tools->size()) + "):\n";
+  for (const auto& t : *tools)
+    s += "  " + t.name + "  [" + describe_hints(t.annotations) + "]  " + t.description.value_or("") + "\n";
+  bool header = false;
+  for (const auto& d : unavailable) {
+    if (d.kind != ListKind::tools) continue;
+    if (!header) s += "available if enabled:\n";
+    header = true;
+    s += "  " + d.key + "\n";
+  }
+  return write_stdout(s) ? kExitOk : kExitError;
+}
+
+int run_call(ClientRun& run, const ClientAction& action) {
+  // Listing first holds the server to its signature before anything is called.
+  auto tools = run.client->list_all_tools();
+  if (!tools) return fail_with(run, tools.error());
+  auto r = run.client->call_tool(action.tool, action.arguments);
+  if (!r) return fail_with(run, r.error());
+  if (run.json_output) {
+    if (!write_stdout(pretty_json(to_json(*r)))) return kExitError;
+  } else {
+    std::string s;
+    for (const auto& c : r->content) {
+      if (const auto* t = std::get_if<TextContent>(&c)) s += t->text + "\n";
+      else s += to_string(to_json(c)) + "\n";
+    }
+    if (r->structured_content) s += to_string(*r->structured_content) + "\n";
+    if (!write_stdout(s)) return kExitError;
+  }
+  return r->is_error.value_or(false) ? kExitError : kExitOk;
+}
+
+int run_client(ClientCliOptions& o) {
+  auto inv = parse_client_tokens(o.tokens, !o.url.empty());
+  if (!inv) { report("client", inv.error().message); return kExitUsage; }
+  if (!o.url.empty()) {
+    if (!inv->command.empty()) { report("client", "give either --url or -- COMMAND, not both"); return kExitUsage; }
+    report("client", "--url: Streamable HTTP is not supported by this command yet; run the server as a child "
+                     "instead: mcp-trust client -- COMMAND ARGS... ACTION");
+    return kExitError;
+  }
+  quiet_sdk_logs();
+
+  ClientRun run;
+  run.mode = *parse_enforcement_mode(o.mode);  // CLI11 checked the value
+  run.json_output = o.json_output;
+  SignaturePolicy policy;
+  policy.mode = run.mode;
+  if (!o.signature_file.empty()) {
+    auto sig = load_signature(o.signature_file);
+    if (!sig) { report("client", "--signature " + o.signature_file + ": " + sig.error().message); return kExitError; }
+    policy.expected = std::move(*sig);
+  }
+  policy.on_violation = [&run](const SignatureViolation& v) { run.on_violation(v); };
+
+  ClientOptions co;
+  co.info.name = "mcp-trust";
+  co.signature_policy = std::move(policy);
+  co.on_list_changed = [&run](const std::string& list) {
+    auto kind = list_kind_of_method("notifications/" + list + "/list_changed");
+    if (!kind) return;
+    std::lock_guard lock(run.mu);
+    run.changed.insert(*kind);
+    run.cv.notify_all();
+  };
+  co.on_closed = [&run](const std::optional<Error>& reason) {
+    std::lock_guard lock(run.mu);
+    run.closed = true;
+    run.close_reason = reason;
+    run.cv.notify_all();
+  };
+  Client client(std::move(co));
+  run.client = &client;
+  auto init = connect_child(client, inv->command);
+  if (!init) return fail_with(run, init.error());
+
+  int rc = kExitOk;
+  switch (inv->action.kind) {
+    case ClientAction::Kind::tools: rc = run_tools(run); break;
+    case ClientAction::Kind::call: rc = run_call(run, inv->action); break;
+    case ClientAction::Kind::watch: rc = run_watch(run, inv->action.duration); break;
+  }
+  {
+    // Closing is expected from here on; the watch loop is done with the flag.
+    std::lock_guard lock(run.mu);
+    run.closed = true;
+  }
+  client.close();
+  return rc;
+}
+
+}  // namespace
+
+Command add_client(CLI::App& parent) {
+  auto o = std::make_shared<ClientCliOptions>();
+  CLI::App* app = parent.add_subcommand("client", "Call an MCP server, holding it to its capability signature");
+  app->footer(
+      "Runs the server as a child over stdio and checks every list it returns against its capability\n"
+      "signature (SEP-2091: from initialize, or --signature), or, if it has none, against its first lists.\n"
+      "Actions, after the server command:\n"
+      "  tools                  list the tools (and what the signature declares but is not listed now)\n"
+      "  call NAME [JSON]       list, then call tool NAME with the JSON object as arguments\n"
+      "  watch --for DURATION   stay connected, follow list_changed and check every list (500ms, 10s, 5m)\n"
+      "Modes: strict ends the session on a violation, naming the item and the field (exit 4);\n"
+      "permissive prints violations and goes on; advisory only reports them.\n"
+      "Exit codes: 0 all is well, 4 a signature violation in strict mode, 1 other errors, 2 usage errors.\n"
+      "Example: mcp-trust client --mode strict -- file-manager --grant-admin-after 1s watch --for 3s");
+  app->add_option("--mode", o->mode, "Enforcement mode: strict, permissive or advisory")
+      ->check(CLI::IsMember({"strict", "permissive", "advisory"}))
+      ->capture_default_str();
+  app->add_option("--signature", o->signature_file,
+                  "Expected signature: a file from `mcp-trust scan`, or a saved server card");
+  app->add_option("--url", o->url, "Streamable HTTP server URL (not supported yet)");
+  app->add_flag("--json", o->json_output, "Machine-readable output");
+  app->add_option("command", o->tokens, "-- COMMAND ARGS... ACTION");
+  return {app, [o] { return run_client(*o); }};
+}
+
+}  // namespace mcp::cli
