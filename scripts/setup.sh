@@ -13,7 +13,7 @@ debs=(
   libssl-dev libsodium-dev libdouble-conversion-dev libsqlite3-dev
   libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  curl ca-certificates
+  curl ca-certificates openssl wrk
 )
 
 missing=()
