@@ -122,6 +122,7 @@ struct Session::Impl {
       }
       inbound.emplace(key, token);
     }
+    const bool run_inline = handler.runs_inline(req.method, req.params ? &*req.params : nullptr);
     auto job = [this, req = std::move(req), key, token]() mutable {
       InboundRequest in{req.id, std::move(req.method), req.params ? std::move(*req.params) : json::object{}, {}, token};
       if (auto m = in.params.if_contains("_meta"); m && m->is_object()) {
@@ -140,6 +141,12 @@ struct Session::Impl {
       if (result) send(jsonrpc::encode_result(in.id, *result), SendInfo::Kind::response, in.id);
       else send_error(in.id, result.error());
     };
+    // Requests the handler knows cannot block (list methods, tools declared non-blocking) run right
+    // here on the reader thread: no hand-off to a worker and back, which dominates short calls.
+    if (run_inline) {
+      job();
+      return;
+    }
     if (!pool.post(std::move(job))) {
       std::lock_guard lock(mu);
       inbound.erase(key);

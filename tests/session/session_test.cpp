@@ -254,3 +254,38 @@ TEST(Session, DuplicateInFlightIdIsRejected) {
   EXPECT_TRUE(ok.as_object().contains("result"));
   EXPECT_EQ(calls, 1);
 }
+
+// A request the handler declares non-blocking runs on the reader thread, so it is answered even
+// while every worker is busy.
+TEST(Session, InlineRequestsAreAnsweredWhileWorkersAreBusy) {
+  struct Inline : FnHandler {
+    bool runs_inline(const std::string& method, const json::object*) const override { return method == "fast"; }
+  };
+  Inline server_handler;
+  std::atomic<bool> release{false};
+  server_handler.fn = [&](InboundRequest& r) -> Result<json::value> {
+    if (r.method == "slow") {
+      while (!release) std::this_thread::sleep_for(1ms);
+    }
+    return json::object{{"m", r.method}};
+  };
+  FnHandler client_handler;
+  auto [ta, tb] = make_memory_transport_pair();
+  Session::Options one_worker;
+  one_worker.max_workers = 1;
+  auto server = Session::create(ta, server_handler, one_worker);
+  auto client = Session::create(tb, client_handler, {});
+  ASSERT_TRUE(server->start());
+  ASSERT_TRUE(client->start());
+  auto slow = std::async(std::launch::async, [&] { return client->request("slow", {}); });
+  std::this_thread::sleep_for(50ms);
+  RequestOptions quick;
+  quick.timeout = 1s;
+  auto fast = client->request("fast", {}, quick);
+  ASSERT_TRUE(fast) << fast.error().message;
+  EXPECT_EQ(fast->at("m"), "fast");
+  release = true;
+  ASSERT_TRUE(slow.get());
+  client->shutdown();
+  server->shutdown();
+}

@@ -11,7 +11,8 @@
 //  - the transport's reader thread decodes frames, completes outbound requests, delivers
 //    notifications to Handler::handle_notification (in order; must not block) and queues requests;
 //  - worker threads (at most Options::max_workers, started on demand) run Handler::handle_request,
-//    which may block, including on a nested request() to the peer;
+//    which may block, including on a nested request() to the peer; requests the handler declares
+//    non-blocking (Handler::runs_inline) run on the reader thread instead;
 //  - request() blocks its calling thread until the response, the timeout or cancellation.
 // All public members are thread-safe. The Handler must outlive the session's `shutdown()`.
 #pragma once
@@ -82,6 +83,14 @@ class Session : public std::enable_shared_from_this<Session> {
     virtual void handle_notification(const jsonrpc::Notification& notification) = 0;
     // Once, when the transport closes (reason empty for an orderly close).
     virtual void handle_closed(const std::optional<Error>& reason) { (void)reason; }
+    // True if handle_request for this method never blocks (no I/O, no nested request to the peer,
+    // no long computation): it then runs on the reader thread itself, saving two thread hand-offs.
+    // Called on the reader thread; must be cheap. Default: every request goes to a worker.
+    virtual bool runs_inline(const std::string& method, const json::object* params) const {
+      (void)method;
+      (void)params;
+      return false;
+    }
   };
 
   static std::shared_ptr<Session> create(std::shared_ptr<Transport> transport, Handler& handler, Options options);
