@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
     mcp::CallToolResult r;
     r.content.push_back(mcp::TextContent{.text = std::string(t->get_string())});
     return r;
-  });
+  }, {.non_blocking = true});
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);

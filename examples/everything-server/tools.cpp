@@ -42,22 +42,25 @@ void pause() { std::this_thread::sleep_for(std::chrono::milliseconds(50)); }
 }  // namespace
 
 void add_tools(Server& s) {
+  // Tools that only build a constant answer run inline on the transport thread (ToolOptions).
+  const ToolOptions instant{.non_blocking = true};
   s.add_tool(tool("test_simple_text", "Returns a simple text response"),
              [](const json::object&, RequestContext&) -> Result<CallToolResult> {
                return text_result("This is a simple text response for testing.");
-             });
+             },
+             instant);
 
   s.add_tool(tool("test_image_content", "Returns an image"), [](const json::object&, RequestContext&) -> Result<CallToolResult> {
     CallToolResult r;
     r.content.push_back(ImageContent{.data = kPng, .mime_type = "image/png"});
     return r;
-  });
+  }, instant);
 
   s.add_tool(tool("test_audio_content", "Returns an audio clip"), [](const json::object&, RequestContext&) -> Result<CallToolResult> {
     CallToolResult r;
     r.content.push_back(AudioContent{.data = kWav, .mime_type = "audio/wav"});
     return r;
-  });
+  }, instant);
 
   s.add_tool(tool("test_embedded_resource", "Returns an embedded resource"),
              [](const json::object&, RequestContext&) -> Result<CallToolResult> {

@@ -73,6 +73,9 @@ void RequestContext::log(std::string_view level, json::value data, std::optional
 
 Result<json::value> RequestContext::nested(std::string_view capability, std::string_view method, json::object params,
                                            RequestOptions options) {
+  if (no_nested_) {
+    return fail(Error::internal(std::string(method) + " cannot be sent from a handler registered as non_blocking"));
+  }
   if (!client_supports(capability)) {
     return fail(error_code::kMethodNotFound,
                 "the client did not declare the '" + std::string(capability) + "' capability, so " +

@@ -70,11 +70,11 @@ Server::~Server() = default;
 const ServerOptions& Server::options() const { return impl_->opts; }
 json::object Server::capabilities() const { return impl_->capabilities(); }
 
-void Server::add_tool(Tool tool, ToolHandler handler) {
+void Server::add_tool(Tool tool, ToolHandler handler, ToolOptions options) {
   {
     std::lock_guard lock(impl_->mu);
     upsert(impl_->tools, [](const auto& e) -> const std::string& { return e.tool.name; },
-           Impl::ToolEntry{std::move(tool), std::move(handler)});
+           Impl::ToolEntry{std::move(tool), std::move(handler), options});
   }
   impl_->broadcast("notifications/tools/list_changed", {});
 }

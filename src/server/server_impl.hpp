@@ -35,7 +35,7 @@ Result<std::shared_ptr<const SessionSignature>> make_session_signature(ServerSig
 struct Server::Impl {
   explicit Impl(ServerOptions o) : opts(std::move(o)) {}
 
-  struct ToolEntry { Tool tool; ToolHandler handler; };
+  struct ToolEntry { Tool tool; ToolHandler handler; ToolOptions options; };
   struct ResourceEntry { Resource resource; ResourceReader reader; };
   struct TemplateEntry { ResourceTemplate resource_template; UriTemplate matcher; TemplateReader reader; };
   struct PromptEntry { Prompt prompt; PromptHandler handler; };

@@ -146,6 +146,22 @@ Result<json::value> ServerSessionImpl::initialize(const json::object& params) {
   return result;
 }
 
+bool ServerSessionImpl::runs_inline(const std::string& method, const json::object* params) const {
+  // Listing copies registry entries and never waits on anything.
+  if (method == "tools/list" || method == "prompts/list" || method == "resources/list" ||
+      method == "resources/templates/list" || method == "logging/setLevel") {
+    return true;
+  }
+  if (method != "tools/call" || !params) return false;
+  const json::value* name = params->if_contains("name");
+  if (!name || !name->is_string()) return false;
+  std::lock_guard lock(server_->mu);
+  for (const auto& e : server_->tools) {
+    if (e.tool.name == name->get_string()) return e.options.non_blocking;
+  }
+  return false;
+}
+
 Result<json::value> ServerSessionImpl::handle_request(InboundRequest& req) {
   if (req.method == "initialize") return initialize(req.params);
   auto view = client();
@@ -155,6 +171,7 @@ Result<json::value> ServerSessionImpl::handle_request(InboundRequest& req) {
   std::optional<json::object> meta;
   if (auto m = req.params.if_contains("_meta"); m && m->is_object()) meta = m->get_object();
   RequestContext ctx(std::move(view), *this, req.id, std::move(meta), req.cancel);
+  if (runs_inline(req.method, &req.params)) ctx.forbid_nested_requests();
   try {
     return dispatch(req, ctx);
   } catch (const std::exception& e) {

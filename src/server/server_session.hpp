@@ -33,6 +33,7 @@ class ServerSessionImpl final : public ServerSession,
 
   // Session::Handler
   Result<json::value> handle_request(InboundRequest& request) override;
+  bool runs_inline(const std::string& method, const json::object* params) const override;
   void handle_notification(const jsonrpc::Notification& notification) override;
   void handle_closed(const std::optional<Error>& reason) override;
 

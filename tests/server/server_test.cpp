@@ -234,3 +234,19 @@ TEST(Server, ClientDoesNotSendRequestsForUndeclaredServerCapabilities) {
   EXPECT_EQ(r.error().code, error_code::kMethodNotFound);
   EXPECT_NE(r.error().message.find("completions"), std::string::npos);
 }
+
+TEST(Server, NonBlockingToolsRunAndCannotSendNestedRequests) {
+  ClientOptions co;
+  co.on_sampling = [](const json::object&, const CancellationToken&) -> Result<json::value> {
+    return json::object{{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "x"}}}, {"model", "m"}};
+  };
+  Fixture f({}, co);
+  f.server->add_tool(make_tool("quick"), [](const json::object&, RequestContext& ctx) -> Result<CallToolResult> {
+    auto r = ctx.create_message({{"messages", json::array{}}, {"maxTokens", 1}});
+    return text(r ? "sent" : r.error().message);
+  }, {.non_blocking = true});
+  f.connect();
+  auto r = f.client->call_tool("quick");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_NE(std::get<TextContent>(r->content[0]).text.find("non_blocking"), std::string::npos);
+}

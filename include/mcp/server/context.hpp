@@ -85,6 +85,10 @@ class RequestContext {
   Result<json::value> elicit(json::object params, RequestOptions options = {});          // elicitation/create
   Result<json::value> list_roots(RequestOptions options = {});                            // roots/list
 
+  // Makes create_message / elicit / list_roots fail at once: set for handlers running on the
+  // transport's reader thread, where waiting for the client's answer would deadlock.
+  void forbid_nested_requests() { no_nested_ = true; }
+
   // Over Streamable HTTP, ends this request's SSE stream now; the result is delivered when the
   // client reconnects with Last-Event-ID (SSE polling, SEP-1699). A no-op on other transports.
   void close_stream() { channel_.close_stream(request_id_); }
@@ -98,6 +102,7 @@ class RequestContext {
   jsonrpc::Id request_id_;
   std::optional<json::object> meta_;
   CancellationToken cancel_;
+  bool no_nested_ = false;
 };
 
 // Numeric severity of an RFC 5424 level name (debug = 0 ... emergency = 7), -1 if unknown.

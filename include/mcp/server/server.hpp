@@ -99,13 +99,20 @@ using PromptHandler =
 // completion/complete for one prompt argument or template variable: the values to suggest.
 using Completer = std::function<Result<CompleteResult>(const CompleteRequestParams& request, RequestContext& ctx)>;
 
+struct ToolOptions {
+  // The handler never blocks: no I/O, no long computation, no ctx.create_message / elicit /
+  // list_roots (those fail at once with -32603 for such a tool). It then runs on the transport's
+  // reader thread instead of a worker, which roughly halves the latency of a short call.
+  bool non_blocking = false;
+};
+
 class Server : public std::enable_shared_from_this<Server> {
  public:
   explicit Server(ServerOptions options = {});
   ~Server();
 
   // Registration. Adding a name that exists replaces it. Input: the definition as it will be listed.
-  void add_tool(Tool tool, ToolHandler handler);
+  void add_tool(Tool tool, ToolHandler handler, ToolOptions options = {});
   bool remove_tool(const std::string& name);
   void add_resource(Resource resource, ResourceReader reader);
   bool remove_resource(const std::string& uri);
