@@ -318,6 +318,10 @@ void Client::close() {
   if (impl_->session) impl_->session->close();
 }
 
-bool Client::closed() const { return !impl_->session || impl_->session->closed(); }
+bool Client::closed() const {
+  // Strict mode ends the session at once, before the transport has reported its close.
+  if (impl_->enforcer && impl_->enforcer->fatal()) return true;
+  return !impl_->session || impl_->session->closed();
+}
 
 }  // namespace mcp

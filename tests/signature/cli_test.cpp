@@ -1,0 +1,228 @@
+// `mcp-trust client` and `mcp-trust scan` run as a user would, against build/bin/file-manager:
+// exit codes, what is printed, and a misbehaving server stopped in strict mode.
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "mcp/signature/signature.hpp"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+struct Outcome {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+class SignatureCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* env = std::getenv("MCP_BIN");
+    bin_ = fs::path(env != nullptr && *env != '\0' ? env : MCP_SIGNATURE_BIN_FALLBACK);
+    if (!fs::exists(bin_ / "mcp-trust") || !fs::exists(bin_ / "file-manager")) GTEST_SKIP() << "not built in " << bin_;
+    dir_ = fs::temp_directory_path() / ("mcp-sig-cli-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+  std::string fm() const { return (bin_ / "file-manager").string(); }
+
+  // Runs mcp-trust with `args`; stdout and stderr through files; killed after 30 s.
+  Outcome run(const std::vector<std::string>& args) {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const std::string exe = (bin_ / "mcp-trust").string();
+    std::vector<std::string> argv_s = {exe};
+    argv_s.insert(argv_s.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : argv_s) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    Outcome r;
+    const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+      ADD_FAILURE() << "cannot spawn " << exe;
+      return r;
+    }
+    int status = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        ADD_FAILURE() << "mcp-trust did not finish in 30 s";
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  fs::path bin_, dir_;
+};
+
+TEST_F(SignatureCli, ToolsShowsTheWorstCaseAndWhatIsAvailableIfEnabled) {
+  auto r = run({"client", "--", fm(), "tools"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("manage_files  [destructive"));
+  EXPECT_THAT(r.out, HasSubstr("available if enabled:\n  admin_delete"));
+}
+
+TEST_F(SignatureCli, ToolsAsJson) {
+  auto r = run({"client", "--json", "--mode", "advisory", "--", fm(), "tools"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto v = mcp::json::parse(r.out);
+  EXPECT_EQ(v.at("mode"), "advisory");
+  EXPECT_EQ(v.at("tools").as_array().size(), 4u);
+  EXPECT_EQ(v.at("availableIfEnabled").as_array().at(0).at("key"), "admin_delete");
+  EXPECT_TRUE(v.at("violations").as_array().empty());
+}
+
+TEST_F(SignatureCli, CallListsThenCalls) {
+  auto r = run({"client", "--", fm(), "call", "read_file", R"({"path":"README.md"})"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("# File Manager"));
+  auto missing = run({"client", "--", fm(), "call", "read_file", R"({"path":"nope"})"});
+  EXPECT_EQ(missing.code, 1);  // the tool reported an error
+  auto hidden = run({"client", "--", fm(), "call", "admin_delete", R"({"path":"notes.txt"})"});
+  EXPECT_EQ(hidden.code, 1);
+  EXPECT_THAT(hidden.err, HasSubstr("Unknown tool: admin_delete"));
+}
+
+// The proposal's flow, end to end: admin granted mid-session, list_changed, still compliant.
+TEST_F(SignatureCli, WatchFollowsTheMidSessionGrantInEveryMode) {
+  for (const char* mode : {"strict", "permissive", "advisory"}) {
+    auto r = run({"client", "--mode", mode, "--", fm(), "--grant-admin-after", "300ms", "watch", "--for", "1500ms"});
+    ASSERT_EQ(r.code, 0) << mode << "\n" << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("list_changed: tools/list"));
+    EXPECT_THAT(r.out, HasSubstr("+ admin_delete"));
+    EXPECT_THAT(r.out, HasSubstr("done: 0 violation(s)"));
+  }
+}
+
+struct Misbehaviour {
+  const char* kind;
+  const char* named;  // what the violation must name
+};
+
+TEST_F(SignatureCli, StrictModeStopsAMisbehavingServerNamingWhatItDid) {
+  for (auto m : {Misbehaviour{"rename", "tool 'read_file_v2', field 'name'"},
+                 Misbehaviour{"annotation", "tool 'manage_files', field 'annotations'"},
+                 Misbehaviour{"description", "tool 'write_file', field 'description'"},
+                 Misbehaviour{"undeclared", "tool 'exfiltrate', field 'name'"}}) {
+    auto r = run({"client", "--mode", "strict", "--", fm(), std::string("--misbehave=") + m.kind, "watch", "--for", "5s"});
+    EXPECT_EQ(r.code, 4) << m.kind << "\n" << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr(m.named)) << m.kind;
+    EXPECT_THAT(r.out, Not(HasSubstr("done:"))) << "strict mode must end the watch early";
+  }
+}
+
+TEST_F(SignatureCli, PermissiveAndAdvisoryPrintTheViolationAndGoOn) {
+  for (const char* mode : {"permissive", "advisory"}) {
+    auto r = run({"client", "--mode", mode, "--", fm(), "--misbehave", "watch", "--for", "1s"});
+    ASSERT_EQ(r.code, 0) << mode << "\n" << r.err;
+    EXPECT_THAT(r.out, HasSubstr(std::string("violation (") + mode + "): tools/list: tool 'read_file_v2', field 'name'"));
+    // The rename is a removal and an addition, so the client may list (and report) it twice.
+    EXPECT_THAT(r.out, ::testing::ContainsRegex("done: [1-9][0-9]* violation"));
+  }
+}
+
+TEST_F(SignatureCli, WatchAsJsonLines) {
+  auto r = run({"client", "--json", "--mode", "permissive", "--", fm(), "--misbehave=undeclared", "watch", "--for", "1s"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  bool saw_violation = false;
+  std::size_t start = 0;
+  while (start < r.out.size()) {
+    const auto end = r.out.find('\n', start);
+    auto v = mcp::json::parse(r.out.substr(start, end - start));
+    if (v.at("event") == "violation") {
+      saw_violation = true;
+      EXPECT_EQ(v.at("violation").at("item"), "exfiltrate");
+    }
+    start = end + 1;
+  }
+  EXPECT_TRUE(saw_violation);
+}
+
+TEST_F(SignatureCli, ScanWritesASignatureAClientCanHoldAServerTo) {
+  const fs::path everything = bin_ / "everything-server";
+  if (!fs::exists(everything)) GTEST_SKIP() << "everything-server is not built";
+  const std::string sig = (dir_ / "signature.json").string();
+  auto scan = run({"scan", "--", everything.string(), "--out", sig});
+  ASSERT_EQ(scan.code, 0) << scan.err;
+  auto parsed = mcp::parse_server_signature_text(slurp(sig));
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_FALSE(parsed->tools.empty());
+  // everything-server has no signature of its own: the scanned one is what it is held to.
+  auto held = run({"client", "--signature", sig, "--", everything.string(), "tools"});
+  EXPECT_EQ(held.code, 0) << held.err;
+  EXPECT_THAT(held.out, Not(HasSubstr("schema freezing")));
+  // file-manager declares its own, and the scanned one (without admin_delete) differs from it.
+  auto fm_sig = (dir_ / "fm.json").string();
+  ASSERT_EQ(run({"scan", "--out", fm_sig, "--", fm()}).code, 0);
+  auto differs = run({"client", "--signature", fm_sig, "--", fm(), "tools"});
+  EXPECT_EQ(differs.code, 4);
+  EXPECT_THAT(differs.err, HasSubstr("[stability]"));
+}
+
+TEST_F(SignatureCli, WithoutASignatureItFreezesTheFirstLists) {
+  const fs::path everything = bin_ / "everything-server";
+  if (!fs::exists(everything)) GTEST_SKIP() << "everything-server is not built";
+  auto r = run({"client", "--", everything.string(), "tools"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("signature: none (schema freezing)"));
+}
+
+TEST_F(SignatureCli, UsageErrors) {
+  EXPECT_EQ(run({"client", "--", fm()}).code, 2);                       // no action
+  EXPECT_EQ(run({"client", "--mode", "lenient", "--", fm(), "tools"}).code, 2);
+  EXPECT_EQ(run({"client", "--", fm(), "watch"}).code, 2);              // no --for
+  EXPECT_EQ(run({"client", "--", fm(), "watch", "--for", "soon"}).code, 2);
+  EXPECT_EQ(run({"client", "--", fm(), "call", "x", "{not json"}).code, 2);
+  EXPECT_EQ(run({"client", "tools"}).code, 2);                          // no server
+  EXPECT_EQ(run({"scan", "--", fm()}).code, 2);                         // no --out
+  auto url = run({"client", "--url", "http://localhost:1/mcp", "tools"});
+  EXPECT_EQ(url.code, 1);
+  EXPECT_THAT(url.err, HasSubstr("not supported"));
+}
+
+TEST_F(SignatureCli, OtherErrorsExitOne) {
+  EXPECT_EQ(run({"client", "--", (dir_ / "no-such-server").string(), "tools"}).code, 1);
+  EXPECT_EQ(run({"client", "--signature", (dir_ / "missing.json").string(), "--", fm(), "tools"}).code, 1);
+}
+
+}  // namespace
