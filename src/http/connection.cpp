@@ -3,6 +3,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
+#include <cstdio>
 #include <random>
 
 #include "http/server_impl.hpp"
@@ -45,59 +46,63 @@ net::awaitable<bool> write(S& stream, Response res) {
   co_return !ec;
 }
 
-// Writes `events` of `st` after `after` as SSE on an open chunked response until the stream is done
-// (answered, cut for polling, finished) or the client goes away.
+// Chunked transfer coding by hand, so that a whole batch (headers, priming event, messages, end)
+// leaves in one write: one syscall and usually one TCP segment per answer.
+void append_chunk(std::string& out, std::string_view data) {
+  char size[20];
+  int n = std::snprintf(size, sizeof size, "%zx\r\n", data.size());
+  out.append(size, static_cast<std::size_t>(n));
+  out.append(data);
+  out.append("\r\n");
+}
+
+// The response head of an SSE answer, and its priming event (SEP-1699) when `retry_ms` is set: an
+// id to resume from and the reconnection delay, before anything else.
+std::string sse_head(const Request& req, const std::string& session_id, const Stream& st, std::uint64_t position,
+                     std::optional<long> retry_ms) {
+  std::string out = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
+  out += "Mcp-Session-Id: " + session_id + "\r\n";
+  if (!req.keep_alive()) out += "Connection: close\r\n";
+  out += "Transfer-Encoding: chunked\r\n\r\n";
+  if (retry_ms) {
+    append_chunk(out, format_sse(SseEvent{.id = st.id() + "_" + std::to_string(position), .event = {}, .data = "",
+                                          .retry_ms = retry_ms}));
+  }
+  return out;
+}
+
+// Writes `head`, then the events of `st` after `after`, as SSE on a chunked response, until the
+// stream is done (answered, cut for polling, finished) or the client goes away.
 template <class S>
-net::awaitable<void> pump(ServerState& state, S& stream, Stream& st, std::uint64_t after) {
+net::awaitable<bool> pump(ServerState& state, S& stream, Stream& st, std::uint64_t after, std::string head) {
   auto exec = co_await net::this_coro::executor;
   auto timer = std::make_shared<net::steady_timer>(exec);
-  if (!st.attach([exec, timer] { net::post(exec, [timer] { timer->cancel(); }); })) co_return;
+  if (!st.attach([exec, timer] { net::post(exec, [timer] { timer->cancel(); }); })) co_return false;
+  std::string out = std::move(head);
+  bool ok = true;
   for (;;) {
     auto batch = st.take_after(after);
     for (const auto& e : batch.events) {
-      auto text = format_sse(SseEvent{.id = e.id, .event = "message", .data = e.data, .retry_ms = {}});
-      auto [ec, n] = co_await net::async_write(stream, bhttp::make_chunk(net::buffer(text)), nothrow);
-      if (ec) {
-        st.detach();  // the events stay stored: the client may resume with Last-Event-ID
-        co_return;
-      }
+      append_chunk(out, format_sse(SseEvent{.id = e.id, .event = "message", .data = e.data, .retry_ms = {}}));
       after = e.seq;
+    }
+    if (batch.done) out.append("0\r\n\r\n");
+    if (!out.empty()) {
+      auto [ec, n] = co_await net::async_write(stream, net::buffer(out), nothrow);
+      out.clear();
+      // On failure the events stay stored: the client may resume with Last-Event-ID.
+      if (ec) { ok = false; break; }
     }
     if (batch.done) break;
     timer->expires_after(state.opts.sse_keepalive);
     if (!st.consume_signal()) {
       auto [ec] = co_await timer->async_wait(nothrow);
-      if (!ec) {
-        // Idle: a comment line keeps proxies from timing out and reveals a vanished client.
-        std::string_view ka = ": keepalive\n\n";
-        auto [wec, n] = co_await net::async_write(stream, bhttp::make_chunk(net::buffer(ka)), nothrow);
-        if (wec) break;
-      }
+      // Idle: a comment line keeps proxies from timing out and reveals a vanished client.
+      if (!ec) append_chunk(out, ": keepalive\n\n");
     }
   }
   st.detach();
-  co_await net::async_write(stream, bhttp::make_chunk_last(), nothrow);
-}
-
-template <class S>
-net::awaitable<bool> open_sse(S& stream, const Request& req, const std::string& session_id, const Stream& st,
-                              std::uint64_t position, std::optional<long> retry_ms) {
-  bhttp::response<bhttp::empty_body> res{bhttp::status::ok, req.version()};
-  res.set(bhttp::field::content_type, "text/event-stream");
-  res.set(bhttp::field::cache_control, "no-cache");
-  res.set("Mcp-Session-Id", session_id);
-  res.chunked(true);
-  res.keep_alive(req.keep_alive());
-  bhttp::response_serializer<bhttp::empty_body> sr{res};
-  auto [ec, n] = co_await bhttp::async_write_header(stream, sr, nothrow);
-  if (ec) co_return false;
-  if (retry_ms) {
-    // Priming event (SEP-1699): an id to resume from and the reconnection delay, before anything else.
-    auto text = format_sse(SseEvent{.id = st.id() + "_" + std::to_string(position), .event = {}, .data = "", .retry_ms = retry_ms});
-    auto [ec2, n2] = co_await net::async_write(stream, bhttp::make_chunk(net::buffer(text)), nothrow);
-    if (ec2) co_return false;
-  }
-  co_return true;
+  co_return ok;
 }
 
 template <class S>
@@ -188,9 +193,8 @@ net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& r
 
   std::optional<long> retry;
   if (version >= "2025-11-25") retry = static_cast<long>(state.opts.sse_retry.count());
-  if (!co_await open_sse(stream, req, transport.session_id(), *st, 0, retry)) co_return false;
-  co_await pump(state, stream, *st, 0);
-  co_return req.keep_alive();
+  bool ok = co_await pump(state, stream, *st, 0, sse_head(req, transport.session_id(), *st, 0, retry));
+  co_return ok && req.keep_alive();
 }
 
 template <class S>
@@ -230,11 +234,9 @@ net::awaitable<bool> handle_get(ServerState& state, S& stream, const Request& re
   auto version = req["mcp-protocol-version"];
   std::optional<long> retry;
   if (version.empty() || version >= "2025-11-25") retry = static_cast<long>(state.opts.sse_retry.count());
-  if (!co_await open_sse(stream, req, entry->transport->session_id(), *st, after, last.empty() ? retry : std::nullopt)) {
-    co_return false;
-  }
-  co_await pump(state, stream, *st, after);
-  co_return req.keep_alive();
+  bool ok = co_await pump(state, stream, *st, after,
+                          sse_head(req, entry->transport->session_id(), *st, after, last.empty() ? retry : std::nullopt));
+  co_return ok && req.keep_alive();
 }
 
 template <class S>

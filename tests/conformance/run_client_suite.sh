@@ -4,7 +4,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-client_bin=$1
+client_bin=$(readlink -f "$1")
 node="$root/.deps/node/node_modules/.bin/node"
 suite="$root/.deps/node/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 [ -x "$node" ] && [ -f "$suite" ] || { echo "conformance suite not installed: run scripts/setup.sh" >&2; exit 1; }
