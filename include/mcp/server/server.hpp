@@ -82,8 +82,9 @@ struct ToolAvailability {
   std::optional<ToolAnnotations> annotations;
 };
 
-// Per-request availability within the signature. Each hook runs on the request's worker thread,
-// outside the registry lock; it must be thread-safe. Unset: everything registered is available.
+// Per-request availability within the signature. Each hook runs on the thread serving the request,
+// outside the registry lock, once per item per list and once per call: it must be thread-safe and
+// quick (no I/O). Unset: everything registered is available.
 struct AvailabilityHooks {
   std::function<ToolAvailability(const Tool& tool, const RequestContext& ctx)> tool;
   // Prompts (by name), resources (by URI) and resource templates (by uriTemplate).
