@@ -39,6 +39,17 @@ CallToolResult nested_failure(std::string_view what, const Error& e) {
 
 void pause() { std::this_thread::sleep_for(std::chrono::milliseconds(50)); }
 
+// Sends an elicitation and describes the answer as "<prefix>: action=..., content={...}".
+Result<CallToolResult> elicit_and_describe(RequestContext& ctx, json::object params, const std::string& prefix) {
+  auto r = ctx.elicit(std::move(params));
+  if (!r) return nested_failure("elicitation", r.error());
+  const auto* o = r->if_object();
+  const json::value* action = o ? o->if_contains("action") : nullptr;
+  const json::value* content = o ? o->if_contains("content") : nullptr;
+  return text_result(prefix + ": action=" + (action && action->is_string() ? std::string(action->get_string()) : "?") +
+                     ", content=" + (content ? json::serialize(*content) : "{}"));
+}
+
 }  // namespace
 
 void add_tools(Server& s) {
@@ -145,12 +156,8 @@ void add_tools(Server& s) {
                                    {"properties", json::object{{"username", string_prop("User's response")},
                                                                {"email", string_prop("User's email address")}}},
                                    {"required", json::array{"username", "email"}}};
-               auto r = ctx.elicit(json::object{{"message", *m}, {"requestedSchema", std::move(schema)}});
-               if (!r) return nested_failure("elicitation", r.error());
-               const auto& o = r->as_object();
-               std::string action = o.contains("action") ? std::string(o.at("action").as_string()) : "?";
-               std::string content = o.contains("content") ? json::serialize(o.at("content")) : "{}";
-               return text_result("User response: action=" + action + ", content=" + content);
+               return elicit_and_describe(ctx, json::object{{"message", *m}, {"requestedSchema", std::move(schema)}},
+                                          "User response");
              });
 
   s.add_tool(tool("test_elicitation_sep1034_defaults", "Elicits a form whose fields all have defaults (SEP-1034)"),
@@ -165,11 +172,7 @@ void add_tools(Server& s) {
                    {"verified", {{"type", "boolean"}, {"description", "Verification status"}, {"default", true}}}};
                json::object params{{"message", "Please review and update the form fields with defaults"},
                                    {"requestedSchema", {{"type", "object"}, {"properties", std::move(props)}, {"required", json::array{}}}}};
-               auto r = ctx.elicit(std::move(params));
-               if (!r) return nested_failure("elicitation", r.error());
-               const auto& o = r->as_object();
-               return text_result("Elicitation completed: action=" + std::string(o.at("action").as_string()) +
-                                  ", content=" + (o.contains("content") ? json::serialize(o.at("content")) : "{}"));
+               return elicit_and_describe(ctx, std::move(params), "Elicitation completed");
              });
 
   s.add_tool(tool("test_elicitation_sep1330_enums", "Elicits the five enum shapes of SEP-1330"),
@@ -196,11 +199,7 @@ void add_tools(Server& s) {
                      {"items", {{"anyOf", titled({{"value1", "First Choice"}, {"value2", "Second Choice"}, {"value3", "Third Choice"}})}}}}}};
                json::object params{{"message", "Please select options from the enum fields"},
                                    {"requestedSchema", {{"type", "object"}, {"properties", std::move(props)}, {"required", json::array{}}}}};
-               auto r = ctx.elicit(std::move(params));
-               if (!r) return nested_failure("elicitation", r.error());
-               const auto& o = r->as_object();
-               return text_result("Elicitation completed: action=" + std::string(o.at("action").as_string()) +
-                                  ", content=" + (o.contains("content") ? json::serialize(o.at("content")) : "{}"));
+               return elicit_and_describe(ctx, std::move(params), "Elicitation completed");
              });
 
   s.add_tool(tool("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features",
