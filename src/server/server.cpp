@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "mcp/transport/stdio.hpp"
+#include "mcp/trust/manifest.hpp"
+#include "server/manifest_signer.hpp"
 #include "server/server_impl.hpp"
 #include "server/server_session.hpp"
 
@@ -46,6 +48,8 @@ json::object Server::Impl::capabilities() const {
                                                        : nullptr;
   if (serving != nullptr)
     caps["signature"] = json::object{{"inInitialize", serving->in_initialize}, {"inServerCard", serving->in_server_card}};
+  // Signed tool manifests, in the shape of the proposal's reference implementation (§1).
+  if (manifest_signer) caps[trust::kSignedManifestsCapability] = manifest_signer->capability();
   return caps;
 }
 

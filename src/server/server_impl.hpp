@@ -14,6 +14,7 @@
 namespace mcp {
 
 class ServerSessionImpl;
+class ManifestSigner;
 
 // A signature as one session holds it, fixed at its initialize (server_signature.cpp).
 struct SessionSignature {
@@ -54,6 +55,7 @@ struct Server::Impl {
   std::optional<SignatureDeclarations> derive_from;
   SignatureServing derive_serving;
   AvailabilityHooks hooks;
+  std::shared_ptr<ManifestSigner> manifest_signer;  // null: no tools/manifest (server_manifest.cpp)
 
   // The signature for a session initializing now; null when the server has none.
   Result<std::shared_ptr<const SessionSignature>> session_signature() const;

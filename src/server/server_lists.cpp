@@ -49,7 +49,7 @@ bool ServerSessionImpl::usable(ListKind kind, const std::string& key, const Tool
   return !hooks.item || hooks.item(kind, key, ctx);
 }
 
-Result<json::value> ServerSessionImpl::list_tools(const json::object& params, RequestContext& ctx) {
+json::array ServerSessionImpl::listed_tools(RequestContext& ctx) {
   std::vector<Tool> tools;
   decltype(AvailabilityHooks::tool) hook;
   {
@@ -80,7 +80,11 @@ Result<json::value> ServerSessionImpl::list_tools(const json::object& params, Re
     if (!may_list(sig.get(), ListKind::tools, o, t.name)) continue;
     items.push_back(std::move(j));
   }
-  return page_json(std::move(items), "tools", params, server_->opts.page_size);
+  return items;
+}
+
+Result<json::value> ServerSessionImpl::list_tools(const json::object& params, RequestContext& ctx) {
+  return page_json(listed_tools(ctx), "tools", params, server_->opts.page_size);
 }
 
 namespace {

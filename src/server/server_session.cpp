@@ -186,6 +186,7 @@ Result<json::value> ServerSessionImpl::dispatch(InboundRequest& req, RequestCont
   const auto& p = req.params;
   if (m == "tools/list") return list_tools(p, ctx);
   if (m == "tools/call") return call_tool(p, ctx);
+  if (m == "tools/manifest") return tools_manifest(ctx);
   if (m == "resources/list") return list_resources(p, ctx);
   if (m == "resources/templates/list") return list_resource_templates(p, ctx);
   if (m == "resources/read") return read_resource(p, ctx);

@@ -56,6 +56,9 @@ class ServerSessionImpl final : public ServerSession,
   Result<json::value> list_resources(const json::object& params, RequestContext& ctx);
   Result<json::value> list_resource_templates(const json::object& params, RequestContext& ctx);
   Result<json::value> list_prompts(const json::object& params, RequestContext& ctx);
+  // The tools this request's tools/list shows, whole and unpaged (list_tools pages it; the signed
+  // manifest covers it).
+  json::array listed_tools(RequestContext& ctx);
   std::shared_ptr<const SessionSignature> session_signature() const;
   // Whether an item about to be listed keeps to the signature; logs an error naming it if not.
   bool may_list(const SessionSignature* sig, ListKind kind, const json::object& item, const std::string& key) const;
@@ -70,6 +73,8 @@ class ServerSessionImpl final : public ServerSession,
   Result<json::value> get_prompt(const json::object& params, RequestContext& ctx);
   Result<json::value> complete(const json::object& params, RequestContext& ctx);
   Result<json::value> set_level(const json::object& params);
+  // server_manifest.cpp: tools/manifest, signed over listed_tools.
+  Result<json::value> tools_manifest(RequestContext& ctx);
 
   std::shared_ptr<Server::Impl> server_;
   std::shared_ptr<Session> session_;

@@ -16,6 +16,9 @@
 // decide per request (by identity, by session, by anything in the RequestContext) what is listed
 // and callable, and availability_changed() tells clients to list again.
 //
+// Signed tool manifests: give the server a key with set_manifest_signing; it advertises
+// capabilities["io.modelcontextprotocol/signed-manifests"] and answers tools/manifest.
+//
 // Handlers run on the session's worker threads, concurrently; they may block (for instance on
 // ctx.create_message()). Errors as values: return a Result error for a protocol error (it reaches the
 // client as a JSON-RPC error); report a tool's own failure as CallToolResult{is_error = true}.
@@ -37,6 +40,7 @@
 #include "mcp/protocol/tool.hpp"
 #include "mcp/protocol/tool_call.hpp"
 #include "mcp/server/context.hpp"
+#include "mcp/server/manifest_signing.hpp"
 #include "mcp/server/uri_template.hpp"
 #include "mcp/session/session.hpp"
 #include "mcp/signature/checker.hpp"
@@ -138,6 +142,12 @@ class Server : public std::enable_shared_from_this<Server> {
   // The signature a session initialized now would get (explicit, or derived now); null if none.
   // This is what a server card carries (mcp/signature/card.hpp).
   std::shared_ptr<const ServerSignature> signature() const;
+
+  // Signed tool manifests (mcp/server/manifest_signing.hpp): advertise the signed-manifests
+  // capability to sessions initialized from now on and answer tools/manifest with the tools this
+  // session's tools/list shows, signed by `signing.key`. Replaces an earlier signing. Fails with
+  // -32602 on an empty issuer or a lifetime out of range.
+  Result<void> set_manifest_signing(ManifestSigning signing);
 
   void set_availability(AvailabilityHooks hooks);
   // Availability changed (a permission granted, a feature switched on): sends the list's
