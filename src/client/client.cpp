@@ -3,6 +3,7 @@
 #include <mutex>
 #include <set>
 
+#include "client/manifest_enforcer.hpp"
 #include "client/signature_enforcer.hpp"
 #include "log/log.hpp"
 
@@ -11,10 +12,12 @@ namespace mcp {
 struct Client::Impl final : Session::Handler {
   explicit Impl(ClientOptions o) : opts(std::move(o)) {
     if (opts.signature_policy) enforcer = std::make_unique<SignatureEnforcer>(*opts.signature_policy);
+    if (opts.manifest) manifest_enforcer = std::make_unique<ManifestEnforcer>(*opts.manifest);
   }
 
   ClientOptions opts;
   std::unique_ptr<SignatureEnforcer> enforcer;  // null without a signature policy
+  std::unique_ptr<ManifestEnforcer> manifest_enforcer;  // null without a manifest policy
   std::shared_ptr<Session> session;
   InitializeResult init;
   json::object server_caps;
@@ -56,6 +59,8 @@ struct Client::Impl final : Session::Handler {
   void handle_notification(const jsonrpc::Notification& n) override {
     static const json::object empty;
     const json::object& p = n.params ? *n.params : empty;
+    // The next tools/list is held to a manifest fetched after this (not here: this is the reader thread).
+    if (manifest_enforcer && n.method == "notifications/tools/list_changed") manifest_enforcer->mark_stale();
     if (n.method == "notifications/message" && opts.on_log) {
       if (auto m = from_json<LoggingMessageNotificationParams>(p)) opts.on_log(*m);
       else MCP_LOG_WARN("client: malformed notifications/message: {}", m.error().message);
@@ -94,6 +99,9 @@ struct Client::Impl final : Session::Handler {
     if (enforcer) {
       if (auto f = enforcer->fatal()) return fail(*f);
     }
+    if (manifest_enforcer) {
+      if (auto f = manifest_enforcer->fatal()) return fail(*f);
+    }
     if (!capability.empty() && !supports(capability)) {
       return fail(error_code::kMethodNotFound, "the server did not declare the '" + std::string(capability) +
                                                    "' capability, so " + std::string(method) + " was not sent");
@@ -112,11 +120,24 @@ struct Client::Impl final : Session::Handler {
 
   // Holds a list result to the signature policy; in strict mode a violation ends the session.
   Result<void> check_list(ListKind kind, const json::value& result, bool complete) {
-    if (!enforcer) return {};
-    auto ok = enforcer->on_list(kind, result, complete);
-    if (!ok) session->close();
-    return ok;
+    if (enforcer) {
+      auto ok = enforcer->on_list(kind, result, complete);
+      if (!ok) {
+        session->close();
+        return ok;
+      }
+    }
+    // Signed manifests cover tools only.
+    if (manifest_enforcer && kind == ListKind::tools) {
+      auto ok = manifest_enforcer->on_tools(result, [this] { return fetch_manifest(); });
+      if (!ok) session->close();
+      return ok;
+    }
+    return {};
   }
+
+  // tools/manifest straight on the session: the policies' own checks must not refuse it.
+  Result<json::value> fetch_manifest() { return session->request("tools/manifest", {}); }
 
   template <class T>
   Result<T> typed(std::string_view capability, std::string_view method, json::object params, CallOptions o = {}) {
@@ -150,7 +171,7 @@ struct Client::Impl final : Session::Handler {
       if (!raw) return fail(raw.error());
       auto r = from_json<Page>(*raw);
       if (!r) return fail(Error::internal("invalid " + std::string(method) + " result from server: " + r.error().message));
-      if (enforcer && kind) {
+      if ((enforcer || manifest_enforcer) && kind) {
         if (const json::value* a = raw->get_object().if_contains(result_key(*kind)); a && a->is_array())
           for (const auto& i : a->get_array()) joined.push_back(i);
       }
@@ -209,6 +230,15 @@ Result<InitializeResult> Client::connect(std::shared_ptr<Transport> transport) {
     }
   }
   if (auto n = impl_->session->notify("notifications/initialized", {}); !n) return fail(n.error());
+  if (impl_->manifest_enforcer) {
+    // tools/manifest is a request, so it waits for notifications/initialized; strict mode refuses
+    // a session whose manifest does not verify before the caller sees any tool.
+    if (auto ok = impl_->manifest_enforcer->on_initialize(r->get_object(), [this] { return impl_->fetch_manifest(); });
+        !ok) {
+      impl_->session->close();
+      return fail(ok.error());
+    }
+  }
   return init;
 }
 
@@ -314,6 +344,18 @@ std::vector<DeclaredItem> Client::available_if_enabled() const {
   return impl_->enforcer ? impl_->enforcer->available_if_enabled() : std::vector<DeclaredItem>{};
 }
 
+std::shared_ptr<const trust::ToolManifest> Client::manifest() const {
+  return impl_->manifest_enforcer ? impl_->manifest_enforcer->manifest() : nullptr;
+}
+
+std::shared_ptr<const trust::VerifyResult> Client::manifest_verification() const {
+  return impl_->manifest_enforcer ? impl_->manifest_enforcer->last_verification() : nullptr;
+}
+
+std::vector<SignatureViolation> Client::manifest_violations() const {
+  return impl_->manifest_enforcer ? impl_->manifest_enforcer->violations() : std::vector<SignatureViolation>{};
+}
+
 void Client::close() {
   if (impl_->session) impl_->session->close();
 }
@@ -321,6 +363,7 @@ void Client::close() {
 bool Client::closed() const {
   // Strict mode ends the session at once, before the transport has reported its close.
   if (impl_->enforcer && impl_->enforcer->fatal()) return true;
+  if (impl_->manifest_enforcer && impl_->manifest_enforcer->fatal()) return true;
   return !impl_->session || impl_->session->closed();
 }
 

@@ -16,6 +16,9 @@
 // signature (SEP-2091), or to its first lists when it has none, checking every list result in the
 // policy's enforcement mode (mcp/client/signature_policy.hpp).
 //
+// With ClientOptions::manifest set, the client verifies the server's signed tool manifest
+// (tools/manifest) at connect and holds every tools/list to it (mcp/client/manifest_policy.hpp).
+//
 // Thread-safety: all members are thread-safe after connect() returns.
 #pragma once
 
@@ -26,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "mcp/client/manifest_policy.hpp"
 #include "mcp/client/signature_policy.hpp"
 #include "mcp/protocol/completion.hpp"
 #include "mcp/protocol/initialize.hpp"
@@ -67,6 +71,8 @@ struct ClientOptions {
   std::size_t max_pages = 1000;
   // Capability signatures: unset (the default), lists are not checked.
   std::optional<SignaturePolicy> signature_policy;
+  // Signed tool manifests: unset (the default), tools/manifest is not fetched.
+  std::optional<ManifestPolicy> manifest;
   Session::Options session;
 };
 
@@ -118,6 +124,14 @@ class Client {
   std::vector<SignatureViolation> signature_violations() const;
   // Declared, but absent from the last complete list of its kind: "available if enabled".
   std::vector<DeclaredItem> available_if_enabled() const;
+
+  // Signed tool manifests (with ClientOptions::manifest; otherwise null and empty).
+  // The manifest in force: the last one verified valid.
+  std::shared_ptr<const trust::ToolManifest> manifest() const;
+  // The last verification, whatever its verdict (manifest hash, key id, detail).
+  std::shared_ptr<const trust::VerifyResult> manifest_verification() const;
+  // Every manifest violation found so far, in every mode.
+  std::vector<SignatureViolation> manifest_violations() const;
 
   // Any request, for methods this SDK has no typed call for (extensions).
   Result<json::value> request(std::string_view method, json::object params, CallOptions options = {});
