@@ -3,9 +3,14 @@
 //   everything-server                      serve on stdin/stdout (logs on stderr)
 //   everything-server --http [--port N]    serve Streamable HTTP at http://localhost:N/mcp
 //                                          (--port 0, the default, picks a free port and prints it)
+//   everything-server --sign-key FILE      also serve a signed tool manifest (tools/manifest), signed
+//                                          with the Ed25519 key in FILE (PKCS#8 PEM or 64 hex digits,
+//                                          as `mcp-trust keygen` writes it)
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -18,10 +23,25 @@ namespace {
 mcp::http::HttpServer* g_http = nullptr;
 
 int usage(std::ostream& out, int code) {
-  out << "usage: everything-server [--http [--port N] [--host ADDR]]\n"
+  out << "usage: everything-server [--http [--port N] [--host ADDR]] [--sign-key FILE]\n"
          "Serves the MCP conformance fixture (MCP 2025-11-25) on stdin/stdout, or over Streamable HTTP\n"
-         "at http://localhost:N/mcp with --http (--port 0 picks a free port; the URL is printed).\n";
+         "at http://localhost:N/mcp with --http (--port 0 picks a free port; the URL is printed).\n"
+         "With --sign-key, also answers tools/manifest with its tools signed by the Ed25519 key in FILE\n"
+         "(PKCS#8 PEM or 64 hex digits) and advertises io.modelcontextprotocol/signed-manifests.\n";
   return code;
+}
+
+// The secret key in `path`; the text read is wiped once parsed.
+mcp::Result<mcp::trust::Ed25519SecretKey> read_secret_key(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return mcp::fail(mcp::Error::invalid_params("cannot read " + path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string s = std::move(text).str();
+  auto key = mcp::trust::Ed25519SecretKey::parse(s);
+  mcp::trust::secure_wipe(s);
+  if (!key) return mcp::fail(mcp::Error::invalid_params(path + ": " + key.error().message));
+  return key;
 }
 
 }  // namespace
@@ -29,10 +49,12 @@ int usage(std::ostream& out, int code) {
 int main(int argc, char** argv) {
   bool http = false;
   mcp::http::HttpServerOptions hopts;
+  std::string sign_key;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     if (a == "--help" || a == "-h") return usage(std::cout, 0);
     if (a == "--http") { http = true; continue; }
+    if (a == "--sign-key" && i + 1 < argc) { sign_key = argv[++i]; continue; }
     if ((a == "--port" || a == "--host") && i + 1 < argc) {
       std::string v = argv[++i];
       if (a == "--host") { hopts.host = v; continue; }
@@ -58,6 +80,18 @@ int main(int argc, char** argv) {
   everything::add_resources(*server);
   everything::add_prompts(*server);
   everything::add_completion(*server);
+  if (!sign_key.empty()) {
+    auto key = read_secret_key(sign_key);
+    if (!key) {
+      std::cerr << "everything-server: --sign-key " << key.error().message << "\n";
+      return 2;
+    }
+    auto r = server->set_manifest_signing(mcp::ManifestSigning{.key = std::move(*key), .issuer = opts.info.name});
+    if (!r) {
+      std::cerr << "everything-server: " << r.error().message << "\n";
+      return 1;
+    }
+  }
 
   if (!http) {
     auto reason = server->serve_stdio();

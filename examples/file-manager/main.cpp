@@ -4,11 +4,16 @@
 //   file-manager --grant-admin-after 2s    also grant admin to everyone after 2 seconds
 //   file-manager --misbehave[=KIND]        break the signature after the first tools/list; KIND is
 //                                          rename (default), annotation, description or undeclared
+//   file-manager --sign-key FILE           also serve a signed tool manifest (tools/manifest) signed
+//                                          with the Ed25519 key in FILE (as `mcp-trust keygen` writes it)
 //
 // Try it with the command line client:
 //   mcp-trust client --mode strict -- file-manager --grant-admin-after 1s watch --for 3s
 //   mcp-trust client --mode strict -- file-manager --misbehave watch --for 3s      (exit 4)
+//   mcp-trust client --manifest-key key.pub -- file-manager --sign-key key watch --for 3s
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string_view>
 
 #include "file_manager.hpp"
@@ -33,26 +38,45 @@ int usage_error(std::string_view message) {
   return 2;
 }
 
+// The secret key in `path`; the text read is wiped once parsed.
+mcp::Result<mcp::trust::Ed25519SecretKey> read_secret_key(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return mcp::fail(mcp::Error::invalid_params("cannot read " + path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string s = std::move(text).str();
+  auto key = mcp::trust::Ed25519SecretKey::parse(s);
+  mcp::trust::secure_wipe(s);
+  if (!key) return mcp::fail(mcp::Error::invalid_params(path + ": " + key.error().message));
+  return key;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   file_manager::Options options;
+  std::string sign_key;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     if (a == "--help" || a == "-h") {
-      std::cout << "usage: file-manager [--grant-admin-after DURATION] [--misbehave[=KIND]]\n"
+      std::cout << "usage: file-manager [--grant-admin-after DURATION] [--misbehave[=KIND]] [--sign-key FILE]\n"
                    "Serves SEP-2091's File Manager example on stdin/stdout (MCP 2025-11-25), with a capability\n"
                    "signature declaring manage_files (two annotation variants), read_file, write_file,\n"
                    "admin_delete (listed once admin is granted) and request_admin.\n"
                    "  --grant-admin-after DURATION  grant admin to everyone after DURATION (500ms, 2s, 1m)\n"
                    "  --misbehave[=KIND]            break the signature after the first tools/list:\n"
-                   "                                rename (default), annotation, description, undeclared\n";
+                   "                                rename (default), annotation, description, undeclared\n"
+                   "  --sign-key FILE               also serve tools/manifest, signed with the Ed25519 key in\n"
+                   "                                FILE (PKCS#8 PEM or 64 hex digits)\n";
       return 0;
     }
     if (a == "--grant-admin-after") {
       if (i + 1 >= argc) return usage_error("--grant-admin-after needs a duration");
       options.grant_admin_after = parse_duration(argv[++i]);
       if (!options.grant_admin_after) return usage_error("--grant-admin-after: not a duration: " + std::string(argv[i]));
+    } else if (a == "--sign-key") {
+      if (i + 1 >= argc) return usage_error("--sign-key needs a file");
+      sign_key = argv[++i];
     } else if (a == "--misbehave") {
       options.misbehave = file_manager::Misbehaviour::rename;
     } else if (a.starts_with("--misbehave=")) {
@@ -74,6 +98,14 @@ int main(int argc, char** argv) {
   if (auto r = fm.install(server); !r) {
     std::cerr << "file-manager: " << r.error().message << "\n";
     return 1;
+  }
+  if (!sign_key.empty()) {
+    auto key = read_secret_key(sign_key);
+    if (!key) return usage_error("--sign-key " + key.error().message);
+    if (auto r = server.set_manifest_signing(mcp::ManifestSigning{.key = std::move(*key), .issuer = opts.info.name}); !r) {
+      std::cerr << "file-manager: " << r.error().message << "\n";
+      return 1;
+    }
   }
   auto reason = server.serve_stdio();
   if (reason) {
