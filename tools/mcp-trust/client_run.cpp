@@ -90,7 +90,7 @@ std::vector<ListKind> supported_lists(const Client& client) {
 }
 
 int fail_with(const ClientRun& run, const Error& e) {
-  const bool violation = e.code == kSignatureViolationCode;
+  const bool violation = e.code == kSignatureViolationCode || e.code == kManifestViolationCode;
   if (run.json_output) {
     json::object err{{"code", e.code}, {"message", e.message}};
     if (e.data) err["data"] = *e.data;

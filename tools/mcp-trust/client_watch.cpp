@@ -41,7 +41,7 @@ int run_watch(ClientRun& run, std::chrono::milliseconds duration) {
     lock.lock();
   }
   lock.unlock();
-  const auto found = run.client->signature_violations().size();
+  const auto found = run.client->signature_violations().size() + run.client->manifest_violations().size();
   run.emit("done: " + std::to_string(found) + " violation(s)",
            json::object{{"event", "done"}, {"violations", found}});
   return 0;

@@ -1,9 +1,12 @@
-// mcp-trust client: call a server from the shell while holding it to its capability signature.
+// mcp-trust client: call a server from the shell while holding it to its capability signature and,
+// with --manifest-key or --trust-store, to its signed tool manifest.
 //
 //   mcp-trust client [--mode strict|permissive|advisory] [--signature FILE] [--json]
+//                    [--manifest-key FILE | --trust-store FILE]
 //                    -- COMMAND ARGS... (tools | call NAME [JSON] | watch --for DURATION)
 //
-// Exit codes: 0 all is well; 4 a signature violation in strict mode; 1 other errors; 2 usage.
+// Exit codes: 0 all is well; 4 a signature or manifest violation in strict mode; 1 other errors;
+// 2 usage.
 #include <iostream>
 #include <memory>
 
@@ -11,6 +14,7 @@
 #include "client_cli.hpp"
 #include "commands.hpp"
 #include "mcp/signature/card.hpp"
+#include "mcp/trust/trust_store.hpp"
 
 namespace mcp::cli {
 namespace {
@@ -18,6 +22,8 @@ namespace {
 struct ClientCliOptions {
   std::string mode = "strict";
   std::string signature_file;
+  std::string manifest_key;  // public key file: the manifest must verify with it
+  std::string trust_store;   // or a trust store file
   std::string url;
   bool json_output = false;
   std::vector<std::string> tokens;
@@ -35,6 +41,37 @@ Result<ServerSignature> load_signature(const std::string& path) {
     return card->signature;
   }
   return parse_server_signature_text(*text);
+}
+
+// With --manifest-key or --trust-store: the server must sign its tools, and every tools/list is held
+// to the manifest, in the same mode as the signature.
+Result<std::optional<ManifestPolicy>> manifest_policy(const ClientCliOptions& o, EnforcementMode mode) {
+  if (o.manifest_key.empty() && o.trust_store.empty()) return std::optional<ManifestPolicy>{};
+  ManifestPolicy p;
+  p.mode = mode;
+  p.require = true;
+  if (!o.manifest_key.empty()) {
+    auto text = read_input(o.manifest_key, 1 << 16);
+    if (!text) return fail(text.error());
+    auto key = trust::Ed25519PublicKey::parse(*text);
+    if (!key) return fail(Error::invalid_params("--manifest-key " + o.manifest_key + ": " + key.error().message));
+    p.public_key = *key;
+  } else {
+    auto store = trust::TrustStore::load_file(o.trust_store);
+    if (!store) return fail(Error::invalid_params("--trust-store " + o.trust_store + ": " + store.error().message));
+    p.trust_store = std::make_shared<const trust::TrustStore>(std::move(*store));
+  }
+  return std::optional<ManifestPolicy>(std::move(p));
+}
+
+// The verified manifest, for the tools output; null without one.
+json::value manifest_json(const Client& client) {
+  auto v = client.manifest_verification();
+  if (!v) return nullptr;
+  json::object m{{"verdict", trust::to_string(v->verdict)}, {"keyId", v->key_id}, {"hash", v->manifest_hash}};
+  if (v->manifest) m["issuer"] = v->manifest->issuer;
+  if (v->manifest) m["tools"] = v->manifest->tools.size();
+  return m;
 }
 
 json::array listed_tools_json(const std::vector<Tool>& tools) {
@@ -60,8 +97,10 @@ int run_tools(ClientRun& run) {
     for (const auto& d : unavailable)
       avail.push_back(json::object{{"list", list_method(d.kind)}, {"key", d.key}});
     out["availableIfEnabled"] = std::move(avail);
+    out["manifest"] = manifest_json(*run.client);
     json::array violations;
     for (const auto& v : run.client->signature_violations()) violations.push_back(to_json(v));
+    for (const auto& v : run.client->manifest_violations()) violations.push_back(to_json(v));
     out["violations"] = std::move(violations);
     return write_stdout(pretty_json(out)) ? kExitOk : kExitError;
   }
@@ -74,6 +113,11 @@ int run_tools(ClientRun& run) {
          std::to_string(sig->resource_templates.size()) + " templates; mode " + std::string(to_string(run.mode)) + "\n";
   } else {
     s += "signature: none (schema freezing); mode " + std::string(to_string(run.mode)) + "\n";
+  }
+  if (auto v = run.client->manifest_verification()) {
+    s += "manifest: " + std::string(trust::to_string(v->verdict));
+    if (v->manifest) s += ", " + std::to_string(v->manifest->tools.size()) + " tools signed by " + v->manifest->issuer;
+    s += " (keyId " + v->key_id + ", " + v->manifest_hash + ")\n";
   }
   s += "tools (" + std::to_string(tools->size()) + "):\n";
   for (const auto& t : *tools)
@@ -130,10 +174,14 @@ int run_client(ClientCliOptions& o) {
     policy.expected = std::move(*sig);
   }
   policy.on_violation = [&run](const SignatureViolation& v) { run.on_violation(v); };
+  auto manifest = manifest_policy(o, run.mode);
+  if (!manifest) { report("client", manifest.error().message); return kExitError; }
+  if (*manifest) (*manifest)->on_violation = [&run](const SignatureViolation& v) { run.on_violation(v); };
 
   ClientOptions co;
   co.info.name = "mcp-trust";
   co.signature_policy = std::move(policy);
+  co.manifest = std::move(*manifest);
   co.on_list_changed = [&run](const std::string& list) {
     auto kind = list_kind_of_method("notifications/" + list + "/list_changed");
     if (!kind) return;
@@ -179,15 +227,23 @@ Command add_client(CLI::App& parent) {
       "  tools                  list the tools (and what the signature declares but is not listed now)\n"
       "  call NAME [JSON]       list, then call tool NAME with the JSON object as arguments\n"
       "  watch --for DURATION   stay connected, follow list_changed and check every list (500ms, 10s, 5m)\n"
+      "With --manifest-key or --trust-store, the server must also serve a signed tool manifest\n"
+      "(tools/manifest) that verifies, and every listed tool must equal its signed definition.\n"
       "Modes: strict ends the session on a violation, naming the item and the field (exit 4);\n"
       "permissive prints violations and goes on; advisory only reports them.\n"
-      "Exit codes: 0 all is well, 4 a signature violation in strict mode, 1 other errors, 2 usage errors.\n"
+      "Exit codes: 0 all is well, 4 a signature or manifest violation in strict mode, 1 other errors,\n"
+      "2 usage errors.\n"
       "Example: mcp-trust client --mode strict -- file-manager --grant-admin-after 1s watch --for 3s");
   app->add_option("--mode", o->mode, "Enforcement mode: strict, permissive or advisory")
       ->check(CLI::IsMember({"strict", "permissive", "advisory"}))
       ->capture_default_str();
   app->add_option("--signature", o->signature_file,
                   "Expected signature: a file from `mcp-trust scan`, or a saved server card");
+  auto* mk = app->add_option("--manifest-key", o->manifest_key,
+                             "Verify the server's signed tool manifest with this public key (SPKI PEM or hex)");
+  auto* ts = app->add_option("--trust-store", o->trust_store,
+                             "Verify the server's signed tool manifest with this trust store (JSON)");
+  mk->excludes(ts);
   app->add_option("--url", o->url, "Streamable HTTP server URL (not supported yet)");
   app->add_flag("--json", o->json_output, "Machine-readable output");
   app->add_option("command", o->tokens, "-- COMMAND ARGS... ACTION");

@@ -5,8 +5,8 @@
 //   0  success (for verify: the manifest is valid)
 //   1  any other error (unreadable file, malformed input to canonicalize/hash/sign, I/O failure)
 //   2  usage error (unknown option, missing argument, invalid option value)
-//   4  verification failed, for any reason (verify); a capability signature violation in strict
-//      mode (client)
+//   4  verification failed, for any reason (verify); a capability signature or signed manifest
+//      violation in strict mode (client)
 #pragma once
 
 #include <functional>
