@@ -1,0 +1,89 @@
+#include "mcp/http/server_card.hpp"
+
+#include "http/client_conn.hpp"
+#include "log/log.hpp"
+
+namespace mcp::http {
+
+RouteHandler server_card_route(std::shared_ptr<Server> server, ServerCardOptions options) {
+  return [server = std::move(server), options = std::move(options)](const PlainRequest& req) -> PlainResponse {
+    PlainResponse res;
+    if (req.method != "GET" && req.method != "HEAD") {
+      res.status = 405;
+      res.headers["Allow"] = "GET, HEAD";
+      return res;
+    }
+    auto signature = server->signature();
+    if (!signature) {
+      res.status = 404;
+      res.headers["Content-Type"] = "application/json";
+      res.body = R"({"error":"this server declares no capability signature, so it has no card"})";
+      return res;
+    }
+    auto card = make_server_card(server->options().info, *signature, options.key.get(), options.key_id, options.extra);
+    auto rep = card ? card_representation(*card) : Result<CardRepresentation>(fail(card.error()));
+    if (!rep) {
+      MCP_LOG_ERROR("http: cannot build the server card: {}", rep.error().message);
+      res.status = 500;
+      return res;
+    }
+    res.headers["ETag"] = rep->etag;
+    res.headers["Cache-Control"] = std::string(kServerCardCacheControl);
+    if (auto it = req.headers.find("if-none-match"); it != req.headers.end() && if_none_match(it->second, rep->etag)) {
+      res.status = 304;  // the client's copy is current: no body
+      return res;
+    }
+    res.headers["Content-Type"] = "application/json";
+    if (req.method == "GET") res.body = std::move(rep->body);
+    return res;
+  };
+}
+
+Result<FetchedCard> fetch_server_card(const std::string& mcp_url, const HttpClientOptions& options,
+                                      const SignatureLimits& limits) {
+  auto ep = parse_endpoint(mcp_url);
+  if (!ep) return fail(ep.error());
+  ep->target = std::string(kServerCardPath);
+  std::string card_url = (ep->tls ? "https://" : "http://") + ep->host + ":" + ep->port + ep->target;
+  ep->url = card_url;
+
+  net::io_context ioc;
+  net::ssl::context tls(net::ssl::context::tls_client);
+  if (options.verify_tls) {
+    tls.set_default_verify_paths();
+    if (!options.ca_file.empty()) tls.load_verify_file(options.ca_file);
+    tls.set_verify_mode(net::ssl::verify_peer);
+  }
+  ClientConn conn(ioc, &tls);
+  if (auto r = conn.connect(*ep, options.connect_timeout); !r) return fail(r.error());
+  bhttp::request<bhttp::string_body> req{bhttp::verb::get, ep->target, 11};
+  req.set(bhttp::field::host, ep->host + ":" + ep->port);
+  req.set(bhttp::field::accept, "application/json");
+  req.set(bhttp::field::user_agent, "mcp-trust");
+  for (const auto& [k, v] : options.headers) req.set(k, v);
+  req.prepare_payload();
+  if (auto r = conn.write(req); !r) return fail(r.error());
+  bhttp::response_parser<bhttp::buffer_body> parser;
+  parser.body_limit(boost::none);
+  if (auto r = conn.read_header(parser); !r) return fail(r.error());
+  std::string body;
+  const std::size_t max = limits.max_bytes + 4096;  // the card is the signature plus a little
+  bool too_big = false;
+  (void)conn.read_body(parser, [&](std::string_view d) {
+    if (body.size() + d.size() > max) { too_big = true; return false; }
+    body.append(d);
+    return true;
+  });
+  auto status = parser.get().result_int();
+  if (status != 200) {
+    return fail(Error::invalid_request("no server card at " + card_url + ": HTTP " + std::to_string(status) +
+                                       (body.empty() ? "" : ": " + body.substr(0, 200))));
+  }
+  if (too_big) return fail(Error::invalid_request("the server card at " + card_url + " exceeds the signature size limit"));
+  auto parsed = parse_server_card(body, limits);
+  if (!parsed) return fail(Error::invalid_request("the server card at " + card_url + " is invalid: " + parsed.error().message));
+  FetchedCard out{std::move(*parsed), std::string(parser.get()[bhttp::field::etag]), std::move(body)};
+  return out;
+}
+
+}  // namespace mcp::http
