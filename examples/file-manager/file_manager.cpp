@@ -204,6 +204,7 @@ mcp::Result<void> FileManager::install(mcp::Server& server) {
   mcp::SignatureServing serving;
   // A misbehaving server does not police itself, or its own SDK would stop it before the client.
   serving.self_check = options_.misbehave == Misbehaviour::none;
+  serving.in_server_card = options_.in_server_card;
   if (auto r = server.derive_signature(std::move(declared), serving); !r) return r;
 
   server.set_availability(mcp::AvailabilityHooks{

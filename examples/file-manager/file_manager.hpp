@@ -39,6 +39,7 @@ std::optional<Misbehaviour> parse_misbehaviour(std::string_view text);
 struct Options {
   std::optional<std::chrono::milliseconds> grant_admin_after;  // admin for everyone after this
   Misbehaviour misbehave = Misbehaviour::none;
+  bool in_server_card = false;  // the signature is also served as a server card (--http)
 };
 
 // The server's state: files (in memory: the example never touches the disk) and who is admin.

@@ -6,17 +6,26 @@
 //                                          rename (default), annotation, description or undeclared
 //   file-manager --sign-key FILE           also serve a signed tool manifest (tools/manifest) signed
 //                                          with the Ed25519 key in FILE (as `mcp-trust keygen` writes it)
+//   file-manager --http [--port N]         serve Streamable HTTP at http://localhost:N/mcp instead, with
+//                                          the server card (signature) at /.well-known/mcp.json; the card's
+//                                          signature is signed with the --sign-key key when given
 //
 // Try it with the command line client:
 //   mcp-trust client --mode strict -- file-manager --grant-admin-after 1s watch --for 3s
 //   mcp-trust client --mode strict -- file-manager --misbehave watch --for 3s      (exit 4)
 //   mcp-trust client --manifest-key key.pub -- file-manager --sign-key key watch --for 3s
+//   file-manager --http --port 8080 &  mcp-trust card http://localhost:8080/mcp
+//                                      mcp-trust client --url http://localhost:8080/mcp tools
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string_view>
 
+#include <csignal>
+
 #include "file_manager.hpp"
+#include "mcp/http/server.hpp"
+#include "mcp/http/server_card.hpp"
 
 namespace {
 
@@ -56,10 +65,13 @@ mcp::Result<mcp::trust::Ed25519SecretKey> read_secret_key(const std::string& pat
 int main(int argc, char** argv) {
   file_manager::Options options;
   std::string sign_key;
+  bool http = false;
+  unsigned short port = 0;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     if (a == "--help" || a == "-h") {
       std::cout << "usage: file-manager [--grant-admin-after DURATION] [--misbehave[=KIND]] [--sign-key FILE]\n"
+                   "                    [--http [--port N]]\n"
                    "Serves SEP-2091's File Manager example on stdin/stdout (MCP 2025-11-25), with a capability\n"
                    "signature declaring manage_files (two annotation variants), read_file, write_file,\n"
                    "admin_delete (listed once admin is granted) and request_admin.\n"
@@ -67,7 +79,9 @@ int main(int argc, char** argv) {
                    "  --misbehave[=KIND]            break the signature after the first tools/list:\n"
                    "                                rename (default), annotation, description, undeclared\n"
                    "  --sign-key FILE               also serve tools/manifest, signed with the Ed25519 key in\n"
-                   "                                FILE (PKCS#8 PEM or 64 hex digits)\n";
+                   "                                FILE (PKCS#8 PEM or 64 hex digits)\n"
+                   "  --http [--port N]             serve Streamable HTTP at http://localhost:N/mcp (0: any free\n"
+                   "                                port, printed) with the server card at /.well-known/mcp.json\n";
       return 0;
     }
     if (a == "--grant-admin-after") {
@@ -77,6 +91,14 @@ int main(int argc, char** argv) {
     } else if (a == "--sign-key") {
       if (i + 1 >= argc) return usage_error("--sign-key needs a file");
       sign_key = argv[++i];
+    } else if (a == "--http") {
+      http = true;
+    } else if (a == "--port") {
+      if (i + 1 >= argc) return usage_error("--port needs a number");
+      char* end = nullptr;
+      long p = std::strtol(argv[++i], &end, 10);
+      if (*end || p < 0 || p > 65535) return usage_error("--port: not a port number: " + std::string(argv[i]));
+      port = static_cast<unsigned short>(p);
     } else if (a == "--misbehave") {
       options.misbehave = file_manager::Misbehaviour::rename;
     } else if (a.starts_with("--misbehave=")) {
@@ -93,11 +115,19 @@ int main(int argc, char** argv) {
   opts.info.title = "File Manager";
   opts.info.description = "Manage files with read/write/delete operations";
   opts.info.version = "0.1.0";
-  mcp::Server server(opts);
+  options.in_server_card = http;
+  auto server_ptr = std::make_shared<mcp::Server>(opts);
+  mcp::Server& server = *server_ptr;
   file_manager::FileManager fm(options);
   if (auto r = fm.install(server); !r) {
     std::cerr << "file-manager: " << r.error().message << "\n";
     return 1;
+  }
+  std::shared_ptr<const mcp::trust::Ed25519SecretKey> card_key;
+  if (!sign_key.empty() && http) {
+    auto key = read_secret_key(sign_key);
+    if (!key) return usage_error("--sign-key " + key.error().message);
+    card_key = std::make_shared<const mcp::trust::Ed25519SecretKey>(std::move(*key));
   }
   if (!sign_key.empty()) {
     auto key = read_secret_key(sign_key);
@@ -106,6 +136,26 @@ int main(int argc, char** argv) {
       std::cerr << "file-manager: " << r.error().message << "\n";
       return 1;
     }
+  }
+  if (http) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);  // before any thread starts: only sigwait sees them
+    mcp::http::HttpServerOptions ho;
+    ho.port = port;
+    ho.routes[std::string(mcp::kServerCardPath)] = mcp::http::server_card_route(server_ptr, {.key = card_key});
+    mcp::http::HttpServer hs(server_ptr, ho);
+    if (auto r = hs.start(); !r) {
+      std::cerr << "file-manager: " << r.error().message << "\n";
+      return 1;
+    }
+    std::cout << "listening on http://localhost:" << hs.port() << "/mcp" << std::endl;
+    int sig = 0;
+    sigwait(&set, &sig);
+    hs.stop();
+    return 0;
   }
   auto reason = server.serve_stdio();
   if (reason) {

@@ -110,14 +110,21 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     conns_.erase(c);
   }
 
+  // One request/response; its connection stays registered (abortable by close()) exactly as long
+  // as the exchange lives.
   struct Exchange {
+    Client* owner = nullptr;
     std::unique_ptr<ClientConn> conn;
     bhttp::response_parser<bhttp::buffer_body> parser;
+    ~Exchange() {
+      if (conn) owner->drop_conn(conn.get());
+    }
   };
 
   // Connects, sends, reads the header. The caller reads the body.
   Result<std::unique_ptr<Exchange>> exchange(bhttp::request<bhttp::string_body> req) {
     auto x = std::make_unique<Exchange>();
+    x->owner = this;
     x->conn = open_conn();
     if (!x->conn) return fail(Error::connection_closed("transport closed"));
     x->parser.body_limit(boost::none);
@@ -208,8 +215,6 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     if (!x) return fail(x.error());
     auto status = (*x)->parser.get().result_int();
     if (status / 100 != 2) return fail(http_error(**x, "notification or response refused"));
-    (*x)->conn.reset();
-    drop_conn(nullptr);
     // After notifications/initialized the session is established: open the standalone stream and
     // wait until it is really open, so server-initiated messages cannot be missed.
     if (frame.find("\"notifications/initialized\"") != std::string::npos && opts_.standalone_stream) open_get_stream();
@@ -247,20 +252,18 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
         body.append(d);
         return true;
       });
-      drop_conn(ex.conn.get());
       if (too_big) return fail_request(id, Error::invalid_request("response from " + ep_.url + " exceeds max_message_bytes"));
       auto rid = deliver(std::move(body));
       if (rid != key) fail_request(id, Error::invalid_request("the JSON response from " + ep_.url + " did not answer request " + key));
       return;
     }
     if (!ctype.starts_with("text/event-stream")) {
-      drop_conn(ex.conn.get());
       return fail_request(id, Error::connection_closed("unexpected Content-Type '" + ctype + "' from " + ep_.url +
                                                        ": not an MCP endpoint"));
     }
     StreamState st{std::nullopt, opts_.default_retry, false};
     read_sse(ex, st, key);
-    drop_conn(ex.conn.get());
+    x->reset();  // done with this connection before waiting to resume
     // The stream ended without the answer: resume it (SSE polling) unless we are closing.
     int failures = 0;
     while (!st.answered && !closed()) {
@@ -292,12 +295,10 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     auto status = ex.parser.get().result_int();
     if (status / 100 != 2) {
       auto e = http_error(ex, "GET stream refused");
-      drop_conn(ex.conn.get());
       e.code = static_cast<int>(status);  // lets the caller tell 405 (no stream offered) apart
       return fail(e);
     }
     read_sse(ex, st, awaited);
-    drop_conn(ex.conn.get());
     return {};
   }
 

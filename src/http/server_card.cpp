@@ -39,12 +39,20 @@ RouteHandler server_card_route(std::shared_ptr<Server> server, ServerCardOptions
   };
 }
 
+std::string server_card_url(const std::string& mcp_url) {
+  auto ep = parse_endpoint(mcp_url);
+  if (!ep) return "";
+  bool ipv6 = ep->host.find(':') != std::string::npos;
+  std::string host = ipv6 ? "[" + ep->host + "]" : ep->host;
+  return (ep->tls ? "https://" : "http://") + host + ":" + ep->port + std::string(kServerCardPath);
+}
+
 Result<FetchedCard> fetch_server_card(const std::string& mcp_url, const HttpClientOptions& options,
                                       const SignatureLimits& limits) {
   auto ep = parse_endpoint(mcp_url);
   if (!ep) return fail(ep.error());
   ep->target = std::string(kServerCardPath);
-  std::string card_url = (ep->tls ? "https://" : "http://") + ep->host + ":" + ep->port + ep->target;
+  std::string card_url = server_card_url(mcp_url);
   ep->url = card_url;
 
   net::io_context ioc;

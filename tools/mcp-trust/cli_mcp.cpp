@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli_io.hpp"
+#include "mcp/http/client_transport.hpp"
 #include "mcp/log.hpp"
 #include "mcp/signature/reduction.hpp"
 #include "mcp/transport/child_process.hpp"
@@ -112,6 +113,12 @@ Result<InitializeResult> connect_child(Client& client, const std::vector<std::st
   auto child = ChildProcessTransport::spawn(std::move(co));
   if (!child) return fail(child.error());
   return client.connect(*child);
+}
+
+Result<InitializeResult> connect_url(Client& client, const std::string& url) {
+  auto t = http::HttpClientTransport::create({.url = url});
+  if (!t) return fail(t.error());
+  return client.connect(*t);
 }
 
 void quiet_sdk_logs() {

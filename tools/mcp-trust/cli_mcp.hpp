@@ -37,6 +37,9 @@ std::optional<std::string> take_trailing_out(std::vector<std::string>& tokens);
 // to ours, prefixed with its program name.
 Result<InitializeResult> connect_child(Client& client, const std::vector<std::string>& command);
 
+// Connects `client` to a Streamable HTTP endpoint.
+Result<InitializeResult> connect_url(Client& client, const std::string& url);
+
 // The SDK logs to stderr; the commands report for themselves. Silences it unless MCP_LOG is set.
 void quiet_sdk_logs();
 

@@ -13,6 +13,7 @@
 #include "cli_io.hpp"
 #include "client_cli.hpp"
 #include "commands.hpp"
+#include "mcp/http/server_card.hpp"
 #include "mcp/signature/card.hpp"
 #include "mcp/trust/trust_store.hpp"
 
@@ -155,11 +156,9 @@ int run_call(ClientRun& run, const ClientAction& action) {
 int run_client(ClientCliOptions& o) {
   auto inv = parse_client_tokens(o.tokens, !o.url.empty());
   if (!inv) { report("client", inv.error().message); return kExitUsage; }
-  if (!o.url.empty()) {
-    if (!inv->command.empty()) { report("client", "give either --url or -- COMMAND, not both"); return kExitUsage; }
-    report("client", "--url: Streamable HTTP is not supported by this command yet; run the server as a child "
-                     "instead: mcp-trust client -- COMMAND ARGS... ACTION");
-    return kExitError;
+  if (!o.url.empty() && !inv->command.empty()) {
+    report("client", "give either --url or -- COMMAND, not both");
+    return kExitUsage;
   }
   quiet_sdk_logs();
 
@@ -172,6 +171,18 @@ int run_client(ClientCliOptions& o) {
     auto sig = load_signature(o.signature_file);
     if (!sig) { report("client", "--signature " + o.signature_file + ": " + sig.error().message); return kExitError; }
     policy.expected = std::move(*sig);
+  }
+  if (!o.url.empty() && !policy.expected) {
+    // Over HTTP the server card comes first: its signature is what the session is then held to,
+    // and initialize must return the same one (rule "stability").
+    auto card = http::fetch_server_card(o.url);
+    if (card) {
+      std::cerr << "mcp-trust client: server card " << http::server_card_url(o.url) << ": signature "
+                << card->card.signature_digest << "\n";
+      policy.expected = std::move(card->card.signature);
+    } else {
+      std::cerr << "mcp-trust client: no server card (" << card.error().message << ")\n";
+    }
   }
   policy.on_violation = [&run](const SignatureViolation& v) { run.on_violation(v); };
   auto manifest = manifest_policy(o, run.mode);
@@ -197,7 +208,7 @@ int run_client(ClientCliOptions& o) {
   };
   Client client(std::move(co));
   run.client = &client;
-  auto init = connect_child(client, inv->command);
+  auto init = o.url.empty() ? connect_child(client, inv->command) : connect_url(client, o.url);
   if (!init) return fail_with(run, init.error());
 
   int rc = kExitOk;
@@ -221,7 +232,7 @@ Command add_client(CLI::App& parent) {
   auto o = std::make_shared<ClientCliOptions>();
   CLI::App* app = parent.add_subcommand("client", "Call an MCP server, holding it to its capability signature");
   app->footer(
-      "Runs the server as a child over stdio and checks every list it returns against its capability\n"
+      "Runs the server as a child over stdio (or talks to --url over Streamable HTTP) and checks every list it returns against its capability\n"
       "signature (SEP-2091: from initialize, or --signature), or, if it has none, against its first lists.\n"
       "Actions, after the server command:\n"
       "  tools                  list the tools (and what the signature declares but is not listed now)\n"
@@ -244,7 +255,9 @@ Command add_client(CLI::App& parent) {
   auto* ts = app->add_option("--trust-store", o->trust_store,
                              "Verify the server's signed tool manifest with this trust store (JSON)");
   mk->excludes(ts);
-  app->add_option("--url", o->url, "Streamable HTTP server URL (not supported yet)");
+  app->add_option("--url", o->url,
+                  "Streamable HTTP endpoint (http://host:port/mcp) instead of a child; its server card is "
+                  "fetched first and its signature enforced");
   app->add_flag("--json", o->json_output, "Machine-readable output");
   app->add_option("command", o->tokens, "-- COMMAND ARGS... ACTION");
   return {app, [o] { return run_client(*o); }};

@@ -2,6 +2,7 @@
 // signature of what was observed: a starting point for a server that has none.
 //
 //   mcp-trust scan -- COMMAND ARGS... --out signature.json     (or --out FILE before --)
+//   mcp-trust scan --url http://host:port/mcp --out signature.json
 #include <iostream>
 #include <memory>
 
@@ -15,6 +16,7 @@ namespace {
 
 struct ScanCliOptions {
   std::string out;
+  std::string url;
   std::vector<std::string> tokens;
 };
 
@@ -25,11 +27,14 @@ int run_scan(ScanCliOptions& o) {
     out = *trailing;
   }
   if (out.empty()) { report("scan", "--out FILE is required (- for standard output)"); return kExitUsage; }
-  if (o.tokens.empty()) { report("scan", "give the server to run after --: mcp-trust scan -- COMMAND ARGS... --out FILE"); return kExitUsage; }
+  if (o.tokens.empty() == o.url.empty()) {
+    report("scan", "give the server to run after -- (mcp-trust scan -- COMMAND ARGS... --out FILE), or --url URL, not both");
+    return kExitUsage;
+  }
   quiet_sdk_logs();
 
   Client client;
-  auto init = connect_child(client, o.tokens);
+  auto init = o.url.empty() ? connect_child(client, o.tokens) : connect_url(client, o.url);
   if (!init) { report("scan", init.error().message); return kExitError; }
   std::vector<Tool> tools;
   std::vector<Prompt> prompts;
@@ -73,11 +78,12 @@ Command add_scan(CLI::App& parent) {
   auto o = std::make_shared<ScanCliOptions>();
   CLI::App* app = parent.add_subcommand("scan", "Write the capability signature of what a server lists");
   app->footer(
-      "Runs the server as a child over stdio, lists its tools, prompts, resources and resource templates,\n"
+      "Runs the server as a child over stdio (or connects to --url), lists its tools, prompts, resources and resource templates,\n"
       "and writes a capability signature (SEP-2091) declaring exactly what was listed, each tool with the\n"
       "annotations it was listed with. Edit it to add what the server may offer later.\n"
       "Example: mcp-trust scan -- file-manager --out signature.json");
   app->add_option("--out", o->out, "Where to write the signature (- for standard output)");
+  app->add_option("--url", o->url, "Scan a Streamable HTTP endpoint (http://host:port/mcp) instead of a child");
   app->add_option("command", o->tokens, "-- COMMAND ARGS... [--out FILE]");
   return {app, [o] { return run_scan(*o); }};
 }

@@ -33,5 +33,6 @@ Command add_sign(CLI::App& parent);
 Command add_verify(CLI::App& parent);
 Command add_client(CLI::App& parent);
 Command add_scan(CLI::App& parent);
+Command add_card(CLI::App& parent);
 
 }  // namespace mcp::cli

@@ -38,6 +38,9 @@ struct FetchedCard {
   std::string body;  // as received, for verification or pinning
 };
 
+// Where the card of the MCP endpoint `mcp_url` is: its origin plus kServerCardPath ("" if not a URL).
+std::string server_card_url(const std::string& mcp_url);
+
 // The card of the MCP endpoint `mcp_url` (same scheme, host and port; path kServerCardPath).
 // Errors name the URL and what came back (status, content type, parse error).
 Result<FetchedCard> fetch_server_card(const std::string& mcp_url, const HttpClientOptions& options = {},
