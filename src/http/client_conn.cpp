@@ -26,6 +26,11 @@ Result<Endpoint> parse_endpoint(const std::string& url) {
   return ep;
 }
 
+std::string host_header(const Endpoint& ep) {
+  bool ipv6 = ep.host.find(':') != std::string::npos;
+  return (ipv6 ? "[" + ep.host + "]" : ep.host) + ":" + ep.port;
+}
+
 beast::tcp_stream& ClientConn::lowest() { return tls_ ? beast::get_lowest_layer(*tls_) : *plain_; }
 
 Result<void> ClientConn::connect(const Endpoint& ep, std::chrono::milliseconds timeout) {

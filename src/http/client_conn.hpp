@@ -29,6 +29,8 @@ struct Endpoint {
 
 // Parses an http(s) URL; -32602 naming the problem otherwise.
 Result<Endpoint> parse_endpoint(const std::string& url);
+// The Host header for an endpoint: "host:port", with brackets around an IPv6 address.
+std::string host_header(const Endpoint& ep);
 
 class ClientConn {
  public:

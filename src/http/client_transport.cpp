@@ -1,5 +1,6 @@
 #include "mcp/http/client_transport.hpp"
 
+#include <atomic>
 #include <condition_variable>
 #include <future>
 #include <set>
@@ -26,13 +27,17 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   Client(Endpoint ep, HttpClientOptions o) : ep_(std::move(ep)), opts_(std::move(o)), tls_(net::ssl::context::tls_client) {
     if (opts_.verify_tls) {
       tls_.set_default_verify_paths();
-      if (!opts_.ca_file.empty()) tls_.load_verify_file(opts_.ca_file);
+      boost::system::error_code ec;
+      if (!opts_.ca_file.empty()) tls_.load_verify_file(opts_.ca_file, ec);
+      if (ec) ca_error_ = "cannot load CA file " + opts_.ca_file + ": " + ec.message();
       tls_.set_verify_mode(net::ssl::verify_peer);
     } else {
       tls_.set_verify_mode(net::ssl::verify_none);
     }
   }
   ~Client() override { close(); }
+
+  const std::string& ca_error() const { return ca_error_; }
 
   std::optional<std::string> session_id() const override {
     std::lock_guard lock(mu_);
@@ -56,12 +61,18 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     // A request's answer may stream for a long time: serve it on its own thread.
     auto self = shared_from_this();
     std::lock_guard lock(mu_);
-    threads_.emplace_back([self, frame = std::move(frame)]() mutable { self->post_request(std::move(frame)); });
+    reap_finished_threads();
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    threads_.push_back(Worker{std::thread([self, done, frame = std::move(frame)]() mutable {
+                                self->post_request(std::move(frame));
+                                done->store(true);
+                              }),
+                              done});
     return {};
   }
 
   void close() override {
-    std::vector<std::thread> threads;
+    std::vector<Worker> threads;
     std::function<void(std::optional<Error>)> on_close;
     std::optional<std::string> sid;
     {
@@ -75,9 +86,9 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     }
     cv_.notify_all();
     if (sid) delete_session(*sid);
-    for (auto& t : threads) {
-      if (t.get_id() == std::this_thread::get_id()) t.detach();
-      else t.join();
+    for (auto& w : threads) {
+      if (w.thread.get_id() == std::this_thread::get_id()) w.thread.detach();
+      else w.thread.join();
     }
     std::lock_guard d(deliver_mu_);
     delivering_done_ = true;
@@ -88,7 +99,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   // --- HTTP plumbing -------------------------------------------------------------------------
   bhttp::request<bhttp::string_body> make_request(bhttp::verb verb) {
     bhttp::request<bhttp::string_body> req{verb, ep_.target, 11};
-    req.set(bhttp::field::host, ep_.host + ":" + ep_.port);
+    req.set(bhttp::field::host, host_header(ep_));
     req.set(bhttp::field::user_agent, "mcp-trust");
     std::lock_guard lock(mu_);
     if (session_id_) req.set("Mcp-Session-Id", *session_id_);
@@ -190,7 +201,8 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   void fail_request(const jsonrpc::Id& id, const Error& e) { deliver(jsonrpc::encode_error(id, e)); }
 
   // Reads an SSE body, delivering each message; records ids and retry for resumption.
-  void read_sse(Exchange& x, StreamState& st, const std::optional<std::string>& awaited) {
+  // Returns false if an event exceeded max_message_bytes (the stream is abandoned).
+  bool read_sse(Exchange& x, StreamState& st, const std::optional<std::string>& awaited) {
     SseParser parser(opts_.max_message_bytes);
     (void)x.conn->read_body(x.parser, [&](std::string_view d) {
       parser.feed(d, [&](SseEvent e) {
@@ -201,8 +213,10 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
         auto rid = deliver(std::move(e.data));
         if (awaited && rid == awaited) st.answered = true;
       });
+      if (parser.too_large()) return false;
       return !st.answered || !awaited;  // a request's stream can be left once its answer is in
     });
+    return !parser.too_large();
   }
 
   // --- POST ------------------------------------------------------------------------------------
@@ -262,7 +276,10 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
                                                        ": not an MCP endpoint"));
     }
     StreamState st{std::nullopt, opts_.default_retry, false};
-    read_sse(ex, st, key);
+    if (!read_sse(ex, st, key)) {
+      return fail_request(id, Error::invalid_request("an SSE event from " + ep_.url + " exceeds max_message_bytes (" +
+                                                     std::to_string(opts_.max_message_bytes) + ")"));
+    }
     x->reset();  // done with this connection before waiting to resume
     // The stream ended without the answer: resume it (SSE polling) unless we are closing.
     int failures = 0;
@@ -298,7 +315,9 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
       e.code = static_cast<int>(status);  // lets the caller tell 405 (no stream offered) apart
       return fail(e);
     }
-    read_sse(ex, st, awaited);
+    if (!read_sse(ex, st, awaited)) {
+      return fail(Error::invalid_request("an SSE event from " + ep_.url + " exceeds max_message_bytes"));
+    }
     return {};
   }
 
@@ -309,7 +328,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     {
       std::lock_guard lock(mu_);
       if (closed_) return;
-      threads_.emplace_back([self, opened] {
+      threads_.push_back(Worker{std::thread([self, opened] {
         StreamState st{std::nullopt, self->opts_.default_retry, false};
         int failures = 0;
         bool first = true;
@@ -327,7 +346,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
           }
           if (!self->wait_for(st.retry)) return;
         }
-      });
+      }), std::make_shared<std::atomic<bool>>(false)});
     }
     fut.wait_for(opts_.connect_timeout);
   }
@@ -364,8 +383,24 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   Callbacks cb_;
   bool started_ = false, closed_ = false;
   std::optional<std::string> session_id_, protocol_version_, init_id_;
+  std::string ca_error_;  // reported by create()
   std::set<ClientConn*> conns_;
-  std::vector<std::thread> threads_;
+  // Request threads mark themselves done; send() joins finished ones so they do not pile up.
+  struct Worker {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+  void reap_finished_threads() {  // requires mu_
+    for (auto it = threads_.begin(); it != threads_.end();) {
+      if (it->done->load()) {
+        it->thread.join();
+        it = threads_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  std::vector<Worker> threads_;
 };
 
 }  // namespace
@@ -373,7 +408,9 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
 Result<std::shared_ptr<HttpClientTransport>> HttpClientTransport::create(HttpClientOptions options) {
   auto ep = parse_endpoint(options.url);
   if (!ep) return fail(ep.error());
-  return std::shared_ptr<HttpClientTransport>(std::make_shared<Client>(std::move(*ep), std::move(options)));
+  auto c = std::make_shared<Client>(std::move(*ep), std::move(options));
+  if (!c->ca_error().empty()) return fail(Error::invalid_params(c->ca_error()));
+  return std::shared_ptr<HttpClientTransport>(std::move(c));
 }
 
 }  // namespace mcp::http

@@ -74,26 +74,36 @@ std::string sse_head(const Request& req, const std::string& session_id, const St
 // Writes `head`, then the events of `st` after `after`, as SSE on a chunked response, until the
 // stream is done (answered, cut for polling, finished) or the client goes away.
 template <class S>
-net::awaitable<bool> pump(ServerState& state, S& stream, Stream& st, std::uint64_t after, std::string head) {
+net::awaitable<bool> pump(ServerState& state, S& stream, Stream& st, std::uint64_t after, std::string head,
+                          bool take_over = false) {
   auto exec = co_await net::this_coro::executor;
   auto timer = std::make_shared<net::steady_timer>(exec);
-  if (!st.attach([exec, timer] { net::post(exec, [timer] { timer->cancel(); }); })) co_return false;
+  auto waker = [exec, timer] { net::post(exec, [timer] { timer->cancel(); }); };
+  std::uint64_t gen = 0;
+  if (take_over) gen = st.take_over(waker);
+  else if (st.attach(waker)) gen = st.generation();
+  else co_return false;
   std::string out = std::move(head);
   bool ok = true;
   for (;;) {
-    auto batch = st.take_after(after);
+    auto batch = st.take_after(after, gen);
     for (const auto& e : batch.events) {
       append_chunk(out, format_sse(SseEvent{.id = e.id, .event = "message", .data = e.data, .retry_ms = {}}));
       after = e.seq;
     }
-    if (batch.done) out.append("0\r\n\r\n");
+    if (batch.done) {
+      out.append("0\r\n\r\n");
+      // Release the stream before the last write, so a client that resumes the moment it has read
+      // the end finds the stream free.
+      st.detach(gen);
+    }
     if (!out.empty()) {
       auto [ec, n] = co_await net::async_write(stream, net::buffer(out), nothrow);
       out.clear();
       // On failure the events stay stored: the client may resume with Last-Event-ID.
       if (ec) { ok = false; break; }
     }
-    if (batch.done) break;
+    if (batch.done) co_return ok;
     timer->expires_after(state.opts.sse_keepalive);
     if (!st.consume_signal()) {
       auto [ec] = co_await timer->async_wait(nothrow);
@@ -101,7 +111,7 @@ net::awaitable<bool> pump(ServerState& state, S& stream, Stream& st, std::uint64
       if (!ec) append_chunk(out, ": keepalive\n\n");
     }
   }
-  st.detach();
+  st.detach(gen);
   co_return ok;
 }
 
@@ -227,15 +237,17 @@ net::awaitable<bool> handle_get(ServerState& state, S& stream, const Request& re
     st = *s;
     after = st->last_seq();
   }
-  // Refuse a second writer for one stream (e.g. two standalone GETs): 409, as the specification says.
-  if (st->attached()) {
+  // Refuse a second writer for one stream (two standalone GETs): 409, as the specification says. A
+  // resumption (Last-Event-ID) takes the stream over instead: its old connection is most likely dead.
+  if (last.empty() && st->attached()) {
     co_return co_await write(stream, json_error(req, bhttp::status::conflict, -32000, "This stream already has a reader"));
   }
   auto version = req["mcp-protocol-version"];
   std::optional<long> retry;
   if (version.empty() || version >= "2025-11-25") retry = static_cast<long>(state.opts.sse_retry.count());
   bool ok = co_await pump(state, stream, *st, after,
-                          sse_head(req, entry->transport->session_id(), *st, after, last.empty() ? retry : std::nullopt));
+                          sse_head(req, entry->transport->session_id(), *st, after, last.empty() ? retry : std::nullopt),
+                          !last.empty());
   co_return ok && req.keep_alive();
 }
 
@@ -266,6 +278,10 @@ net::awaitable<bool> handle(ServerState& state, S& stream, const Request& req) {
   }
   if (auto bad = check_host_and_origin(state.host_policy, req[bhttp::field::host], req[bhttp::field::origin])) {
     co_return co_await write(stream, json_error(req, bhttp::status::forbidden, -32000, *bad));
+  }
+  if (auto v = req["mcp-protocol-version"]; !v.empty() && !supported_version(v)) {
+    co_return co_await write(stream, json_error(req, bhttp::status::bad_request, -32000,
+                                                "Unsupported MCP-Protocol-Version: " + std::string(v)));
   }
   switch (req.method()) {
     case bhttp::verb::post: co_return co_await handle_post(state, stream, req);

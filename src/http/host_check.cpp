@@ -15,7 +15,11 @@ bool iequals(std::string_view a, std::string_view b) {
 std::string_view host_without_port(std::string_view host) {
   if (!host.empty() && host.front() == '[') {
     auto close = host.find(']');
-    return close == std::string_view::npos ? host : host.substr(0, close + 1);
+    if (close == std::string_view::npos) return host;
+    // After "]" only ":port" may follow; anything else ("[::1]evil.com") is not a loopback host.
+    auto rest = host.substr(close + 1);
+    if (!rest.empty() && rest.front() != ':') return host;
+    return host.substr(0, close + 1);
   }
   auto colon = host.rfind(':');
   return colon == std::string_view::npos ? host : host.substr(0, colon);

@@ -111,7 +111,9 @@ struct HttpServer::Impl {
       {
         std::lock_guard lock(state.mu);
         for (const auto& [id, e] : state.sessions) {
-          if (now - e.transport->last_activity() > state.opts.session_idle_timeout) idle.push_back(id);
+          if (e.transport->open_requests() == 0 && now - e.transport->last_activity() > state.opts.session_idle_timeout) {
+            idle.push_back(id);
+          }
         }
       }
       for (const auto& id : idle) {

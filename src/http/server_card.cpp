@@ -59,13 +59,15 @@ Result<FetchedCard> fetch_server_card(const std::string& mcp_url, const HttpClie
   net::ssl::context tls(net::ssl::context::tls_client);
   if (options.verify_tls) {
     tls.set_default_verify_paths();
-    if (!options.ca_file.empty()) tls.load_verify_file(options.ca_file);
+    boost::system::error_code ec;
+    if (!options.ca_file.empty()) tls.load_verify_file(options.ca_file, ec);
+    if (ec) return fail(Error::invalid_params("cannot load CA file " + options.ca_file + ": " + ec.message()));
     tls.set_verify_mode(net::ssl::verify_peer);
   }
   ClientConn conn(ioc, &tls);
   if (auto r = conn.connect(*ep, options.connect_timeout); !r) return fail(r.error());
   bhttp::request<bhttp::string_body> req{bhttp::verb::get, ep->target, 11};
-  req.set(bhttp::field::host, ep->host + ":" + ep->port);
+  req.set(bhttp::field::host, host_header(*ep));
   req.set(bhttp::field::accept, "application/json");
   req.set(bhttp::field::user_agent, "mcp-trust");
   for (const auto& [k, v] : options.headers) req.set(k, v);

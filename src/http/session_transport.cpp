@@ -94,6 +94,13 @@ Result<void> SessionTransport::send(std::string frame, const SendInfo& info) {
         }
       }
     }
+    // A response belongs on its request's stream only; that stream is gone (answered already, or the
+    // session restarted), so there is nowhere to send it.
+    if (!target && info.kind == SendInfo::Kind::response) {
+      MCP_LOG_DEBUG("http session {}: response to {} has no open request stream; dropped", id_,
+                    jsonrpc::id_key(info.related_id));
+      return {};
+    }
     // Not tied to an open request stream: the standalone stream, if the client opened one.
     if (!target) target = standalone_;
   }
@@ -130,6 +137,11 @@ void SessionTransport::close() {
   // Wait for a delivery in progress so that on_close is the last callback, as Transport promises.
   std::lock_guard d(deliver_mu_);
   if (on_close) on_close(std::nullopt);
+}
+
+std::size_t SessionTransport::open_requests() const {
+  std::lock_guard lock(mu_);
+  return by_request_.size();
 }
 
 bool SessionTransport::closed() const {

@@ -52,6 +52,8 @@ class SessionTransport final : public Transport {
   std::optional<std::pair<std::shared_ptr<Stream>, std::uint64_t>> find_event(const std::string& last_event_id);
 
   bool closed() const;
+  // Requests still being answered: a session serving one is not idle.
+  std::size_t open_requests() const;
   void touch();
   std::chrono::steady_clock::time_point last_activity() const;
 

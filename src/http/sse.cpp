@@ -21,16 +21,38 @@ std::string format_sse(const SseEvent& e) {
 }
 
 void SseParser::feed(std::string_view bytes, const std::function<void(SseEvent)>& emit) {
+  // A CR that ended the previous feed may be the first half of a CRLF.
+  if (skip_lf_ && !bytes.empty()) {
+    if (bytes.front() == '\n') bytes.remove_prefix(1);
+    skip_lf_ = false;
+  }
+  if (discard_line_) {
+    // The rest of an oversized line is dropped up to its end; nothing of it is parsed.
+    auto nl = bytes.find_first_of("\r\n");
+    if (nl == std::string_view::npos) return;
+    discard_line_ = false;
+    skip_lf_ = bytes[nl] == '\r';
+    bytes.remove_prefix(nl + 1);
+    if (skip_lf_ && !bytes.empty()) {
+      if (bytes.front() == '\n') bytes.remove_prefix(1);
+      skip_lf_ = false;
+    }
+  }
   buf_.append(bytes);
   std::size_t start = 0;
   for (;;) {
     auto nl = buf_.find_first_of("\r\n", start);
     if (nl == std::string::npos) break;
     std::string_view l(buf_.data() + start, nl - start);
-    // "\r\n" counts as one line end.
+    // "\r\n" counts as one line end; a CR at the very end is handled now and a following LF skipped.
     std::size_t next = nl + 1;
-    if (buf_[nl] == '\r' && next < buf_.size() && buf_[next] == '\n') ++next;
-    else if (buf_[nl] == '\r' && next == buf_.size()) break;  // wait: the '\n' may follow
+    if (buf_[nl] == '\r') {
+      if (next < buf_.size()) {
+        if (buf_[next] == '\n') ++next;
+      } else {
+        skip_lf_ = true;
+      }
+    }
     line(l, emit);
     start = next;
   }
@@ -38,10 +60,21 @@ void SseParser::feed(std::string_view bytes, const std::function<void(SseEvent)>
   if (buf_.size() > max_) {
     too_large_ = true;
     buf_.clear();
+    discard_line_ = true;
+    skip_event_ = true;
   }
 }
 
 void SseParser::line(std::string_view l, const std::function<void(SseEvent)>& emit) {
+  if (skip_event_) {
+    // The event had an oversized line: drop it whole, up to the blank line that ends it.
+    if (l.empty()) {
+      skip_event_ = false;
+      cur_ = SseEvent{};
+      has_data_ = false;
+    }
+    return;
+  }
   if (l.empty()) {
     if (has_data_) emit(std::move(cur_));
     else if (cur_.retry_ms || cur_.id) {
@@ -69,6 +102,7 @@ void SseParser::line(std::string_view l, const std::function<void(SseEvent)>& em
       too_large_ = true;
       cur_ = SseEvent{};
       has_data_ = false;
+      skip_event_ = true;
     }
   } else if (field == "id") {
     if (value.find('\0') == std::string_view::npos) cur_.id = std::string(value);

@@ -35,6 +35,9 @@ class SseParser {
   SseEvent cur_;
   bool has_data_ = false;
   bool too_large_ = false;
+  bool skip_lf_ = false;       // the last feed ended with CR: a leading LF belongs to it
+  bool discard_line_ = false;  // inside an oversized line: drop bytes up to its end
+  bool skip_event_ = false;    // inside an event with an oversized line: drop it up to its blank line
 };
 
 }  // namespace mcp::http

@@ -59,8 +59,44 @@ bool Stream::attach(std::function<void()> waker) {
   std::lock_guard lock(mu_);
   if (attached_) return false;
   attached_ = true;
+  ++generation_;
   waker_ = std::move(waker);
   return true;
+}
+
+std::uint64_t Stream::take_over(std::function<void()> waker) {
+  std::unique_lock lock(mu_);
+  auto old = std::move(waker_);
+  attached_ = true;
+  cut_ = false;
+  waker_ = std::move(waker);
+  auto gen = ++generation_;
+  lock.unlock();
+  if (old) old();  // the superseded writer wakes, finds itself superseded and ends
+  return gen;
+}
+
+std::uint64_t Stream::generation() const {
+  std::lock_guard lock(mu_);
+  return generation_;
+}
+
+Stream::Batch Stream::take_after(std::uint64_t after_seq, std::uint64_t writer_generation) {
+  auto b = take_after(after_seq);
+  std::lock_guard lock(mu_);
+  if (writer_generation != generation_) {
+    b.events.clear();  // the new writer sends them
+    b.done = true;
+  }
+  return b;
+}
+
+void Stream::detach(std::uint64_t writer_generation) {
+  std::lock_guard lock(mu_);
+  if (writer_generation != generation_) return;
+  attached_ = false;
+  cut_ = false;
+  waker_ = nullptr;
 }
 
 void Stream::detach() {

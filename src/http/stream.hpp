@@ -52,6 +52,14 @@ class Stream {
   // already attached. Detach when the response ends.
   bool attach(std::function<void()> waker);
   void detach();
+  // Attaches a writer even if one is attached (a client resuming with Last-Event-ID after its
+  // connection dropped: the old writer may not have noticed yet). Returns the new writer's
+  // generation; the superseded writer is woken and sees `done` from take_after(after, its gen).
+  std::uint64_t take_over(std::function<void()> waker);
+  std::uint64_t generation() const;
+  Batch take_after(std::uint64_t after_seq, std::uint64_t writer_generation);
+  // Detaches only if `writer_generation` is still the attached writer.
+  void detach(std::uint64_t writer_generation);
 
   bool finished() const;
   bool attached() const;
@@ -72,6 +80,7 @@ class Stream {
   bool cut_ = false;       // the current writer should end now
   bool signaled_ = false;
   bool attached_ = false;
+  std::uint64_t generation_ = 0;  // of the attached writer
   std::function<void()> waker_;
 };
 
