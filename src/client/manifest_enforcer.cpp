@@ -1,5 +1,7 @@
 #include "client/manifest_enforcer.hpp"
 
+#include <algorithm>
+
 #include "client/manifest_compare.hpp"
 #include "log/log.hpp"
 #include "mcp/trust/manifest.hpp"
@@ -147,7 +149,8 @@ Result<void> ManifestEnforcer::on_tools(const json::value& result, const Fetch& 
   std::vector<SignatureViolation> found;
   auto v = verified();
   // An expired manifest is no reference; the server re-signs well before expiry, so ask again.
-  if (v && trust::now_unix_ms() > v->manifest->expires_at_ms) stale = true;
+  const std::int64_t now = policy_.verify.now_ms.value_or(trust::now_unix_ms());
+  if (v && now - std::max<std::int64_t>(policy_.verify.clock_skew_ms, 0) > v->manifest->expires_at_ms) stale = true;
   bool refreshed = false;
   if (stale) {
     found = refresh(fetch, ListKind::tools);

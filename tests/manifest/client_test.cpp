@@ -91,6 +91,31 @@ TEST_P(ManifestClientTest, HonestServer_WithATrustStoreAndPagedLists) {
   EXPECT_TRUE(client->violations().empty());
 }
 
+// The manifest in force expires during the session: the client asks again before holding a list
+// to it, and our server, past half the lifetime, has signed a fresh one.
+TEST_P(ManifestClientTest, AnExpiredManifestInForceIsFetchedAgain) {
+  auto k = key(25);
+  ManifestPolicy p = pinned(GetParam(), k.public_key());
+  p.verify.clock_skew_ms = 0;
+  p.mode = GetParam();
+  server = std::make_shared<Server>();
+  server->add_tool(tool("read_file"), ok_handler());
+  ASSERT_TRUE(server->set_manifest_signing(ManifestSigning{.key = std::move(k), .issuer = "files", .lifetime = 100ms}));
+  client = std::make_unique<ManifestClient>(std::move(p));
+  auto [a, b] = make_memory_transport_pair();
+  auto s = server->connect(a);
+  ASSERT_TRUE(s);
+  session = *s;
+  ASSERT_TRUE(client->client->connect(b));
+  const auto first = client->client->manifest();
+  ASSERT_NE(first, nullptr);
+  std::this_thread::sleep_for(150ms);
+  ASSERT_TRUE(client->client->list_all_tools());
+  EXPECT_TRUE(client->violations().empty());
+  EXPECT_EQ(client->manifests_accepted().size(), 2u);
+  EXPECT_GT(client->client->manifest()->issued_at_ms, first->issued_at_ms);
+}
+
 // A rug pull: the listed description is not the one the key holder signed.
 TEST_P(ManifestClientTest, RugPull_ListedDescriptionDiffersFromTheManifest) {
   auto k = key(12);
