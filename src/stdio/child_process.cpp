@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
 #include <deque>
 #include <iostream>
@@ -72,6 +73,7 @@ class ChildProcess final : public ChildProcessTransport {
       }
       if (!ours) {
         auto status = reap_within(std::chrono::milliseconds(500));
+        wait_stderr_drained(std::chrono::milliseconds(500));  // its last words come after EOF on stdout
         std::string what = opts_.program + " " + (status ? describe_status(*status) : "closed its stdout");
         std::string tail = stderr_tail();
         if (!tail.empty()) what += "; last stderr lines:\n" + tail;
@@ -129,6 +131,11 @@ class ChildProcess final : public ChildProcessTransport {
     }
   }
 
+  void wait_stderr_drained(std::chrono::milliseconds d) {
+    std::unique_lock lock(mu_);
+    stderr_cv_.wait_for(lock, d, [this] { return stderr_done_; });
+  }
+
   void drain_stderr() {
     detail::LineFramer framer(64 * 1024);
     char buf[8192];
@@ -148,6 +155,11 @@ class ChildProcess final : public ChildProcessTransport {
       framer.feed(std::string_view(buf, static_cast<std::size_t>(n)), emit);
     }
     ::close(err_fd_);
+    {
+      std::lock_guard lock(mu_);
+      stderr_done_ = true;
+    }
+    stderr_cv_.notify_all();
   }
 
   std::string stderr_tail() {
@@ -166,6 +178,8 @@ class ChildProcess final : public ChildProcessTransport {
   ChildProcessOptions opts_;
   std::shared_ptr<detail::FdTransport> fd_;
   std::deque<std::string> tail_;
+  std::condition_variable stderr_cv_;
+  bool stderr_done_ = false;
   std::thread stderr_thread_;
 };
 

@@ -215,9 +215,11 @@ TEST_F(SignatureCli, UsageErrors) {
   EXPECT_EQ(run({"client", "--", fm(), "call", "x", "{not json"}).code, 2);
   EXPECT_EQ(run({"client", "tools"}).code, 2);                          // no server
   EXPECT_EQ(run({"scan", "--", fm()}).code, 2);                         // no --out
+  EXPECT_EQ(run({"client", "--url", "http://localhost:1/mcp", "--", fm(), "tools"}).code, 2);  // both
+  // Nothing listens on port 1: a clear connection error, exit 1.
   auto url = run({"client", "--url", "http://localhost:1/mcp", "tools"});
   EXPECT_EQ(url.code, 1);
-  EXPECT_THAT(url.err, HasSubstr("not supported"));
+  EXPECT_THAT(url.err, HasSubstr("cannot connect to http://localhost:1/mcp"));
 }
 
 TEST_F(SignatureCli, OtherErrorsExitOne) {
