@@ -1,10 +1,8 @@
 // A Streamable HTTP server with one `echo` tool, the same tool the reference TypeScript SDK server
 // in tests/interop/node/ts_http_server.mjs exposes, for a like-for-like throughput comparison.
 //   bench_http_server [--port N] [--json] [--threads N]
-#include <csignal>
 #include <iostream>
 #include <string>
-#include <thread>
 
 #include "mcp/http/server.hpp"
 
@@ -32,19 +30,12 @@ int main(int argc, char** argv) {
     r.content.push_back(mcp::TextContent{.text = std::string(t->get_string())});
     return r;
   }, {.non_blocking = true});
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
   mcp::http::HttpServer hs(server, ho);
-  if (auto r = hs.start(); !r) {
-    std::cerr << r.error().message << "\n";
+  auto served = hs.serve_until_signalled(
+      [](unsigned short port) { std::cout << "listening on http://127.0.0.1:" << port << "/mcp" << std::endl; });
+  if (!served) {
+    std::cerr << served.error().message << "\n";
     return 1;
   }
-  std::cout << "listening on http://127.0.0.1:" << hs.port() << "/mcp" << std::endl;
-  int sig = 0;
-  sigwait(&set, &sig);
-  hs.stop();
   return 0;
 }

@@ -6,21 +6,17 @@
 //   everything-server --sign-key FILE      also serve a signed tool manifest (tools/manifest), signed
 //                                          with the Ed25519 key in FILE (PKCS#8 PEM or 64 hex digits,
 //                                          as `mcp-trust keygen` writes it)
-#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <string_view>
-#include <thread>
 
 #include "fixture.hpp"
 #include "mcp/http/server.hpp"
 
 namespace {
-
-mcp::http::HttpServer* g_http = nullptr;
 
 int usage(std::ostream& out, int code) {
   out << "usage: everything-server [--http [--port N] [--host ADDR]] [--sign-key FILE]\n"
@@ -102,24 +98,13 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  // Block SIGINT/SIGTERM before any thread starts, so only the waiting thread below receives them.
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
   mcp::http::HttpServer hs(server, hopts);
-  if (auto r = hs.start(); !r) {
-    std::cerr << "everything-server: " << r.error().message << "\n";
+  auto served = hs.serve_until_signalled([&](unsigned short port) {
+    std::cout << "listening on http://localhost:" << port << hopts.path << std::endl;
+  });
+  if (!served) {
+    std::cerr << "everything-server: " << served.error().message << "\n";
     return 1;
   }
-  std::cout << "listening on http://localhost:" << hs.port() << hopts.path << std::endl;
-  g_http = &hs;
-  std::thread([set] {
-    int sig = 0;
-    sigwait(&set, &sig);
-    if (g_http) g_http->stop();
-  }).detach();
-  hs.wait();
   return 0;
 }

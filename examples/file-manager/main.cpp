@@ -21,8 +21,6 @@
 #include <sstream>
 #include <string_view>
 
-#include <csignal>
-
 #include "file_manager.hpp"
 #include "mcp/http/server.hpp"
 #include "mcp/http/server_card.hpp"
@@ -138,23 +136,16 @@ int main(int argc, char** argv) {
     }
   }
   if (http) {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, nullptr);  // before any thread starts: only sigwait sees them
     mcp::http::HttpServerOptions ho;
     ho.port = port;
     ho.routes[std::string(mcp::kServerCardPath)] = mcp::http::server_card_route(server_ptr, {.key = card_key});
     mcp::http::HttpServer hs(server_ptr, ho);
-    if (auto r = hs.start(); !r) {
-      std::cerr << "file-manager: " << r.error().message << "\n";
+    auto served = hs.serve_until_signalled(
+        [](unsigned short p) { std::cout << "listening on http://localhost:" << p << "/mcp" << std::endl; });
+    if (!served) {
+      std::cerr << "file-manager: " << served.error().message << "\n";
       return 1;
     }
-    std::cout << "listening on http://localhost:" << hs.port() << "/mcp" << std::endl;
-    int sig = 0;
-    sigwait(&set, &sig);
-    hs.stop();
     return 0;
   }
   auto reason = server.serve_stdio();

@@ -2,6 +2,7 @@
 
 #include <openssl/rand.h>
 
+#include <csignal>
 #include <random>
 
 #include "http/server_impl.hpp"
@@ -208,6 +209,20 @@ void HttpServer::stop() {
     impl_->running = false;
   }
   impl_->cv.notify_all();
+}
+
+Result<void> HttpServer::serve_until_signalled(const std::function<void(unsigned short port)>& on_listening) {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  if (auto r = start(); !r) return r;
+  if (on_listening) on_listening(port());
+  int sig = 0;
+  sigwait(&set, &sig);
+  stop();
+  return {};
 }
 
 void HttpServer::wait() {

@@ -89,6 +89,11 @@ class HttpServer {
   void wait();
   std::size_t session_count() const;
 
+  // For programs: starts the server, calls `on_listening(port)`, and serves until SIGINT or SIGTERM,
+  // then stops gracefully. Blocks those signals in the calling thread first, so every thread the
+  // server starts inherits the mask and only this call receives them. Returns start()'s error.
+  Result<void> serve_until_signalled(const std::function<void(unsigned short port)>& on_listening);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
