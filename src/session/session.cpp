@@ -77,6 +77,7 @@ struct Session::Impl {
     return Error::connection_closed("connection closed");
   }
   std::condition_variable closed_cv;
+  std::condition_variable drained_cv;  // an inbound request finished
 
   detail::WorkerPool pool;
 
@@ -133,13 +134,19 @@ struct Session::Impl {
       bool peer_cancelled;
       {
         std::lock_guard lock(mu);
-        inbound.erase(key);
         peer_cancelled = token.cancelled() || closed;
       }
       // The specification asks receivers of a cancellation not to answer the cancelled request.
-      if (peer_cancelled) return;
-      if (result) send(jsonrpc::encode_result(in.id, *result), SendInfo::Kind::response, in.id);
-      else send_error(in.id, result.error());
+      if (!peer_cancelled) {
+        if (result) send(jsonrpc::encode_result(in.id, *result), SendInfo::Kind::response, in.id);
+        else send_error(in.id, result.error());
+      }
+      // Only now is the request done: an input-end drain waits for the answer to be written.
+      {
+        std::lock_guard lock(mu);
+        inbound.erase(key);
+      }
+      drained_cv.notify_all();
     };
     // Requests the handler knows cannot block (list methods, tools declared non-blocking) run right
     // here on the reader thread: no hand-off to a worker and back, which dominates short calls.
@@ -219,6 +226,14 @@ struct Session::Impl {
     p->complete(std::move(r));
   }
 
+  // The peer ended its input in order: the requests it sent before leaving are still answered
+  // (bounded by Options::drain_timeout). Our own pending requests fail in on_closed, with the
+  // transport's reason (a child's exit status, say), which is the more useful message.
+  void on_input_end() {
+    std::unique_lock lock(mu);
+    drained_cv.wait_for(lock, opts.drain_timeout, [this] { return inbound.empty(); });
+  }
+
   void on_closed(std::optional<Error> reason) {
     std::unordered_map<std::int64_t, std::shared_ptr<Pending>> pending;
     std::unordered_map<std::string, CancellationToken> running;
@@ -260,6 +275,7 @@ Result<void> Session::start() {
   return impl_->transport->start(Transport::Callbacks{
       [impl](std::string frame) { impl->on_frame(std::move(frame)); },
       [impl](std::optional<Error> reason) { impl->on_closed(std::move(reason)); },
+      [impl] { impl->on_input_end(); },
   });
 }
 

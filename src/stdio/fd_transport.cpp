@@ -96,6 +96,8 @@ void FdTransport::read_loop(const Callbacks& cb) {
       if (framer.buffered()) {
         reason = Error::connection_closed("input ended in the middle of a message (" +
                                           std::to_string(framer.buffered()) + " bytes without a newline)");
+      } else if (cb.on_input_end && !closed_.load()) {
+        cb.on_input_end();  // the write side is still open: answers to what came in can go out
       }
       break;
     }

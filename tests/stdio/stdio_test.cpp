@@ -151,3 +151,35 @@ TEST(ChildProcess, PassesArgumentsAndEnvironment) {
   ASSERT_FALSE(lines.empty());
   EXPECT_EQ(lines[0], "arg-one:from-env");
 }
+
+// `echo '{...}' | server`: the input ends right after a request, and its answer must still be written.
+TEST(FdTransport, RequestsReceivedBeforeEndOfInputAreStillAnswered) {
+  int to_server[2], from_server[2];
+  ASSERT_EQ(pipe(to_server), 0);
+  ASSERT_EQ(pipe(from_server), 0);
+  struct Slow : Session::Handler {
+    Result<json::value> handle_request(InboundRequest& r) override {
+      std::this_thread::sleep_for(200ms);
+      return json::object{{"m", r.method}};
+    }
+    void handle_notification(const jsonrpc::Notification&) override {}
+  } h;
+  auto s = Session::create(make_fd_transport(to_server[0], from_server[1]), h, {});
+  ASSERT_TRUE(s->start());
+  std::string req = R"({"jsonrpc":"2.0","id":1,"method":"slow"})" "\n";
+  ASSERT_EQ(write(to_server[1], req.data(), req.size()), static_cast<ssize_t>(req.size()));
+  close(to_server[1]);  // end of input at once
+  std::string got;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = read(from_server[0], buf, sizeof buf);
+    if (n <= 0) break;  // the transport closes its write side after answering
+    got.append(buf, static_cast<std::size_t>(n));
+  }
+  close(from_server[0]);
+  s->shutdown();
+  ASSERT_NE(got.find('\n'), std::string::npos) << "no answer was written";
+  auto v = json::parse(got.substr(0, got.find('\n')));
+  EXPECT_EQ(v.at("id"), 1);
+  EXPECT_EQ(v.at("result").at("m"), "slow");
+}

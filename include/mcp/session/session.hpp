@@ -70,6 +70,9 @@ class Session : public std::enable_shared_from_this<Session> {
     std::size_t max_pending_inbound = 1024;             // queued + running; past it: -32603 "busy"
     jsonrpc::Limits limits;                             // decoder limits (see codec.hpp)
     std::string name = "mcp";                           // prefix of log lines
+    // When the peer ends its input in order, requests already received get this long to be
+    // answered before the session closes (Transport::Callbacks::on_input_end).
+    std::chrono::milliseconds drain_timeout{5'000};
   };
 
   class Handler {

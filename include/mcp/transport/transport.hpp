@@ -37,6 +37,10 @@ class Transport {
   struct Callbacks {
     std::function<void(std::string frame)> on_message;
     std::function<void(std::optional<Error> reason)> on_close;
+    // Optional: the peer has ended its input in order (end of file) while the transport can still
+    // send. Called on the reader thread before on_close; it may block briefly, e.g. to let requests
+    // already received be answered (`echo '{...}' | server` must still print the answer).
+    std::function<void()> on_input_end;
   };
 
   virtual ~Transport() = default;
