@@ -154,7 +154,11 @@ net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& r
     entry = state.find_session(std::string(sid));
     if (!entry) co_return co_await write(stream, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
   }
-  auto& transport = *entry->transport;
+  // Keep only the transport: holding the ServerSession here could make this I/O thread drop its
+  // last reference, and its destructor joins the session's workers.
+  auto transport_ref = entry->transport;
+  entry.reset();
+  auto& transport = *transport_ref;
 
   if (!request) {  // a notification or a response: accepted, nothing to answer
     transport.deliver(std::string(req.body()));
@@ -184,7 +188,8 @@ net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& r
     for (;;) {
       auto b = st->take_after(0);
       if (b.finished) {
-        if (!b.events.empty()) answer = b.events.back().data;
+        // Only the final answer is a body; a stream ended by a close or a cancellation has none.
+        if (b.answered && !b.events.empty()) answer = b.events.back().data;
         break;
       }
       timer->expires_after(std::chrono::seconds(3600));
@@ -216,15 +221,18 @@ net::awaitable<bool> handle_get(ServerState& state, S& stream, const Request& re
   if (sid.empty()) {
     co_return co_await write(stream, json_error(req, bhttp::status::bad_request, -32000, "Bad Request: Mcp-Session-Id header is required"));
   }
-  auto entry = state.find_session(std::string(sid));
-  if (!entry) co_return co_await write(stream, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
-  entry->transport->touch();
+  auto found_entry = state.find_session(std::string(sid));
+  if (!found_entry) co_return co_await write(stream, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
+  // Only the transport, for the reason given in handle_post.
+  auto transport = found_entry->transport;
+  found_entry.reset();
+  transport->touch();
 
   std::shared_ptr<Stream> st;
   std::uint64_t after = 0;
   auto last = req["last-event-id"];
   if (!last.empty()) {
-    auto found = entry->transport->find_event(std::string(last));
+    auto found = transport->find_event(std::string(last));
     if (!found) {
       co_return co_await write(stream, json_error(req, bhttp::status::not_found, -32000,
                                                   "Unknown Last-Event-ID: " + std::string(last)));
@@ -232,7 +240,7 @@ net::awaitable<bool> handle_get(ServerState& state, S& stream, const Request& re
     st = found->first;
     after = found->second;
   } else {
-    auto s = entry->transport->standalone_stream();
+    auto s = transport->standalone_stream();
     if (!s) co_return co_await write(stream, json_error(req, bhttp::status::not_found, -32001, s.error().message));
     st = *s;
     after = st->last_seq();
@@ -246,7 +254,7 @@ net::awaitable<bool> handle_get(ServerState& state, S& stream, const Request& re
   std::optional<long> retry;
   if (version.empty() || version >= "2025-11-25") retry = static_cast<long>(state.opts.sse_retry.count());
   bool ok = co_await pump(state, stream, *st, after,
-                          sse_head(req, entry->transport->session_id(), *st, after, last.empty() ? retry : std::nullopt),
+                          sse_head(req, transport->session_id(), *st, after, last.empty() ? retry : std::nullopt),
                           !last.empty());
   co_return ok && req.keep_alive();
 }

@@ -34,11 +34,14 @@ std::string new_session_id() {
 
 Result<HttpSessionEntry> ServerState::create_session() {
   {
+    // Count sessions being created too, so concurrent initializes cannot pass the limit together.
     std::lock_guard lock(mu);
-    if (sessions.size() >= opts.max_sessions) {
+    if (sessions.size() + creating >= opts.max_sessions) {
       return fail(Error::internal("too many sessions (" + std::to_string(opts.max_sessions) + ", max_sessions)"));
     }
+    ++creating;
   }
+  struct Unreserve { ServerState& s; ~Unreserve() { std::lock_guard l(s.mu); --s.creating; } } unreserve{*this};
   SessionTransport::Limits limits;
   limits.max_streams = opts.max_streams_per_session;
   limits.max_events_per_stream = opts.max_events_per_stream;
@@ -91,7 +94,10 @@ struct HttpServer::Impl {
       auto [ec, socket] = co_await acceptor.async_accept(net::as_tuple(net::use_awaitable));
       if (ec) {
         if (ec == net::error::operation_aborted || state.stopping) co_return;
+        // Out of descriptors (EMFILE) leaves the connection queued: back off instead of spinning.
         MCP_LOG_WARN("http: accept failed: {}", ec.message());
+        net::steady_timer pause(acceptor.get_executor(), std::chrono::milliseconds(100));
+        co_await pause.async_wait(net::as_tuple(net::use_awaitable));
         continue;
       }
       socket.set_option(tcp::no_delay(true));

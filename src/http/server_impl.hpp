@@ -35,6 +35,7 @@ struct ServerState {
 
   std::mutex mu;
   std::map<std::string, HttpSessionEntry> sessions;
+  std::size_t creating = 0;  // sessions between the max_sessions check and their insertion
 
   // New session for an initialize request; error if at max_sessions.
   Result<HttpSessionEntry> create_session();

@@ -121,6 +121,18 @@ void SessionTransport::close_request_stream(const jsonrpc::Id& request_id) {
   if (s) s->cut();
 }
 
+void SessionTransport::request_dropped(const jsonrpc::Id& request_id) {
+  std::shared_ptr<Stream> s;
+  {
+    std::lock_guard lock(mu_);
+    auto it = by_request_.find(jsonrpc::id_key(request_id));
+    if (it == by_request_.end()) return;
+    s = std::move(it->second);
+    by_request_.erase(it);
+  }
+  s->finish();  // its writer ends the response; nothing more will come
+}
+
 void SessionTransport::close() {
   std::function<void(std::optional<Error>)> on_close;
   std::map<std::string, std::shared_ptr<Stream>> streams;

@@ -39,6 +39,7 @@ class SessionTransport final : public Transport {
   Result<void> send(std::string frame, const SendInfo& info) override;
   void close() override;
   void close_request_stream(const jsonrpc::Id& request_id) override;
+  void request_dropped(const jsonrpc::Id& request_id) override;
 
   // HTTP side.
   const std::string& session_id() const { return id_; }

@@ -18,7 +18,7 @@ void Stream::push(std::string data, bool final) {
   e.data = std::move(data);
   events_.push_back(std::move(e));
   while (events_.size() > max_events_) events_.pop_front();
-  if (final) finished_ = true;
+  if (final) finished_ = answered_ = true;
   wake(lock);
 }
 
@@ -43,6 +43,7 @@ Stream::Batch Stream::take_after(std::uint64_t after_seq) {
     if (e.seq > after_seq) b.events.push_back(e);
   }
   b.finished = finished_;
+  b.answered = answered_;
   b.done = finished_ || cut_;
   signaled_ = false;
   return b;

@@ -42,6 +42,7 @@ class Stream {
     std::vector<StoredEvent> events;
     bool done = false;  // the writer should end its response after writing `events`
     bool finished = false;
+    bool answered = false;  // finished by its final answer (the last event), not by a close or drop
   };
   // Events after `after_seq`, and whether the writer is done. Clears the wake-up signal.
   Batch take_after(std::uint64_t after_seq);
@@ -77,6 +78,7 @@ class Stream {
   std::deque<StoredEvent> events_;
   std::uint64_t next_seq_ = 1;
   bool finished_ = false;  // the final answer was pushed, or the session closed
+  bool answered_ = false;  // the final answer was pushed
   bool cut_ = false;       // the current writer should end now
   bool signaled_ = false;
   bool attached_ = false;

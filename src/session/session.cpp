@@ -21,6 +21,10 @@ struct Pending {
   std::optional<Result<json::value>> result;
   std::atomic<bool> done{false};  // mirrors `result` for the lock-free spin in request()
   std::function<void(const ProgressInfo&)> on_progress;
+  // Held while on_progress runs; request() sets `finished` under it before returning, so the
+  // callback (which may capture the caller's stack) never runs after the caller has moved on.
+  std::mutex progress_mu;
+  bool finished = false;
   Clock::time_point deadline;
   Clock::time_point hard_deadline = Clock::time_point::max();
   std::chrono::milliseconds timeout{};
@@ -140,6 +144,8 @@ struct Session::Impl {
       if (!peer_cancelled) {
         if (result) send(jsonrpc::encode_result(in.id, *result), SendInfo::Kind::response, in.id);
         else send_error(in.id, result.error());
+      } else {
+        transport->request_dropped(in.id);
       }
       // Only now is the request done: an input-end drain waits for the answer to be written.
       {
@@ -201,7 +207,8 @@ struct Session::Impl {
       if (p->reset_on_progress) p->deadline = std::min(Clock::now() + p->timeout, p->hard_deadline);
     }
     p->cv.notify_all();
-    if (p->on_progress) p->on_progress(*info);
+    std::lock_guard progress_lock(p->progress_mu);
+    if (p->on_progress && !p->finished) p->on_progress(*info);
   }
 
   void on_message(jsonrpc::Response&& r) { complete(r.id, std::move(r.result)); }
@@ -272,11 +279,17 @@ Result<void> Session::start() {
     impl_->started = true;
   }
   Impl* impl = impl_.get();
-  return impl_->transport->start(Transport::Callbacks{
+  auto started = impl_->transport->start(Transport::Callbacks{
       [impl](std::string frame) { impl->on_frame(std::move(frame)); },
       [impl](std::optional<Error> reason) { impl->on_closed(std::move(reason)); },
       [impl] { impl->on_input_end(); },
   });
+  if (!started) {
+    // Nothing will ever call on_close: shutdown() must not wait for it.
+    std::lock_guard lock(impl_->mu);
+    impl_->started = false;
+  }
+  return started;
 }
 
 Result<json::value> Session::request(std::string_view method, json::object params, RequestOptions options) {
@@ -312,7 +325,11 @@ Result<json::value> Session::request(std::string_view method, json::object param
     }
     return fail(impl_->closed_error(sent.error()));
   }
-  options.cancel.on_cancel([p, reason_src = options.cancel] { p->complete(fail(Error::cancelled(reason_src.reason()))); });
+  // Weak: a long-lived token must not keep every request it ever guarded alive.
+  std::weak_ptr<Pending> weak_pending = p;
+  options.cancel.on_cancel_with_reason([weak_pending](const std::string& reason) {
+    if (auto pending = weak_pending.lock()) pending->complete(fail(Error::cancelled(reason)));
+  });
 
   // Most answers on a local transport arrive within tens of microseconds: spinning that long
   // first saves the futex sleep and wake-up that would otherwise dominate a round trip.
@@ -342,6 +359,10 @@ Result<json::value> Session::request(std::string_view method, json::object param
   if (unanswered) {
     json::object cp{{"requestId", id}, {"reason", out ? std::string("cancelled") : out.error().message}};
     (void)notify("notifications/cancelled", std::move(cp), options.related_request_id);
+  }
+  {
+    std::lock_guard progress_lock(p->progress_mu);
+    p->finished = true;
   }
   return out;
 }

@@ -282,3 +282,29 @@ TEST(HttpClient, UnreadableCaFileIsAnErrorNotAnException) {
     EXPECT_NE(t.error().message.find("/nonexistent/ca.pem"), std::string::npos) << t.error().message;
   }
 }
+
+// A cancelled request frees its answer stream: more cancelled calls than max_streams_per_session
+// must not lock the session out (each would otherwise hold its stream open forever).
+TEST(HttpClient, CancelledRequestsReleaseTheirStreams) {
+  HttpServerOptions o;
+  o.max_streams_per_session = 2;
+  TestServer s(o);
+  mcp::Client client(client_options());
+  auto t = transport_for(s.url());
+  ASSERT_TRUE(t);
+  ASSERT_TRUE(client.connect(t));
+  for (int i = 0; i < 4; ++i) {
+    mcp::CallOptions co;
+    co.timeout = 300ms;  // the client gives up and sends notifications/cancelled
+    auto r = client.call_tool("stuck", {}, co);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, mcp::error_code::kRequestTimeout);
+  }
+  // The server dropped those streams: a normal call still gets through.
+  bool ok = eventually([&] {
+    auto r = client.call_tool("echo", {{"text", "still here"}});
+    return r && first_text(*r) == "still here";
+  }, 5s);
+  EXPECT_TRUE(ok) << "the session stayed locked out after cancelled requests";
+  client.close();
+}

@@ -48,6 +48,15 @@ class CancellationToken {
     }
     f();
   }
+  // The same, handing the callback the reason. Prefer it to capturing the token in its own
+  // callback, which would make a reference cycle that keeps the token's state alive forever.
+  void on_cancel_with_reason(std::function<void(const std::string& reason)> f) const {
+    std::weak_ptr<State> weak = state_;
+    on_cancel([weak, f = std::move(f)] {
+      auto s = weak.lock();
+      f(s ? s->reason : std::string("cancelled"));
+    });
+  }
 
  private:
   struct State {

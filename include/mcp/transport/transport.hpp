@@ -52,6 +52,10 @@ class Transport {
   // polling, SEP-1699): the client reconnects with Last-Event-ID and the answer arrives there.
   // Transports without such streams ignore it.
   virtual void close_request_stream(const jsonrpc::Id& request_id) { (void)request_id; }
+
+  // `request_id` will never be answered (the peer cancelled it): a transport that keeps per-request
+  // state (HTTP answer streams) releases it. Others ignore it.
+  virtual void request_dropped(const jsonrpc::Id& request_id) { (void)request_id; }
 };
 
 }  // namespace mcp
