@@ -351,15 +351,23 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     fut.wait_for(opts_.connect_timeout);
   }
 
+  // Best effort, and bounded: blocking Beast calls ignore expires_after, so a watchdog aborts the
+  // exchange if the server has not answered within two seconds.
   void delete_session(const std::string& sid) {
-    (void)sid;
-    auto c = std::make_unique<ClientConn>(ioc_, &tls_);
+    (void)sid;  // make_request() adds the session header
+    auto c = std::make_shared<ClientConn>(ioc_, &tls_);
+    std::promise<void> finished;
+    std::thread watchdog([c, f = finished.get_future()]() mutable {
+      if (f.wait_for(std::chrono::seconds(2)) == std::future_status::timeout) c->abort();
+    });
     auto req = make_request(bhttp::verb::delete_);
     req.prepare_payload();
-    if (!c->connect(ep_, std::chrono::milliseconds(2000))) return;
-    if (!c->write(req)) return;
-    bhttp::response_parser<bhttp::buffer_body> p;
-    (void)c->read_header(p);
+    if (c->connect(ep_, std::chrono::milliseconds(2000)) && c->write(req)) {
+      bhttp::response_parser<bhttp::buffer_body> p;
+      (void)c->read_header(p);
+    }
+    finished.set_value();
+    watchdog.join();
   }
 
   bool closed() const {
