@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "client/manifest_compare.hpp"
+#include "client/violation_report.hpp"
 #include "log/log.hpp"
 #include "mcp/trust/manifest.hpp"
 
@@ -176,26 +177,8 @@ void ManifestEnforcer::mark_stale() {
 }
 
 Result<void> ManifestEnforcer::report(std::vector<SignatureViolation> found) {
-  if (found.empty()) return {};
-  {
-    std::lock_guard lock(mu_);
-    for (const auto& v : found) violations_.push_back(v);
-  }
-  for (const auto& v : found) {
-    if (policy_.on_violation) policy_.on_violation(v);
-    if (policy_.mode == EnforcementMode::permissive)
-      MCP_LOG_WARN("client: signed manifest violation (permissive, continuing): {}", v.describe());
-  }
-  if (policy_.mode != EnforcementMode::strict) return {};
-  json::array all;
-  for (const auto& v : found) all.push_back(to_json(v));
-  Error e{kManifestViolationCode, "signed manifest violation: " + found.front().describe(),
-          json::object{{"violations", std::move(all)}}};
-  if (found.size() > 1) e.message += " (and " + std::to_string(found.size() - 1) + " more)";
-  MCP_LOG_ERROR("client: {}; ending the session (strict mode)", e.message);
-  std::lock_guard lock(mu_);
-  if (!fatal_) fatal_ = e;
-  return fail(std::move(e));
+  return detail::report_violations({mu_, violations_, fatal_, policy_.mode, policy_.on_violation, kManifestViolationCode, "signed manifest violation"},
+                                   std::move(found));
 }
 
 std::optional<Error> ManifestEnforcer::fatal() const {

@@ -1,5 +1,6 @@
 #include "client/signature_enforcer.hpp"
 
+#include "client/violation_report.hpp"
 #include "log/log.hpp"
 
 namespace mcp {
@@ -86,26 +87,8 @@ Result<void> SignatureEnforcer::on_list(ListKind kind, const json::value& result
 }
 
 Result<void> SignatureEnforcer::report(std::vector<SignatureViolation> found) {
-  if (found.empty()) return {};
-  {
-    std::lock_guard lock(mu_);
-    for (const auto& v : found) violations_.push_back(v);
-  }
-  for (const auto& v : found) {
-    if (policy_.on_violation) policy_.on_violation(v);
-    if (policy_.mode == EnforcementMode::permissive)
-      MCP_LOG_WARN("client: capability signature violation (permissive, continuing): {}", v.describe());
-  }
-  if (policy_.mode != EnforcementMode::strict) return {};
-  json::array all;
-  for (const auto& v : found) all.push_back(to_json(v));
-  Error e{kSignatureViolationCode, "capability signature violation: " + found.front().describe(),
-          json::object{{"violations", std::move(all)}}};
-  if (found.size() > 1) e.message += " (and " + std::to_string(found.size() - 1) + " more)";
-  MCP_LOG_ERROR("client: {}; ending the session (strict mode)", e.message);
-  std::lock_guard lock(mu_);
-  if (!fatal_) fatal_ = e;
-  return fail(std::move(e));
+  return detail::report_violations({mu_, violations_, fatal_, policy_.mode, policy_.on_violation, kSignatureViolationCode, "capability signature violation"},
+                                   std::move(found));
 }
 
 std::optional<Error> SignatureEnforcer::fatal() const {
