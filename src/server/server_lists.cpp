@@ -87,75 +87,45 @@ Result<json::value> ServerSessionImpl::list_tools(const json::object& params, Re
   return page_json(listed_tools(ctx), "tools", params, server_->opts.page_size);
 }
 
-namespace {
-
-// Lists `items` of `kind`, keeping those the item hook and the signature allow.
-template <class T, class KeyOf>
-json::array filtered(ListKind kind, const std::vector<T>& items, KeyOf key_of,
-                     const decltype(AvailabilityHooks::item)& hook, RequestContext& ctx,
-                     const std::function<bool(const json::object&, const std::string&)>& may_list) {
+template <class Entry, class Item, class KeyOf>
+Result<json::value> ServerSessionImpl::list_items(ListKind kind, std::vector<Entry> Server::Impl::*entries,
+                                                  Item Entry::*item, KeyOf key_of, std::string_view json_key,
+                                                  const json::object& params, RequestContext& ctx) {
+  std::vector<Item> items;
+  decltype(AvailabilityHooks::item) hook;
+  {
+    std::lock_guard lock(server_->mu);
+    for (const auto& e : (*server_).*entries) items.push_back(e.*item);
+    hook = server_->hooks.item;
+  }
+  const auto sig = session_signature();
   json::array out;
   out.reserve(items.size());
   for (const auto& x : items) {
     const std::string& key = key_of(x);
     if (hook && !hook(kind, key, ctx)) continue;
     json::value j = to_json(x);
-    if (!may_list(j.as_object(), key)) continue;
+    if (!may_list(sig.get(), kind, j.as_object(), key)) continue;
     out.push_back(std::move(j));
   }
-  return out;
+  return page_json(std::move(out), json_key, params, server_->opts.page_size);
 }
 
-}  // namespace
-
 Result<json::value> ServerSessionImpl::list_resources(const json::object& params, RequestContext& ctx) {
-  std::vector<Resource> resources;
-  decltype(AvailabilityHooks::item) hook;
-  {
-    std::lock_guard lock(server_->mu);
-    for (const auto& e : server_->resources) resources.push_back(e.resource);
-    hook = server_->hooks.item;
-  }
-  const auto sig = session_signature();
-  auto items = filtered(ListKind::resources, resources, [](const Resource& r) -> const std::string& { return r.uri; },
-                        hook, ctx, [&](const json::object& o, const std::string& key) {
-                          return may_list(sig.get(), ListKind::resources, o, key);
-                        });
-  return page_json(std::move(items), "resources", params, server_->opts.page_size);
+  return list_items(ListKind::resources, &Server::Impl::resources, &Server::Impl::ResourceEntry::resource,
+                    [](const Resource& r) -> const std::string& { return r.uri; }, "resources", params, ctx);
 }
 
 Result<json::value> ServerSessionImpl::list_resource_templates(const json::object& params, RequestContext& ctx) {
-  std::vector<ResourceTemplate> templates;
-  decltype(AvailabilityHooks::item) hook;
-  {
-    std::lock_guard lock(server_->mu);
-    for (const auto& e : server_->templates) templates.push_back(e.resource_template);
-    hook = server_->hooks.item;
-  }
-  const auto sig = session_signature();
-  auto items = filtered(
-      ListKind::resource_templates, templates,
-      [](const ResourceTemplate& t) -> const std::string& { return t.uri_template; }, hook, ctx,
-      [&](const json::object& o, const std::string& key) {
-        return may_list(sig.get(), ListKind::resource_templates, o, key);
-      });
-  return page_json(std::move(items), "resourceTemplates", params, server_->opts.page_size);
+  return list_items(ListKind::resource_templates, &Server::Impl::templates,
+                    &Server::Impl::TemplateEntry::resource_template,
+                    [](const ResourceTemplate& t) -> const std::string& { return t.uri_template; },
+                    "resourceTemplates", params, ctx);
 }
 
 Result<json::value> ServerSessionImpl::list_prompts(const json::object& params, RequestContext& ctx) {
-  std::vector<Prompt> prompts;
-  decltype(AvailabilityHooks::item) hook;
-  {
-    std::lock_guard lock(server_->mu);
-    for (const auto& e : server_->prompts) prompts.push_back(e.prompt);
-    hook = server_->hooks.item;
-  }
-  const auto sig = session_signature();
-  auto items = filtered(ListKind::prompts, prompts, [](const Prompt& p) -> const std::string& { return p.name; },
-                        hook, ctx, [&](const json::object& o, const std::string& key) {
-                          return may_list(sig.get(), ListKind::prompts, o, key);
-                        });
-  return page_json(std::move(items), "prompts", params, server_->opts.page_size);
+  return list_items(ListKind::prompts, &Server::Impl::prompts, &Server::Impl::PromptEntry::prompt,
+                    [](const Prompt& p) -> const std::string& { return p.name; }, "prompts", params, ctx);
 }
 
 }  // namespace mcp

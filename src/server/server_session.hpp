@@ -59,6 +59,12 @@ class ServerSessionImpl final : public ServerSession,
   // The tools this request's tools/list shows, whole and unpaged (list_tools pages it; the signed
   // manifest covers it).
   json::array listed_tools(RequestContext& ctx);
+  // Prompts, resources or templates: the registry's `entries`, filtered by the item hook and the
+  // signature, paged under `json_key`. `item` picks the definition out of an entry, `key_of` its key.
+  template <class Entry, class Item, class KeyOf>
+  Result<json::value> list_items(ListKind kind, std::vector<Entry> Server::Impl::*entries, Item Entry::*item,
+                                 KeyOf key_of, std::string_view json_key, const json::object& params,
+                                 RequestContext& ctx);
   std::shared_ptr<const SessionSignature> session_signature() const;
   // Whether an item about to be listed keeps to the signature; logs an error naming it if not.
   bool may_list(const SessionSignature* sig, ListKind kind, const json::object& item, const std::string& key) const;
