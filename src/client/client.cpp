@@ -1,5 +1,7 @@
 #include "mcp/client/client.hpp"
 
+#include "mcp/protocol/capabilities.hpp"
+
 #include <mutex>
 #include <set>
 
@@ -79,18 +81,7 @@ struct Client::Impl final : Session::Handler {
     if (opts.on_closed) opts.on_closed(reason);
   }
 
-  bool supports(std::string_view capability) const {
-    const json::object* node = &server_caps;
-    while (true) {
-      auto dot = capability.find('.');
-      const json::value* v = node->if_contains(capability.substr(0, dot));
-      if (!v || v->is_null()) return false;
-      if (dot == std::string_view::npos) return !(v->is_bool() && !v->get_bool());
-      if (!v->is_object()) return false;
-      node = &v->get_object();
-      capability.remove_prefix(dot + 1);
-    }
-  }
+  bool supports(std::string_view capability) const { return declares_capability(server_caps, capability); }
 
   Result<json::value> call(std::string_view capability, std::string_view method, json::object params,
                            CallOptions o = {}) {

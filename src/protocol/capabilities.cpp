@@ -31,6 +31,26 @@ Result<std::optional<json::object>> read_experimental(ObjectReader& r, std::stri
 
 }  // namespace
 
+const json::value* find_capability(const json::object& capabilities, std::string_view path) {
+  const json::object* node = &capabilities;
+  for (;;) {
+    // A key may itself contain dots (reverse-DNS extension names): try the rest of the path whole first.
+    const json::value* v = node->if_contains(path);
+    if (v) return v;
+    auto dot = path.find('.');
+    if (dot == std::string_view::npos) return nullptr;
+    v = node->if_contains(path.substr(0, dot));
+    if (!v || !v->is_object()) return nullptr;
+    node = &v->get_object();
+    path.remove_prefix(dot + 1);
+  }
+}
+
+bool declares_capability(const json::object& capabilities, std::string_view path) {
+  const json::value* v = find_capability(capabilities, path);
+  return v && !v->is_null() && !(v->is_bool() && !v->get_bool());
+}
+
 json::value to_json(const ListChangedCapability& c) {
   json::object o;
   if (c.list_changed) o["listChanged"] = *c.list_changed;

@@ -1,5 +1,7 @@
 #include "mcp/server/context.hpp"
 
+#include "mcp/protocol/capabilities.hpp"
+
 #include <array>
 
 namespace mcp {
@@ -22,21 +24,12 @@ RequestContext::RequestContext(std::shared_ptr<const ClientView> client, ClientC
       meta_(std::move(request_meta)), cancel_(std::move(cancel)) {}
 
 bool RequestContext::client_supports(std::string_view capability) const {
-  const json::object* node = &client_->capabilities;
-  while (!capability.empty()) {
-    auto dot = capability.find('.');
-    std::string_view key = capability.substr(0, dot);
-    const json::value* v = node->if_contains(key);
-    if (!v) {
-      // An empty elicitation capability means form mode (2025-11-25, client/elicitation).
-      return key == "form" && node != &client_->capabilities && node->empty();
-    }
-    if (dot == std::string_view::npos) return !v->is_null() && !(v->is_bool() && !v->get_bool());
-    if (!v->is_object()) return false;
-    node = &v->get_object();
-    capability.remove_prefix(dot + 1);
-  }
-  return true;
+  if (declares_capability(client_->capabilities, capability)) return true;
+  // An empty elicitation capability means form mode (2025-11-25, client/elicitation).
+  constexpr std::string_view kForm = ".form";
+  if (!capability.ends_with(kForm) || capability.size() == kForm.size()) return false;
+  const json::value* parent = find_capability(client_->capabilities, capability.substr(0, capability.size() - kForm.size()));
+  return parent && parent->is_object() && parent->get_object().empty();
 }
 
 bool RequestContext::has_progress_token() const {

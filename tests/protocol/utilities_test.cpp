@@ -1,6 +1,7 @@
 #include <set>
 
 #include "mcp/protocol/base.hpp"
+#include "mcp/protocol/capabilities.hpp"
 #include "mcp/protocol/completion.hpp"
 #include "mcp/protocol/logging.hpp"
 #include "mcp/protocol/methods.hpp"
@@ -173,3 +174,17 @@ TEST(Methods, NamesAreUniqueAndNotificationsAreRecognised) {
 
 }  // namespace
 }  // namespace mcp
+
+TEST(Capabilities, DeclaresCapabilityWalksPathsAndMatchesDottedExtensionKeys) {
+  auto caps = mcp::json::parse(R"({"tools":{"listChanged":true},"resources":{"subscribe":false},
+    "logging":{},"experimental":null,"io.modelcontextprotocol/signed-manifests":{"algorithm":"ed25519"}})").as_object();
+  EXPECT_TRUE(mcp::declares_capability(caps, "tools"));
+  EXPECT_TRUE(mcp::declares_capability(caps, "tools.listChanged"));
+  EXPECT_TRUE(mcp::declares_capability(caps, "logging"));
+  EXPECT_FALSE(mcp::declares_capability(caps, "resources.subscribe"));  // false is not declared
+  EXPECT_FALSE(mcp::declares_capability(caps, "experimental"));         // null is not declared
+  EXPECT_FALSE(mcp::declares_capability(caps, "prompts"));
+  EXPECT_FALSE(mcp::declares_capability(caps, "tools.listChanged.deeper"));
+  EXPECT_TRUE(mcp::declares_capability(caps, "io.modelcontextprotocol/signed-manifests"));
+  EXPECT_TRUE(mcp::declares_capability(caps, "io.modelcontextprotocol/signed-manifests.algorithm"));
+}

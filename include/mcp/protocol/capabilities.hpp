@@ -73,4 +73,11 @@ template <> Result<ElicitationCapability> from_json<ElicitationCapability>(const
 template <> Result<ClientCapabilities> from_json<ClientCapabilities>(const json::value&);
 template <> Result<ServerCapabilities> from_json<ServerCapabilities>(const json::value&);
 
+// Whether a capabilities object (as sent on the wire) declares `path`: "tools", "resources.subscribe",
+// "sampling.tools". Extension keys that contain dots ("io.modelcontextprotocol/signed-manifests")
+// match whole. Null and `false` values do not count as declared.
+bool declares_capability(const json::object& capabilities, std::string_view path);
+// The value at `path` (same lookup), or null if absent.
+const json::value* find_capability(const json::object& capabilities, std::string_view path);
+
 }  // namespace mcp
