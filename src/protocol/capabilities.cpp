@@ -32,18 +32,15 @@ Result<std::optional<json::object>> read_experimental(ObjectReader& r, std::stri
 }  // namespace
 
 const json::value* find_capability(const json::object& capabilities, std::string_view path) {
-  const json::object* node = &capabilities;
-  for (;;) {
-    // A key may itself contain dots (reverse-DNS extension names): try the rest of the path whole first.
-    const json::value* v = node->if_contains(path);
-    if (v) return v;
-    auto dot = path.find('.');
-    if (dot == std::string_view::npos) return nullptr;
-    v = node->if_contains(path.substr(0, dot));
-    if (!v || !v->is_object()) return nullptr;
-    node = &v->get_object();
-    path.remove_prefix(dot + 1);
+  if (const json::value* v = capabilities.if_contains(path)) return v;
+  // Keys may themselves contain dots (reverse-DNS extension names), so every dot is a candidate
+  // boundary between a key and the rest of the path.
+  for (auto dot = path.find('.'); dot != std::string_view::npos; dot = path.find('.', dot + 1)) {
+    const json::value* v = capabilities.if_contains(path.substr(0, dot));
+    if (!v || !v->is_object()) continue;
+    if (const json::value* found = find_capability(v->get_object(), path.substr(dot + 1))) return found;
   }
+  return nullptr;
 }
 
 bool declares_capability(const json::object& capabilities, std::string_view path) {
