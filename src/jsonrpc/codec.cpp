@@ -155,8 +155,14 @@ std::string encode_result(const Id& id, const json::value& result) {
 }
 
 std::string encode_error(const Id& id, const Error& error) {
-  std::string out = R"({"jsonrpc":"2.0","id":)";
-  append(out, id);
+  // An error about a message whose id could not be read has no id. JSON-RPC 2.0 writes null there;
+  // MCP's schema (2025-11-25 and 2026-07-28) makes "id" optional and a string or integer, and the
+  // reference TypeScript SDK rejects a null id, so the member is left out.
+  std::string out = R"({"jsonrpc":"2.0")";
+  if (!id.is_null()) {
+    out += R"(,"id":)";
+    append(out, id);
+  }
   out += R"(,"error":)";
   append(out, error_value(error));
   out += '}';

@@ -166,10 +166,8 @@ TEST(HttpServerSse, StandaloneStreamResumesAfterTheReaderVanished) {
   ASSERT_TRUE(again.send_all(make_request("GET", "/mcp", s.port, get_h, {})));
   auto h2 = again.read_head();
   ASSERT_TRUE(h2);
-  if (h2->status == 409) {
-    GTEST_SKIP() << "BUG: connection.cpp:231 a resuming GET gets 409 while the vanished reader's pump is still "
-                    "attached (it only notices on a failed write, up to sse_keepalive later)";
-  }
+  // Guards a fixed bug: connection.cpp:231 a resuming GET gets 409 while the vanished reader's pump is still
+  //  attached (it only notices on a failed write, up to sse_keepalive later)
   ASSERT_EQ(h2->status, 200);
   auto replay = again.read_events(*h2, [](const SseEvent& e) { return !e.data.empty(); }, 3s);
   ASSERT_FALSE(replay.empty());
@@ -275,10 +273,8 @@ TEST(HttpServerSse, RequestStreamResumesAfterTheClientDroppedMidCall) {
                                       {{"Accept", "text/event-stream"}, {"Mcp-Session-Id", sid}, {"Last-Event-ID", priming_id}}, {})));
   auto head = g.read_head();
   ASSERT_TRUE(head);
-  if (head->status == 409) {
-    GTEST_SKIP() << "BUG: connection.cpp:231 resuming a POST stream whose client vanished gets 409 until the "
-                    "server's next write to the dead connection fails (here: only when the tool answers)";
-  }
+  // Guards a fixed bug: connection.cpp:231 resuming a POST stream whose client vanished gets 409 until the
+  //  server's next write to the dead connection fails (here: only when the tool answers)
   ASSERT_EQ(head->status, 200);
   auto events = g.read_events(*head, is_result, 5s);
   ASSERT_FALSE(events.empty());
@@ -309,8 +305,7 @@ TEST(HttpServerSse, StreamIsFreeOnceItsResponseEnded) {
     auto get = raw_exchange(s.port, "GET", {{"Accept", "text/event-stream"}, {"Mcp-Session-Id", sid}, {"Last-Event-ID", *events.front().id}});
     conflicts += get.status == 409;
   }
-  if (conflicts > 0) {
-    GTEST_SKIP() << "BUG: connection.cpp pump() detaches from the Stream only after the final write completes, so a "
-                    "GET resuming right after the response ended gets 409 (" << conflicts << "/50 here)";
-  }
+  // Guards a fixed bug: connection.cpp pump() detaches from the Stream only after the final write completes,
+  //  so a GET resuming right after the response ended gets 409.
+  EXPECT_EQ(conflicts, 0) << conflicts << "/50 resuming GETs right after the response ended were refused with 409";
 }

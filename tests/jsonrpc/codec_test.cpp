@@ -103,7 +103,8 @@ TEST(Codec, EncodeRoundTrips) {
   ASSERT_TRUE(m);
   EXPECT_EQ(std::get<Request>(*m).params->at("arguments").at("a"), 1);
   auto err = encode_error(nullptr, Error::parse_error("bad"));
-  EXPECT_EQ(err, R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"bad"}})");
+  // MCP's schema: "id" is optional and never null, so an error without a known id omits it.
+  EXPECT_EQ(err, R"({"jsonrpc":"2.0","error":{"code":-32700,"message":"bad"}})");
   EXPECT_EQ(encode(Notification{"n", std::nullopt}), R"({"jsonrpc":"2.0","method":"n"})");
 }
 

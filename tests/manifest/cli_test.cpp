@@ -34,7 +34,7 @@ class ManifestCli : public ::testing::Test {
     const char* env = std::getenv("MCP_BIN");
     bin_ = fs::path(env != nullptr && *env != '\0' ? env : MCP_MANIFEST_BIN_FALLBACK);
     for (const char* b : {"mcp-trust", "file-manager", "everything-server"})
-      if (!fs::exists(bin_ / b)) GTEST_SKIP() << b << " is not built in " << bin_;
+      ASSERT_TRUE(fs::exists(bin_ / b)) << b << " is not built in " << bin_;
     dir_ = fs::temp_directory_path() / ("mcp-manifest-cli-" + std::to_string(::getpid()) + "-" +
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);

@@ -129,7 +129,6 @@ CreateMessageRequestParams create_message_params() {
   p.tools = {tool()};
   p.tool_choice = ToolChoice{ToolChoiceMode::automatic, {}};
   p.meta = meta_with_token();
-  p.extra = json::object{{"task", json::object{{"ttl", 60000}}}};  // tasks are tolerated, not modelled
   return p;
 }
 
@@ -146,22 +145,35 @@ CreateMessageResult create_message_result() {
 ElicitRequestFormParams elicit_form() {
   RequestedSchema s;
   s.schema = "https://json-schema.org/draft/2020-12/schema";
+  // One property of every primitive kind the schema allows, each with every member it declares.
+  json::array options{json::object{{"const", "red"}, {"title", "Red"}}, json::object{{"const", "green"}, {"title", "Green"}}};
   s.properties = json::object{
-      {"name", json::object{{"type", "string"}, {"title", "Name"}, {"minLength", 1}}},
-      {"age", json::object{{"type", "integer"}, {"minimum", 0}}},
-      {"subscribe", json::object{{"type", "boolean"}, {"default", false}}},
-      {"colour", json::object{{"type", "string"}, {"enum", json::array{"red", "green"}}}},
-      {"tags",
-       json::object{{"type", "array"}, {"items", json::object{{"type", "string"}, {"enum", json::array{"a", "b"}}}}}}};
+      {"name", json::object{{"type", "string"}, {"title", "Name"}, {"description", "Your name"}, {"minLength", 1},
+                            {"maxLength", 64}, {"default", "Ada"}}},
+      {"email", json::object{{"type", "string"}, {"format", "email"}}},
+      {"age", json::object{{"type", "integer"}, {"title", "Age"}, {"description", "In years"}, {"minimum", 0},
+                           {"maximum", 150}, {"default", 30}}},
+      {"subscribe", json::object{{"type", "boolean"}, {"title", "Subscribe"}, {"description", "Weekly mail"},
+                                 {"default", false}}},
+      {"colour", json::object{{"type", "string"}, {"title", "Colour"}, {"description", "Pick one"},
+                              {"enum", json::array{"red", "green"}}, {"default", "red"}}},
+      {"shade", json::object{{"type", "string"}, {"title", "Shade"}, {"description", "Pick one"}, {"oneOf", options},
+                             {"default", "green"}}},
+      {"legacy", json::object{{"type", "string"}, {"title", "Legacy"}, {"description", "Pick one"},
+                              {"enum", json::array{"a", "b"}}, {"enumNames", json::array{"A", "B"}}, {"default", "a"}}},
+      {"tags", json::object{{"type", "array"}, {"title", "Tags"}, {"description", "Pick some"}, {"minItems", 1},
+                            {"maxItems", 2}, {"items", json::object{{"type", "string"}, {"enum", json::array{"a", "b"}}}},
+                            {"default", json::array{"a"}}}},
+      {"labels", json::object{{"type", "array"}, {"title", "Labels"}, {"description", "Pick some"}, {"minItems", 0},
+                              {"maxItems", 2}, {"items", json::object{{"anyOf", options}}},
+                              {"default", json::array{"red"}}}}};
   s.required = {"name"};
-  return ElicitRequestFormParams{"Please tell us about yourself", std::move(s), meta_with_token(),
-                                 json::object{{"task", json::object{{"ttl", 60000}}}}};
+  return ElicitRequestFormParams{"Please tell us about yourself", std::move(s), meta_with_token(), {}};
 }
 
 ElicitRequestURLParams elicit_url() {
   return ElicitRequestURLParams{"Please set your API key", "https://mcp.example.com/ui/set_api_key",
-                                "550e8400-e29b-41d4-a716-446655440000", meta_with_token(),
-                                json::object{{"task", json::object{{"ttl", 60000}}}}};
+                                "550e8400-e29b-41d4-a716-446655440000", meta_with_token(), {}};
 }
 
 ClientCapabilities client_capabilities() {
@@ -170,13 +182,7 @@ ClientCapabilities client_capabilities() {
   c.roots = ListChangedCapability{true, {}};
   c.sampling = SamplingCapability{json::object{}, json::object{}, {}};
   c.elicitation = ElicitationCapability{json::object{}, json::object{}, {}};
-  json::object any{};
-  c.extra = json::object{
-      {"tasks", json::object{{"cancel", any},
-                             {"list", any},
-                             {"requests", json::object{{"elicitation", json::object{{"create", any}}},
-                                                       {"sampling", json::object{{"createMessage", any}}}}}}},
-      {"signature", json::object{{"algorithms", json::array{"ed25519"}}}}};
+  c.extra = json::object{{"signature", json::object{{"algorithms", json::array{"ed25519"}}}}};
   return c;
 }
 
@@ -188,11 +194,7 @@ ServerCapabilities server_capabilities() {
   c.prompts = ListChangedCapability{true, {}};
   c.resources = ResourcesCapability{true, true, {}};
   c.tools = ListChangedCapability{false, {}};
-  json::object any{};
-  c.extra = json::object{{"tasks", json::object{{"cancel", any},
-                                                {"list", any},
-                                                {"requests", json::object{{"tools", json::object{{"call", any}}}}}}},
-                         {"io.modelcontextprotocol/signed-manifests", json::object{{"version", 1}}}};
+  c.extra = json::object{{"io.modelcontextprotocol/signed-manifests", json::object{{"version", 1}}}};
   return c;
 }
 

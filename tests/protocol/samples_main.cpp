@@ -8,6 +8,7 @@
 #include <iostream>
 #include <string>
 
+#include "mcp/jsonrpc/codec.hpp"
 #include "protocol/samples.hpp"
 
 namespace {
@@ -142,8 +143,7 @@ void tools() {
   request("ListToolsRequest", method::kToolsList, "PaginatedRequestParams", PaginatedRequestParams{});
   result("ListToolsResult", ListToolsResult{{tool()}, std::string("o:1"), meta(), {}});
   request("CallToolRequest", method::kToolsCall, "CallToolRequestParams",
-          CallToolRequestParams{"get_weather", json::object{{"city", "Paris"}}, token_meta("c"),
-                                json::object{{"task", json::object{{"ttl", 60000}}}}});
+          CallToolRequestParams{"get_weather", json::object{{"city", "Paris"}}, token_meta("c"), {}});
   result("CallToolResult", CallToolResult{{text(), image(), audio(), resource_link(), embedded_blob()},
                                           json::object{{"celsius", 18}},
                                           false,
@@ -259,9 +259,40 @@ void lifecycle() {
   result("PaginatedResult", ListToolsResult{{}, std::string("o:1"), meta(), {}});
 }
 
+// What the JSON-RPC codec writes, parsed back: the envelopes the wire carries.
+void envelopes() {
+  auto wire = [](std::string_view def, const std::string& text) {
+    json::value v = json::parse(text);
+    print(def, v);
+    print("JSONRPCMessage", v);
+  };
+  json::object params{{"_meta", token_meta(5)}};
+  std::string request = jsonrpc::encode_request(json::value(next_id++), method::kToolsList, &params);
+  wire("JSONRPCRequest", request);
+  print("Request", json::parse(request));  // the base interface every request extends
+  std::string note = jsonrpc::encode_notification(method::kInitialized, &params);
+  wire("JSONRPCNotification", note);
+  print("Notification", json::parse(note));
+  wire("JSONRPCResultResponse", jsonrpc::encode_result(json::value("r-1"), json::object{{"_meta", meta()}}));
+  Error e = Error::method_not_found("tools/unknown");
+  e.data = json::object{{"method", "tools/unknown"}};
+  wire("JSONRPCErrorResponse", jsonrpc::encode_error(json::value(next_id++), e));
+  // An error about a message whose id could not be read: the schema allows no null id.
+  wire("JSONRPCErrorResponse", jsonrpc::encode_error(json::value(nullptr), Error::parse_error("not JSON")));
+}
+
+// Base interfaces the schema declares and other definitions extend without referencing them.
+void bases() {
+  print("BaseMetadata", to_json(implementation("base")));
+  print("Icons", to_json(tool()));
+  print("ResourceContents", to_json(std::get<TextResourceContents>(embedded_text().resource)));
+}
+
 }  // namespace
 
 int main() {
+  envelopes();
+  bases();
   basics();
   content();
   resources();

@@ -43,7 +43,7 @@ class SignatureCli : public ::testing::Test {
   void SetUp() override {
     const char* env = std::getenv("MCP_BIN");
     bin_ = fs::path(env != nullptr && *env != '\0' ? env : MCP_SIGNATURE_BIN_FALLBACK);
-    if (!fs::exists(bin_ / "mcp-trust") || !fs::exists(bin_ / "file-manager")) GTEST_SKIP() << "not built in " << bin_;
+    ASSERT_TRUE(fs::exists(bin_ / "mcp-trust") && fs::exists(bin_ / "file-manager")) << "not built in " << bin_;
     dir_ = fs::temp_directory_path() / ("mcp-sig-cli-" + std::to_string(::getpid()) + "-" +
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
@@ -180,7 +180,7 @@ TEST_F(SignatureCli, WatchAsJsonLines) {
 
 TEST_F(SignatureCli, ScanWritesASignatureAClientCanHoldAServerTo) {
   const fs::path everything = bin_ / "everything-server";
-  if (!fs::exists(everything)) GTEST_SKIP() << "everything-server is not built";
+  ASSERT_TRUE(fs::exists(everything)) << "everything-server is not built";
   const std::string sig = (dir_ / "signature.json").string();
   auto scan = run({"scan", "--", everything.string(), "--out", sig});
   ASSERT_EQ(scan.code, 0) << scan.err;
@@ -201,7 +201,7 @@ TEST_F(SignatureCli, ScanWritesASignatureAClientCanHoldAServerTo) {
 
 TEST_F(SignatureCli, WithoutASignatureItFreezesTheFirstLists) {
   const fs::path everything = bin_ / "everything-server";
-  if (!fs::exists(everything)) GTEST_SKIP() << "everything-server is not built";
+  ASSERT_TRUE(fs::exists(everything)) << "everything-server is not built";
   auto r = run({"client", "--", everything.string(), "tools"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("signature: none (schema freezing)"));

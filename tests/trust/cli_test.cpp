@@ -32,7 +32,7 @@ class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
     exe_ = test::bin_dir() / "mcp-trust";
-    if (!fs::exists(exe_)) GTEST_SKIP() << exe_ << " is not built";
+    ASSERT_TRUE(fs::exists(exe_)) << exe_ << " is not built";
     dir_ = fs::temp_directory_path() / ("mcp-trust-cli-" + std::to_string(::getpid()) + "-" +
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
