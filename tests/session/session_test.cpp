@@ -10,9 +10,12 @@
 #include <thread>
 
 #include "mcp/transport/memory.hpp"
+#include "support/event.hpp"
 
 using namespace mcp;
 using namespace std::chrono_literals;
+using mcp::test::Event;
+using mcp::test::wait_cancelled;
 
 namespace {
 
@@ -64,10 +67,10 @@ struct Raw {
   std::mutex mu;
   std::condition_variable cv;
   std::vector<std::string> frames;
-  Raw() {
+  explicit Raw(Session::Options options = {}) {
     auto [ta, tb] = make_memory_transport_pair();
     raw = tb;
-    s = Session::create(ta, handler, {});
+    s = Session::create(ta, handler, options);
     EXPECT_TRUE(s->start());
     EXPECT_TRUE(raw->start({[this](std::string f) {
                               std::lock_guard l(mu);
@@ -90,32 +93,35 @@ struct Raw {
 }  // namespace
 
 TEST(Session, ConcurrentRequestsAreAnsweredOutOfOrder) {
+  // The first request is held until the second one has been answered: if answers were ordered, the
+  // second would wait behind the first and both would time out.
   Pair p;
-  p.b_handler.fn = [](InboundRequest& r) -> Result<json::value> {
-    auto ms = r.params.at("sleep").as_int64();
-    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-    return json::object{{"slept", ms}};
+  Event first_started, second_answered;
+  p.b_handler.fn = [&](InboundRequest& r) -> Result<json::value> {
+    if (r.method == "first") {
+      first_started.set();
+      if (!second_answered.wait()) return fail(Error::internal("the second request was never answered"));
+    }
+    return json::object{{"m", r.method}};
   };
-  auto slow = std::async(std::launch::async, [&] { return p.a->request("x", {{"sleep", 300}}); });
-  std::this_thread::sleep_for(20ms);
-  auto t0 = std::chrono::steady_clock::now();
-  auto fast = p.a->request("x", {{"sleep", 1}});
-  auto fast_elapsed = std::chrono::steady_clock::now() - t0;
-  ASSERT_TRUE(fast);
-  EXPECT_EQ(fast->at("slept"), 1);
-  // The fast answer did not wait behind the slow one.
-  EXPECT_LT(fast_elapsed, 250ms);
-  auto s = slow.get();
-  ASSERT_TRUE(s);
-  EXPECT_EQ(s->at("slept"), 300);
+  auto first = std::async(std::launch::async, [&] { return p.a->request("first", {}); });
+  ASSERT_TRUE(first_started.wait());
+  RequestOptions o;
+  o.timeout = 5s;
+  auto second = p.a->request("second", {}, o);
+  ASSERT_TRUE(second) << second.error().message;
+  EXPECT_EQ(second->at("m"), "second");
+  second_answered.set();
+  auto f = first.get();
+  ASSERT_TRUE(f) << f.error().message;
+  EXPECT_EQ(f->at("m"), "first");
 }
 
 TEST(Session, TimeoutFailsTheCallAndCancelsThePeer) {
   Pair p;
   std::promise<std::string> cancelled_reason;
   p.b_handler.fn = [&](InboundRequest& r) -> Result<json::value> {
-    for (int i = 0; i < 200 && !r.cancel.cancelled(); ++i) std::this_thread::sleep_for(10ms);
-    cancelled_reason.set_value(r.cancel.cancelled() ? r.cancel.reason() : "not cancelled");
+    cancelled_reason.set_value(wait_cancelled(r.cancel) ? r.cancel.reason() : "not cancelled");
     return json::object{};
   };
   RequestOptions o;
@@ -124,29 +130,33 @@ TEST(Session, TimeoutFailsTheCallAndCancelsThePeer) {
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, error_code::kRequestTimeout);
   auto f = cancelled_reason.get_future();
-  ASSERT_EQ(f.wait_for(2s), std::future_status::ready);
+  ASSERT_EQ(f.wait_for(15s), std::future_status::ready);
   EXPECT_NE(f.get(), "not cancelled");
 }
 
 TEST(Session, CancellationReachesTheRunningHandler) {
   Pair p;
-  std::atomic<bool> started{false}, saw_cancel{false};
+  Event started, handler_done;
+  std::atomic<bool> saw_cancel{false};
+  std::string reason;
   p.b_handler.fn = [&](InboundRequest& r) -> Result<json::value> {
-    started = true;
-    for (int i = 0; i < 300 && !r.cancel.cancelled(); ++i) std::this_thread::sleep_for(5ms);
-    saw_cancel = r.cancel.cancelled();
+    started.set();
+    saw_cancel = wait_cancelled(r.cancel);
+    reason = r.cancel.reason();
+    handler_done.set();
     return json::object{};
   };
   RequestOptions o;
   CancellationToken tok = o.cancel;
   auto fut = std::async(std::launch::async, [&] { return p.a->request("work", {}, o); });
-  while (!started) std::this_thread::sleep_for(1ms);
+  ASSERT_TRUE(started.wait());
   tok.cancel("user pressed stop");
   auto r = fut.get();
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, error_code::kRequestCancelled);
-  for (int i = 0; i < 200 && !saw_cancel; ++i) std::this_thread::sleep_for(5ms);
+  ASSERT_TRUE(handler_done.wait());
   EXPECT_TRUE(saw_cancel);
+  EXPECT_EQ(reason, "user pressed stop");
 }
 
 TEST(Session, ProgressIsRoutedToItsRequest) {
@@ -184,7 +194,7 @@ TEST(Session, MalformedInputGetsErrorsAndTheConnectionStaysUsable) {
   r.send("this is not json");
   auto e1 = r.next();
   EXPECT_EQ(e1.at("error").at("code"), -32700);
-  EXPECT_TRUE(e1.at("id").is_null());
+  EXPECT_FALSE(e1.as_object().contains("id"));  // unknown id: left out (MCP has no null id)
   r.send(R"({"jsonrpc":"2.0","id":5,"method":"x","params":"str"})");
   auto e2 = r.next();
   EXPECT_EQ(e2.at("error").at("code"), -32602);
@@ -206,30 +216,39 @@ TEST(Session, HandlerErrorsBecomeJsonRpcErrors) {
 }
 
 TEST(Session, PeerCancelledRequestIsNotAnswered) {
-  Raw r;
-  std::atomic<bool> started{false};
+  // One worker: "after" runs only once "slow" has returned and its answer, had there been one, was
+  // written. So the first frame being "after"'s proves "slow" was never answered.
+  Session::Options one_worker;
+  one_worker.max_workers = 1;
+  Raw r(one_worker);
+  Event started;
+  std::atomic<bool> saw_cancel{false};
   r.handler.fn = [&](InboundRequest& req) -> Result<json::value> {
-    started = true;
-    for (int i = 0; i < 200 && !req.cancel.cancelled(); ++i) std::this_thread::sleep_for(5ms);
-    return json::object{};
+    if (req.method != "slow") return json::object{{"m", req.method}};
+    started.set();
+    saw_cancel = wait_cancelled(req.cancel);
+    return json::object{{"m", "slow"}};  // returned after the cancellation: must be dropped
   };
   r.send(R"({"jsonrpc":"2.0","id":1,"method":"slow"})");
-  while (!started) std::this_thread::sleep_for(1ms);
+  ASSERT_TRUE(started.wait());
   r.send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"stop"}})");
   r.send(R"({"jsonrpc":"2.0","id":2,"method":"after"})");
-  auto f = r.next();
+  auto f = r.next(10s);
+  ASSERT_TRUE(f.is_object());
   EXPECT_EQ(f.at("id"), 2);
-  EXPECT_TRUE(r.next(300ms).is_null());
+  EXPECT_TRUE(saw_cancel);
 }
 
 TEST(Session, ClosingFailsPendingRequests) {
   Pair p;
-  p.b_handler.fn = [](InboundRequest&) -> Result<json::value> {
-    std::this_thread::sleep_for(300ms);
+  Event started;
+  p.b_handler.fn = [&](InboundRequest& r) -> Result<json::value> {
+    started.set();
+    (void)wait_cancelled(r.cancel);  // the closing session cancels it
     return json::object{};
   };
   auto fut = std::async(std::launch::async, [&] { return p.a->request("slow", {}); });
-  std::this_thread::sleep_for(50ms);
+  ASSERT_TRUE(started.wait());  // the request is in flight
   p.a->close();
   auto r = fut.get();
   ASSERT_FALSE(r);
@@ -240,17 +259,22 @@ TEST(Session, ClosingFailsPendingRequests) {
 TEST(Session, DuplicateInFlightIdIsRejected) {
   Raw r;
   std::atomic<int> calls{0};
+  Event started, release;
   r.handler.fn = [&](InboundRequest&) -> Result<json::value> {
     ++calls;
-    std::this_thread::sleep_for(200ms);
+    started.set();
+    (void)release.wait();
     return json::object{};
   };
   r.send(R"({"jsonrpc":"2.0","id":1,"method":"a"})");
-  std::this_thread::sleep_for(20ms);
+  ASSERT_TRUE(started.wait());  // id 1 is in flight
   r.send(R"({"jsonrpc":"2.0","id":1,"method":"a"})");
-  auto e = r.next();
+  auto e = r.next(10s);
+  ASSERT_TRUE(e.is_object());
   EXPECT_EQ(e.at("error").at("code"), -32600);
-  auto ok = r.next();
+  release.set();
+  auto ok = r.next(10s);
+  ASSERT_TRUE(ok.is_object());
   EXPECT_TRUE(ok.as_object().contains("result"));
   EXPECT_EQ(calls, 1);
 }
@@ -262,10 +286,11 @@ TEST(Session, InlineRequestsAreAnsweredWhileWorkersAreBusy) {
     bool runs_inline(const std::string& method, const json::object*) const override { return method == "fast"; }
   };
   Inline server_handler;
-  std::atomic<bool> release{false};
+  Event slow_started, release;
   server_handler.fn = [&](InboundRequest& r) -> Result<json::value> {
     if (r.method == "slow") {
-      while (!release) std::this_thread::sleep_for(1ms);
+      slow_started.set();
+      (void)release.wait();
     }
     return json::object{{"m", r.method}};
   };
@@ -278,13 +303,13 @@ TEST(Session, InlineRequestsAreAnsweredWhileWorkersAreBusy) {
   ASSERT_TRUE(server->start());
   ASSERT_TRUE(client->start());
   auto slow = std::async(std::launch::async, [&] { return client->request("slow", {}); });
-  std::this_thread::sleep_for(50ms);
+  ASSERT_TRUE(slow_started.wait());  // the only worker is busy
   RequestOptions quick;
-  quick.timeout = 1s;
+  quick.timeout = 5s;
   auto fast = client->request("fast", {}, quick);
+  release.set();
   ASSERT_TRUE(fast) << fast.error().message;
   EXPECT_EQ(fast->at("m"), "fast");
-  release = true;
   ASSERT_TRUE(slow.get());
   client->shutdown();
   server->shutdown();
