@@ -62,6 +62,11 @@ class ChildProcess final : public ChildProcessTransport {
     return pid_;
   }
 
+  std::optional<int> wait_status() const override {
+    std::lock_guard lock(mu_);
+    return pid_ > 0 ? std::nullopt : status_;
+  }
+
   Result<void> start(Callbacks cb) override {
     auto user_close = std::move(cb.on_close);
     cb.on_close = [this, user_close](std::optional<Error> reason) {

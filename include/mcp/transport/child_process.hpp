@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,7 +42,10 @@ class ChildProcessTransport : public Transport {
   static Result<std::shared_ptr<ChildProcessTransport>> spawn(ChildProcessOptions options);
 
   // The child's pid, or -1 after it has been reaped.
-  virtual int pid() const = 0;
+  [[nodiscard]] virtual int pid() const = 0;
+  // How the child ended, as waitpid() reported it (test with WIFEXITED / WIFSIGNALED), once it
+  // has been reaped; empty while it runs.
+  [[nodiscard]] virtual std::optional<int> wait_status() const = 0;
 };
 
 }  // namespace mcp
