@@ -1,56 +1,93 @@
 #!/usr/bin/env bash
 # The capability signature over HTTP, end to end with the programs a user runs:
-# file-manager --http serves its card; `mcp-trust card` fetches and verifies it; the card answers
-# 304 to a matching If-None-Match; `mcp-trust client --url` holds the server to the card's signature
-# in strict mode, passes the mid-session admin grant, and stops a misbehaving server (exit 4).
+# file-manager --http serves its card; `mcp-trust card` fetches and verifies it; the card has a
+# strong ETag and a Cache-Control max-age, and answers 304 to a matching If-None-Match;
+# `mcp-trust client --url` holds the server to the card's signature in strict mode, passes the
+# mid-session admin grant, and stops a misbehaving server (exit 4).
+# Every check looks at both the exit status and, where it says so, the output.
 # Usage: card_http.sh <build/bin>
 set -uo pipefail
 bin=$(readlink -f "$1")
 tmp=$(mktemp -d)
 pids=()
-trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
-passed=0 failed=0
-check() {  # check NAME EXPECTED_EXIT COMMAND...
-  local name=$1 want=$2; shift 2
-  out=$("$@" 2>&1); rc=$?
-  if [ "$rc" = "$want" ]; then passed=$((passed + 1)); echo "ok   $name"
-  else failed=$((failed + 1)); echo "FAIL $name (exit $rc, wanted $want)"; echo "$out" | tail -n 15; fi
+cleanup() {
+  ((${#pids[@]})) && kill "${pids[@]}" 2>/dev/null
+  wait 2>/dev/null
+  rm -rf "$tmp"
 }
-start() {  # start LOG ARGS... -> prints the URL
-  local log=$1; shift
+trap cleanup EXIT
+passed=0 failed=0
+pass() { passed=$((passed + 1)); echo "ok   $1"; }
+failure() { failed=$((failed + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && echo "$2" | tail -n 15; }
+
+# run NAME EXPECTED_EXIT [GREP_PATTERN] -- COMMAND...: the command must exit with EXPECTED_EXIT
+# and, if a pattern is given, print a line matching it (case-insensitive).
+run() {
+  local name=$1 want=$2 pattern=""
+  shift 2
+  if [ "$1" != "--" ]; then pattern=$1; shift; fi
+  shift
+  local out rc
+  out=$("$@" 2>&1)
+  rc=$?
+  if [ "$rc" != "$want" ]; then failure "$name (exit $rc, wanted $want)" "$out"
+  elif [ -n "$pattern" ] && ! grep -qiE -- "$pattern" <<<"$out"; then failure "$name (no line matches /$pattern/)" "$out"
+  else pass "$name"; fi
+}
+# expect NAME CONDITION-RESULT DETAIL: records a check made in this shell.
+expect() { if [ "$2" = 0 ]; then pass "$1"; else failure "$1" "$3"; fi; }
+
+# start VAR LOG ARGS...: starts file-manager in this shell (so its pid is ours to stop) and sets VAR
+# to the URL it prints once listening.
+start() {
+  local var=$1 log=$2
+  shift 2
   "$bin/file-manager" "$@" >"$log" 2>&1 &
   pids+=($!)
-  for _ in $(seq 1 100); do
-    url=$(grep -oE 'http://localhost:[0-9]+/mcp' "$log" | head -n1)
-    [ -n "$url" ] && { echo "$url"; return 0; }
-    sleep 0.1
+  local found=""
+  for _ in $(seq 1 200); do
+    found=$(grep -oE 'http://localhost:[0-9]+/mcp' "$log" | head -n1)
+    [ -n "$found" ] && break
+    kill -0 "${pids[-1]}" 2>/dev/null || break
+    sleep 0.05
   done
-  cat "$log" >&2; return 1
+  if [ -z "$found" ]; then echo "file-manager did not start:" >&2; cat "$log" >&2; exit 1; fi
+  printf -v "$var" "%s" "$found"
 }
 
 "$bin/mcp-trust" keygen --out "$tmp/key" >"$tmp/keygen.txt" 2>&1 || { cat "$tmp/keygen.txt"; exit 1; }
 awk '/^publicKey:/{print $2}' "$tmp/keygen.txt" >"$tmp/key.pub"
-"$bin/mcp-trust" keygen --out "$tmp/other" | awk '/^publicKey:/{print $2}' >"$tmp/other.pub"
+"$bin/mcp-trust" keygen --out "$tmp/other" >"$tmp/other.txt" 2>&1 || { cat "$tmp/other.txt"; exit 1; }
+awk '/^publicKey:/{print $2}' "$tmp/other.txt" >"$tmp/other.pub"
+[ -s "$tmp/key.pub" ] && [ -s "$tmp/other.pub" ] || { echo "keygen printed no publicKey line"; exit 1; }
 
-url=$(start "$tmp/fm.log" --http --port 0 --sign-key "$tmp/key" --grant-admin-after 500ms) || exit 1
+start url "$tmp/fm.log" --http --port 0 --sign-key "$tmp/key" --grant-admin-after 500ms
 card="${url%/mcp}/.well-known/mcp.json"
 
-check "card verifies with the signer's key" 0 "$bin/mcp-trust" card --public-key "$tmp/key.pub" "$url"
-check "card proof fails with another key (exit 4)" 4 "$bin/mcp-trust" card --public-key "$tmp/other.pub" "$url"
-etag=$(curl -s -D - -o /dev/null "$card" | tr -d '\r' | awk -F': ' 'tolower($1)=="etag"{print $2}')
-check "card has a strong ETag and Cache-Control" 0 bash -c "[ -n '$etag' ] && curl -s -D - -o /dev/null '$card' | grep -qi '^cache-control: .*max-age'"
-check "matching If-None-Match gets 304" 0 bash -c "[ \"\$(curl -s -o /dev/null -w '%{http_code}' -H 'If-None-Match: $etag' '$card')\" = 304 ]"
-check "other If-None-Match gets 200" 0 bash -c "[ \"\$(curl -s -o /dev/null -w '%{http_code}' -H 'If-None-Match: \"sha256:00\"' '$card')\" = 200 ]"
-check "strict client over HTTP passes the mid-session grant" 0 \
-  "$bin/mcp-trust" client --mode strict --url "$url" -- watch --for 2s
-out=$("$bin/mcp-trust" client --mode strict --url "$url" -- watch --for 2s 2>&1)
-check "the grant shows admin_delete within the signature" 0 bash -c "echo \"\$0\" | grep -q admin_delete" "$out"
+run "card verifies with the signer's key" 0 "valid" -- "$bin/mcp-trust" card --public-key "$tmp/key.pub" "$url"
+run "card proof fails with another key (exit 4)" 4 -- "$bin/mcp-trust" card --public-key "$tmp/other.pub" "$url"
 
-bad=$(start "$tmp/bad.log" --http --port 0 --misbehave=annotation) || exit 1
-check "strict client stops a misbehaving HTTP server (exit 4)" 4 \
+headers=$(curl -sS -D - -o /dev/null "$card" | tr -d '\r')
+status=$(awk 'NR==1{print $2}' <<<"$headers")
+etag=$(awk -F': ' 'tolower($1)=="etag"{print $2}' <<<"$headers")
+cache=$(awk -F': ' 'tolower($1)=="cache-control"{print $2}' <<<"$headers")
+expect "card is served (200)" "$([ "$status" = 200 ]; echo $?)" "$headers"
+# Strong: a quoted opaque string, not W/"..." (RFC 9110 §8.8.3).
+expect "card has a strong ETag" "$([[ $etag =~ ^\"[^\"]+\"$ ]]; echo $?)" "ETag: '$etag'"
+expect "card has Cache-Control with max-age" "$([[ $cache =~ max-age=[0-9]+ ]]; echo $?)" "Cache-Control: '$cache'"
+code=$(curl -sS -o /dev/null -w '%{http_code}' -H "If-None-Match: $etag" "$card")
+expect "matching If-None-Match gets 304" "$([ "$code" = 304 ]; echo $?)" "got $code"
+code=$(curl -sS -o /dev/null -w '%{http_code}' -H 'If-None-Match: "sha256:00"' "$card")
+expect "other If-None-Match gets 200" "$([ "$code" = 200 ]; echo $?)" "got $code"
+
+run "strict client over HTTP passes the mid-session grant, showing admin_delete" 0 "admin_delete" -- \
+  "$bin/mcp-trust" client --mode strict --url "$url" -- watch --for 2s
+
+start bad "$tmp/bad.log" --http --port 0 --misbehave=annotation
+run "strict client stops a misbehaving HTTP server (exit 4)" 4 "annotation" -- \
   "$bin/mcp-trust" client --mode strict --url "$bad" -- watch --for 2s
-out=$("$bin/mcp-trust" client --mode permissive --url "$bad" -- watch --for 1s 2>&1)
-check "permissive client reports and goes on (exit 0)" 0 bash -c "echo \"\$0\" | grep -qi 'annotation'" "$out"
+run "permissive client reports the violation and goes on (exit 0)" 0 "annotation" -- \
+  "$bin/mcp-trust" client --mode permissive --url "$bad" -- watch --for 1s
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
