@@ -41,7 +41,7 @@
 #include "mcp/protocol/tool_call.hpp"
 #include "mcp/server/context.hpp"
 #include "mcp/server/manifest_signing.hpp"
-#include "mcp/server/uri_template.hpp"
+#include "mcp/protocol/uri_template.hpp"
 #include "mcp/session/session.hpp"
 #include "mcp/signature/checker.hpp"
 #include "mcp/signature/derive.hpp"
