@@ -7,9 +7,11 @@
 // Thread-safety: plain values; copy freely.
 #pragma once
 
+#include <cstddef>
 #include <expected>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <boost/json/value.hpp>
 
@@ -32,6 +34,16 @@ inline constexpr int kUrlElicitationRequired = -32042;  // MCP 2025-11-25
 inline constexpr int kRequestCancelled = -32800;  // SDK-local: cancelled before completion
 }  // namespace error_code
 
+// How much of a string a peer chose we ever echo back or log (see peer_text).
+inline constexpr std::size_t kMaxEchoedBytes = 256;
+
+// A string a peer sent, made safe to quote in an error message, a log line or a terminal: at most
+// `max` bytes of it (cut on a UTF-8 character boundary and followed by "...(N bytes)"), with
+// control characters written as escapes (\n, \t, \x1b, ...) so that it cannot forge a line or
+// drive a terminal. Echoing peer strings whole would let one request make us keep, send or print
+// megabytes.
+std::string peer_text(std::string_view s, std::size_t max = kMaxEchoedBytes);
+
 struct Error {
   int code = error_code::kInternalError;
   std::string message;
@@ -39,8 +51,8 @@ struct Error {
 
   static Error parse_error(std::string msg) { return {error_code::kParseError, std::move(msg), {}}; }
   static Error invalid_request(std::string msg) { return {error_code::kInvalidRequest, std::move(msg), {}}; }
-  static Error method_not_found(std::string method) {
-    return {error_code::kMethodNotFound, "Method not found: " + method, {}};
+  static Error method_not_found(std::string_view method) {
+    return {error_code::kMethodNotFound, "Method not found: " + peer_text(method), {}};
   }
   static Error invalid_params(std::string msg) { return {error_code::kInvalidParams, std::move(msg), {}}; }
   static Error internal(std::string msg) { return {error_code::kInternalError, std::move(msg), {}}; }

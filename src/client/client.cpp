@@ -208,7 +208,7 @@ Result<InitializeResult> Client::connect(std::shared_ptr<Transport> transport) {
   static const std::set<std::string> supported = {"2025-11-25", "2025-06-18", "2025-03-26"};
   if (!supported.contains(init->protocol_version)) {
     impl_->session->close();
-    return fail(Error::internal("the server chose protocol version " + init->protocol_version +
+    return fail(Error::internal("the server chose protocol version " + peer_text(init->protocol_version) +
                                 ", which this client does not speak"));
   }
   impl_->init = *init;

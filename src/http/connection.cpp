@@ -134,7 +134,7 @@ net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& r
   auto version = req["mcp-protocol-version"];
   if (!version.empty() && !supported_version(version)) {
     co_return co_await write(stream, json_error(req, bhttp::status::bad_request, -32000,
-                                                "Unsupported MCP-Protocol-Version: " + std::string(version)));
+                                                "Unsupported MCP-Protocol-Version: " + peer_text(version)));
   }
   auto* request = std::get_if<jsonrpc::Request>(&*decoded);
   std::optional<HttpSessionEntry> entry;
@@ -235,7 +235,7 @@ net::awaitable<bool> handle_get(ServerState& state, S& stream, const Request& re
     auto found = transport->find_event(std::string(last));
     if (!found) {
       co_return co_await write(stream, json_error(req, bhttp::status::not_found, -32000,
-                                                  "Unknown Last-Event-ID: " + std::string(last)));
+                                                  "Unknown Last-Event-ID: " + peer_text(last)));
     }
     st = found->first;
     after = found->second;
@@ -282,14 +282,14 @@ net::awaitable<bool> handle(ServerState& state, S& stream, const Request& req) {
     co_return co_await write(stream, std::move(res));
   }
   if (path != state.opts.path) {
-    co_return co_await write(stream, json_error(req, bhttp::status::not_found, -32000, "Not found: " + path));
+    co_return co_await write(stream, json_error(req, bhttp::status::not_found, -32000, "Not found: " + peer_text(path)));
   }
   if (auto bad = check_host_and_origin(state.host_policy, req[bhttp::field::host], req[bhttp::field::origin])) {
     co_return co_await write(stream, json_error(req, bhttp::status::forbidden, -32000, *bad));
   }
   if (auto v = req["mcp-protocol-version"]; !v.empty() && !supported_version(v)) {
     co_return co_await write(stream, json_error(req, bhttp::status::bad_request, -32000,
-                                                "Unsupported MCP-Protocol-Version: " + std::string(v)));
+                                                "Unsupported MCP-Protocol-Version: " + peer_text(v)));
   }
   switch (req.method()) {
     case bhttp::verb::post: co_return co_await handle_post(state, stream, req);

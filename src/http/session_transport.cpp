@@ -37,7 +37,7 @@ Result<std::shared_ptr<Stream>> SessionTransport::open_request_stream(const json
   }
   auto key = jsonrpc::id_key(id);
   if (by_request_.contains(key)) {
-    return fail(Error::invalid_request("request id " + key + " is already in use by a request in progress"));
+    return fail(Error::invalid_request("request id " + peer_text(key) + " is already in use by a request in progress"));
   }
   auto s = make_stream();
   by_request_[key] = s;
@@ -98,7 +98,7 @@ Result<void> SessionTransport::send(std::string frame, const SendInfo& info) {
     // session restarted), so there is nowhere to send it.
     if (!target && info.kind == SendInfo::Kind::response) {
       MCP_LOG_DEBUG("http session {}: response to {} has no open request stream; dropped", id_,
-                    jsonrpc::id_key(info.related_id));
+                    peer_text(jsonrpc::id_key(info.related_id)));
       return {};
     }
     // Not tied to an open request stream: the standalone stream, if the client opened one.

@@ -145,7 +145,7 @@ Result<ContentBlock> from_json<ContentBlock>(const json::value& v) {
   if (*type == "audio") return as_block(from_json<AudioContent>(v));
   if (*type == "resource_link") return as_block(from_json<ResourceLink>(v));
   if (*type == "resource") return as_block(from_json<EmbeddedResource>(v));
-  return fail(Error::invalid_params("ContentBlock.type: unknown content type \"" + std::string(*type) + "\""));
+  return fail(Error::invalid_params("ContentBlock.type: unknown content type \"" + peer_text(*type) + "\""));
 }
 
 }  // namespace mcp

@@ -79,7 +79,7 @@ Result<SamplingMessageContentBlock> from_json<SamplingMessageContentBlock>(const
   if (*type == "audio") return as_block(from_json<AudioContent>(v));
   if (*type == "tool_use") return as_block(from_json<ToolUseContent>(v));
   if (*type == "tool_result") return as_block(from_json<ToolResultContent>(v));
-  return fail(Error::invalid_params("SamplingMessageContentBlock.type: content type \"" + std::string(*type) +
+  return fail(Error::invalid_params("SamplingMessageContentBlock.type: content type \"" + peer_text(*type) +
                                     "\" is not allowed in sampling"));
 }
 

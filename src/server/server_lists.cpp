@@ -29,7 +29,7 @@ bool ServerSessionImpl::may_list(const SessionSignature* sig, ListKind kind, con
   auto violations = sig->checker->check_item(kind, item);
   // The server never sends what its signature does not allow; the developer learns why here.
   for (const auto& v : violations)
-    MCP_LOG_ERROR("server: not listing {} '{}', outside the capability signature: {}", item_noun(kind), key,
+    MCP_LOG_ERROR("server: not listing {} '{}', outside the capability signature: {}", item_noun(kind), peer_text(key),
                   v.describe());
   return violations.empty();
 }
@@ -37,7 +37,7 @@ bool ServerSessionImpl::may_list(const SessionSignature* sig, ListKind kind, con
 bool ServerSessionImpl::usable(ListKind kind, const std::string& key, const Tool* tool, RequestContext& ctx) const {
   auto sig = session_signature();
   if (sig && sig->serving.self_check && !sig->declares(kind, key)) {
-    MCP_LOG_ERROR("server: refusing {} '{}': not declared in the capability signature", item_noun(kind), key);
+    MCP_LOG_ERROR("server: refusing {} '{}': not declared in the capability signature", item_noun(kind), peer_text(key));
     return false;
   }
   AvailabilityHooks hooks;

@@ -41,13 +41,13 @@ Result<json::value> ServerSessionImpl::call_tool(const json::object& params, Req
   // An unknown tool is a protocol error (-32602), per the tools specification; so is one this
   // request may not see (undeclared, or unavailable to it), which must look no different.
   if (!handler || !usable(ListKind::tools, *name, tool ? &*tool : nullptr, ctx))
-    return fail(Error::invalid_params("Unknown tool: " + *name));
+    return fail(Error::invalid_params("Unknown tool: " + peer_text(*name)));
   Result<CallToolResult> r = [&]() -> Result<CallToolResult> {
     try {
       return handler(args, ctx);
     } catch (const std::exception& e) {
       // A tool that throws reports a tool error the model can see, as the reference SDK does.
-      MCP_LOG_ERROR("server: tool {} threw: {}", *name, e.what());
+      MCP_LOG_ERROR("server: tool {} threw: {}", peer_text(*name), e.what());
       CallToolResult err;
       err.content.push_back(TextContent{.text = std::string("tool failed: ") + e.what()});
       err.is_error = true;
@@ -113,10 +113,10 @@ Result<json::value> ServerSessionImpl::get_prompt(const json::object& params, Re
     }
   }
   if (!handler || !usable(ListKind::prompts, req->name, nullptr, ctx))
-    return fail(Error::invalid_params("Unknown prompt: " + req->name));
+    return fail(Error::invalid_params("Unknown prompt: " + peer_text(req->name)));
   for (const auto& a : declared) {
     if (a.required.value_or(false) && !req->arguments.contains(a.name)) {
-      return fail(Error::invalid_params("prompts/get " + req->name + ": missing required argument '" + a.name + "'"));
+      return fail(Error::invalid_params("prompts/get " + peer_text(req->name) + ": missing required argument '" + a.name + "'"));
     }
   }
   auto r = handler(req->arguments, ctx);
