@@ -23,4 +23,11 @@ Result<T> from_json(const json::value& v);  // specialised in each protocol type
 // Serialises compactly (no whitespace). Boost.JSON's own serializer; not canonical (see trust/jcs.hpp).
 std::string to_string(const json::value& v);
 
+// Parses JSON text from a peer: RFC 8259 only (no comments, no trailing commas, valid UTF-8),
+// nesting at most `max_depth` deep, and an object with a repeated member name is refused instead of
+// keeping its last value. One reading of every message matters: a proxy that saw the first "method"
+// and a server that ran the second would disagree about what was asked. Errors (code -32700) say
+// what is wrong; a repeated name is quoted through peer_text.
+Result<json::value> parse_strict(std::string_view text, std::size_t max_depth = 64);
+
 }  // namespace mcp

@@ -29,17 +29,10 @@ std::expected<Message, DecodeFailure> decode(std::string_view bytes, const Limit
     return std::unexpected(invalid("message exceeds the limit of " + std::to_string(limits.max_message_bytes) +
                                    " bytes (max_message_bytes)"));
   }
-  json::parse_options opts;
-  opts.max_depth = limits.max_depth;
-  boost::system::error_code ec;
-  json::value v = json::parse(bytes, ec, {}, opts);
-  if (ec) {
-    std::string what = ec == json::error::too_deep
-                           ? "nesting deeper than " + std::to_string(limits.max_depth) + " (max_depth)"
-                           : ec.message();
-    return std::unexpected(DecodeFailure{Error::parse_error("Parse error: " + what), nullptr, true});
-  }
-  return decode_value(std::move(v));
+  // Strict: a repeated member name is refused, so every reader of this message sees the same one.
+  auto v = parse_strict(bytes, limits.max_depth);
+  if (!v) return std::unexpected(DecodeFailure{std::move(v.error()), nullptr, true});
+  return decode_value(std::move(*v));
 }
 
 std::expected<Message, DecodeFailure> decode_value(json::value v) {

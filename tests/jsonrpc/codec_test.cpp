@@ -159,7 +159,9 @@ TEST(Codec, MutatedInputIsRefusedOrRoundTrips) {
         const auto& ie = in.at(key).as_object();
         const auto& oe = out.at(key).as_object();
         ASSERT_EQ(ie.contains(member), oe.contains(member)) << member << " in " << s << " -> " << again;
-        if (ie.contains(member)) EXPECT_EQ(ie.at(member), oe.at(member)) << member << " in " << s;
+        if (ie.contains(member)) {
+          EXPECT_EQ(ie.at(member), oe.at(member)) << member << " in " << s;
+        }
       }
     }
     auto twice = decode(again);
@@ -169,4 +171,29 @@ TEST(Codec, MutatedInputIsRefusedOrRoundTrips) {
   // The mutations are small: a fair share of inputs must still be messages, or the round trip above
   // checked nothing.
   EXPECT_GT(accepted, 1000);
+}
+
+// The review's proxy/server disagreement: {"id":1,"id":2,"method":"ping","method":"tools/list"}
+// ran as tools/list with id 2. Every repeated name, at any depth, is now a parse error.
+TEST(Codec, RepeatedMemberNamesAreRefused) {
+  for (const char* text : {R"({"jsonrpc":"2.0","id":1,"id":2,"method":"ping","method":"tools/list"})",
+                           R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b"}})",
+                           R"({"jsonrpc":"2.0","id":1,"method":"x","params":{"a":[{"k":1,"k":1}]}})",
+                           R"({"jsonrpc":"2.0","id":1,"method":"x","params":{"\u0061":1,"a":2}})"}) {
+    auto m = decode(text);
+    ASSERT_FALSE(m) << text;
+    EXPECT_EQ(m.error().error.code, -32700) << text;
+    EXPECT_NE(m.error().error.message.find("duplicate member name"), std::string::npos) << m.error().error.message;
+  }
+  // The same names in different objects are fine, and so is a document with many keys.
+  EXPECT_TRUE(decode(R"({"jsonrpc":"2.0","id":1,"method":"x","params":{"a":{"a":{"a":1}},"b":{"a":2}}})"));
+  std::string wide = R"({"jsonrpc":"2.0","id":1,"method":"x","params":{)";
+  for (int i = 0; i < 5000; ++i) wide += (i ? "," : "") + ("\"k" + std::to_string(i) + "\":" + std::to_string(i));
+  EXPECT_TRUE(decode(wide + "}}"));
+  auto dup = decode(wide + ",\"k4999\":0}}");
+  ASSERT_FALSE(dup);
+  EXPECT_NE(dup.error().error.message.find("k4999"), std::string::npos);
+  // Whitespace around the document is not extra data; a second document is.
+  EXPECT_TRUE(decode(" \n{\"jsonrpc\":\"2.0\",\"method\":\"n\"} \r\n"));
+  EXPECT_FALSE(decode(R"({"jsonrpc":"2.0","method":"n"} {})"));
 }

@@ -1,0 +1,151 @@
+// parse_strict: Boost.JSON's own parser and value builder (basic_parser + value_stack, exactly
+// what json::parse uses), plus one check json::parse does not make: repeated member names.
+//
+// Keys are remembered per open object as (hash, offset, length) into one byte arena; when an
+// object closes its keys are sorted by hash and equal-hash neighbours compared byte for byte, so a
+// document costs O(n log n) in its number of keys whatever a peer puts in it, and the arena shrinks
+// back as objects close (it never holds more than the keys of the objects currently open).
+#include <boost/json/basic_parser_impl.hpp>
+#include <boost/json/value_stack.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+#include "mcp/json.hpp"
+
+namespace mcp {
+
+namespace {
+
+class StrictHandler {
+ public:
+  static constexpr std::size_t max_object_size = json::object::max_size();
+  static constexpr std::size_t max_array_size = json::array::max_size();
+  static constexpr std::size_t max_key_size = json::string::max_size();
+  static constexpr std::size_t max_string_size = json::string::max_size();
+
+  json::value_stack st;
+  std::string duplicate;  // the first repeated name, when the parse stopped for it
+
+  bool on_document_begin(boost::system::error_code&) { return true; }
+  bool on_document_end(boost::system::error_code&) { return true; }
+  bool on_object_begin(boost::system::error_code&) {
+    levels_.push_back(Level{keys_.size(), arena_.size()});
+    return true;
+  }
+  bool on_object_end(std::size_t n, boost::system::error_code& ec) {
+    const Level level = levels_.back();
+    levels_.pop_back();
+    auto begin = keys_.begin() + static_cast<std::ptrdiff_t>(level.first_key);
+    std::sort(begin, keys_.end(), [](const Key& a, const Key& b) { return a.hash < b.hash; });
+    for (auto it = begin; it + 1 < keys_.end(); ++it) {
+      if (it->hash == (it + 1)->hash && text(*it) == text(*(it + 1))) {
+        duplicate = std::string(text(*it));
+        ec = json::error::syntax;  // stops the parser; parse_strict reports `duplicate`
+        return false;
+      }
+    }
+    // Nested objects have closed already, so the arena's tail is exactly this object's keys.
+    keys_.resize(level.first_key);
+    arena_.resize(level.arena_size);
+    st.push_object(n);
+    return true;
+  }
+  bool on_array_begin(boost::system::error_code&) { return true; }
+  bool on_array_end(std::size_t n, boost::system::error_code&) {
+    st.push_array(n);
+    return true;
+  }
+  bool on_key_part(std::string_view s, std::size_t, boost::system::error_code&) {
+    if (!key_open_) {
+      key_open_ = true;
+      key_start_ = arena_.size();
+    }
+    arena_.append(s);
+    st.push_chars(s);
+    return true;
+  }
+  bool on_key(std::string_view s, std::size_t, boost::system::error_code&) {
+    if (!key_open_) key_start_ = arena_.size();
+    key_open_ = false;
+    arena_.append(s);
+    std::string_view whole(arena_.data() + key_start_, arena_.size() - key_start_);
+    keys_.push_back(Key{std::hash<std::string_view>{}(whole), key_start_, whole.size()});
+    st.push_key(s);
+    return true;
+  }
+  bool on_string_part(std::string_view s, std::size_t, boost::system::error_code&) {
+    st.push_chars(s);
+    return true;
+  }
+  bool on_string(std::string_view s, std::size_t, boost::system::error_code&) {
+    st.push_string(s);
+    return true;
+  }
+  bool on_number_part(std::string_view, boost::system::error_code&) { return true; }
+  bool on_int64(std::int64_t i, std::string_view, boost::system::error_code&) {
+    st.push_int64(i);
+    return true;
+  }
+  bool on_uint64(std::uint64_t u, std::string_view, boost::system::error_code&) {
+    st.push_uint64(u);
+    return true;
+  }
+  bool on_double(double d, std::string_view, boost::system::error_code&) {
+    st.push_double(d);
+    return true;
+  }
+  bool on_bool(bool b, boost::system::error_code&) {
+    st.push_bool(b);
+    return true;
+  }
+  bool on_null(boost::system::error_code&) {
+    st.push_null();
+    return true;
+  }
+  bool on_comment_part(std::string_view, boost::system::error_code&) { return true; }
+  bool on_comment(std::string_view, boost::system::error_code&) { return true; }
+
+ private:
+  struct Key {
+    std::size_t hash;
+    std::size_t offset;
+    std::size_t size;
+  };
+  struct Level {
+    std::size_t first_key;   // index into keys_ where this object's keys start
+    std::size_t arena_size;  // arena_ size when it opened
+  };
+  std::string_view text(const Key& k) const { return std::string_view(arena_).substr(k.offset, k.size); }
+
+  std::vector<Level> levels_;  // the objects currently open
+  std::vector<Key> keys_;
+  std::string arena_;
+  bool key_open_ = false;
+  std::size_t key_start_ = 0;
+};
+
+}  // namespace
+
+Result<json::value> parse_strict(std::string_view text, std::size_t max_depth) {
+  json::parse_options opts;
+  opts.max_depth = max_depth;
+  json::basic_parser<StrictHandler> p(opts);
+  p.handler().st.reset();
+  boost::system::error_code ec;
+  const std::size_t n = p.write_some(false, text.data(), text.size(), ec);
+  if (!ec && n < text.size()) ec = json::error::extra_data;
+  if (ec) {
+    if (!p.handler().duplicate.empty()) {
+      return fail(Error::parse_error("Parse error: duplicate member name \"" + peer_text(p.handler().duplicate) +
+                                     "\" in an object"));
+    }
+    std::string what = ec == json::error::too_deep ? "nesting deeper than " + std::to_string(max_depth) + " (max_depth)"
+                                                   : ec.message();
+    return fail(Error::parse_error("Parse error: " + what));
+  }
+  return p.handler().st.release();
+}
+
+}  // namespace mcp
