@@ -156,7 +156,10 @@ Result<std::shared_ptr<ServerSession>> Server::connect(std::shared_ptr<Transport
   auto s = ServerSessionImpl::create(impl_, std::move(transport));
   if (!s) return fail(s.error());
   {
+    // Forget sessions that have ended, so the list is bounded by the live ones (it used to be
+    // pruned only by broadcasts).
     std::lock_guard lock(impl_->mu);
+    std::erase_if(impl_->sessions, [](const auto& w) { return w.expired(); });
     impl_->sessions.push_back(*s);
   }
   return std::shared_ptr<ServerSession>(*s);
@@ -166,7 +169,10 @@ std::optional<Error> Server::serve_stdio() {
   auto s = ServerSessionImpl::create(impl_, make_stdio_transport());
   if (!s) return s.error();
   {
+    // Forget sessions that have ended, so the list is bounded by the live ones (it used to be
+    // pruned only by broadcasts).
     std::lock_guard lock(impl_->mu);
+    std::erase_if(impl_->sessions, [](const auto& w) { return w.expired(); });
     impl_->sessions.push_back(*s);
   }
   (*s)->wait_closed();

@@ -166,7 +166,7 @@ Result<json::value> ServerSessionImpl::handle_request(InboundRequest& req) {
   if (req.method == "initialize") return initialize(req.params);
   auto view = client();
   if (!view) {
-    return fail(Error::invalid_request("the session is not initialized: send initialize first (got " + req.method + ")"));
+    return fail(Error::invalid_request("the session is not initialized: send initialize first (got " + peer_text(req.method) + ")"));
   }
   std::optional<json::object> meta;
   if (auto m = req.params.if_contains("_meta"); m && m->is_object()) meta = m->get_object();
@@ -176,8 +176,8 @@ Result<json::value> ServerSessionImpl::handle_request(InboundRequest& req) {
     return dispatch(req, ctx);
   } catch (const std::exception& e) {
     // A handler bug must not take the connection down; the client gets a clear internal error.
-    MCP_LOG_ERROR("server: handler for {} threw: {}", req.method, e.what());
-    return fail(Error::internal("internal error while handling " + req.method + ": " + e.what()));
+    MCP_LOG_ERROR("server: handler for {} threw: {}", peer_text(req.method), e.what());
+    return fail(Error::internal("internal error while handling " + peer_text(req.method) + ": " + e.what()));
   }
 }
 
@@ -231,7 +231,7 @@ Result<Page> page_of(const json::object& params, std::size_t total, std::size_t 
     std::size_t off = 0;
     bool ok = !s.empty() && s.size() < 12 && std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
     if (ok) off = std::stoull(std::string(s));
-    if (!ok || off > total) return fail(Error::invalid_params("invalid cursor: " + std::string(s)));
+    if (!ok || off > total) return fail(Error::invalid_params("invalid cursor: " + peer_text(s)));
     page.begin = off;
   }
   page.end = page_size == 0 ? total : std::min(total, page.begin + page_size);

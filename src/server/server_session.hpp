@@ -36,6 +36,8 @@ class ServerSessionImpl final : public ServerSession,
   bool runs_inline(const std::string& method, const json::object* params) const override;
   void handle_notification(const jsonrpc::Notification& notification) override;
   void handle_closed(const std::optional<Error>& reason) override;
+  // A running handler keeps its session: see Session::Handler::keep_alive.
+  std::shared_ptr<void> keep_alive() override { return weak_from_this().lock(); }
 
   // ClientChannel
   Result<json::value> request(std::string_view method, json::object params, RequestOptions options) override;

@@ -5,8 +5,10 @@
 #include <mutex>
 #include <unordered_map>
 
+#include <deque>
+
 #include "log/log.hpp"
-#include "session/worker_pool.hpp"
+#include "mcp/session/thread_pool.hpp"
 
 namespace mcp {
 
@@ -51,11 +53,19 @@ std::optional<ProgressInfo> read_progress(const json::object& p) {
   return info;
 }
 
+// The session whose job this thread is running, if any (see Impl::wait_jobs).
+thread_local const void* tls_current_session = nullptr;
+
 }  // namespace
 
-struct Session::Impl {
+struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   Impl(std::shared_ptr<Transport> t, Handler& h, Options o)
-      : transport(std::move(t)), handler(h), opts(std::move(o)), pool(opts.max_workers) {}
+      : transport(std::move(t)),
+        handler(h),
+        opts(std::move(o)),
+        pool(opts.pool ? opts.pool : ThreadPool::shared()) {
+    if (opts.max_workers == 0) opts.max_workers = 1;
+  }
 
   std::shared_ptr<Transport> transport;
   Handler& handler;
@@ -83,7 +93,58 @@ struct Session::Impl {
   std::condition_variable closed_cv;
   std::condition_variable drained_cv;  // an inbound request finished
 
-  detail::WorkerPool pool;
+  // Blocking handlers run on the shared pool, at most opts.max_workers of this session's at once;
+  // the rest wait in `waiting`, run in order by the same pool threads as they free up.
+  std::shared_ptr<ThreadPool> pool;
+  std::deque<std::function<void()>> waiting;  // guarded by mu
+  std::size_t running = 0;                    // this session's jobs on pool threads; guarded by mu
+  std::condition_variable jobs_cv;            // running dropped
+
+  // Runs `job` on the pool, or queues it behind this session's running ones. Returns false if the
+  // pool can run nothing at all (no thread could be started): the caller must fail the request.
+  bool submit(std::function<void()> job) {
+    {
+      std::lock_guard lock(mu);
+      if (running >= opts.max_workers) {
+        waiting.push_back(std::move(job));
+        return true;
+      }
+      ++running;
+    }
+    // The job keeps this Impl and the handler alive (Handler::keep_alive): a handler that ends its
+    // own session (by changing the registry while the session closes, say) must not destroy what
+    // its thread is still running in. The last reference may then go on this pool thread, after
+    // `running` has dropped, so a destructor that waits for this session's jobs does not wait on
+    // itself.
+    auto posted = pool->post([self = shared_from_this(), keep = handler.keep_alive(), job = std::move(job)]() mutable {
+      tls_current_session = self.get();
+      for (;;) {
+        job();
+        job = nullptr;
+        std::lock_guard lock(self->mu);
+        if (self->waiting.empty()) {
+          --self->running;
+          break;
+        }
+        job = std::move(self->waiting.front());
+        self->waiting.pop_front();
+      }
+      tls_current_session = nullptr;
+      self->jobs_cv.notify_all();
+    });
+    if (!posted) {
+      std::lock_guard lock(mu);
+      --running;
+    }
+    return posted;
+  }
+
+  // Waits until none of this session's jobs runs or waits, except the caller's own.
+  void wait_jobs() {
+    std::unique_lock lock(mu);
+    const std::size_t self = tls_current_session == this ? 1 : 0;
+    jobs_cv.wait(lock, [&] { return running <= self && (self == 1 || waiting.empty()); });
+  }
 
   // --- sending ---------------------------------------------------------------------------------
   void send(std::string frame, SendInfo::Kind kind, const jsonrpc::Id& related) {
@@ -117,7 +178,7 @@ struct Session::Impl {
       std::lock_guard lock(mu);
       if (closed) return;
       if (inbound.contains(key)) {
-        send_error(req.id, Error::invalid_request("request id " + key + " is already in use by a request in progress"));
+        send_error(req.id, Error::invalid_request("request id " + peer_text(key) + " is already in use by a request in progress"));
         return;
       }
       if (inbound.size() >= opts.max_pending_inbound) {
@@ -128,6 +189,7 @@ struct Session::Impl {
       inbound.emplace(key, token);
     }
     const bool run_inline = handler.runs_inline(req.method, req.params ? &*req.params : nullptr);
+    const jsonrpc::Id id_copy = req.id;
     auto job = [this, req = std::move(req), key, token]() mutable {
       InboundRequest in{req.id, std::move(req.method), req.params ? std::move(*req.params) : json::object{}, {}, token};
       if (auto m = in.params.if_contains("_meta"); m && m->is_object()) {
@@ -160,9 +222,15 @@ struct Session::Impl {
       job();
       return;
     }
-    if (!pool.post(std::move(job))) {
-      std::lock_guard lock(mu);
-      inbound.erase(key);
+    if (!submit(std::move(job))) {
+      // No thread to run it on: answer now, so the peer is not left waiting (and an HTTP stream
+      // not left open) for an answer that would never come.
+      {
+        std::lock_guard lock(mu);
+        inbound.erase(key);
+      }
+      send_error(id_copy, Error::internal("server busy: no worker thread could be started for this request"));
+      drained_cv.notify_all();
     }
   }
 
@@ -216,7 +284,7 @@ struct Session::Impl {
 
   void complete(const jsonrpc::Id& id, Result<json::value> r) {
     if (!id.is_int64()) {
-      MCP_LOG_WARN("{}: response to an id we never issued: {}", opts.name, jsonrpc::id_key(id));
+      MCP_LOG_WARN("{}: response to an id we never issued: {}", opts.name, peer_text(jsonrpc::id_key(id)));
       return;
     }
     std::shared_ptr<Pending> p;
@@ -254,11 +322,11 @@ struct Session::Impl {
     for (auto& [id, p] : pending) p->complete(fail(err));
     for (auto& [id, t] : running) t.cancel("connection closed");
     handler.handle_closed(reason);
-    {
-      std::lock_guard lock(mu);
-      close_delivered = true;
-      close_reason = reason;
-    }
+    // Notify under the lock: wait_closed() may return, and the session be destroyed, as soon as
+    // the lock is free, so nothing here may touch the session after releasing it.
+    std::lock_guard lock(mu);
+    close_delivered = true;
+    close_reason = reason;
     closed_cv.notify_all();
   }
 };
@@ -268,7 +336,7 @@ std::shared_ptr<Session> Session::create(std::shared_ptr<Transport> transport, H
 }
 
 Session::Session(std::shared_ptr<Transport> transport, Handler& handler, Options options)
-    : impl_(std::make_unique<Impl>(std::move(transport), handler, std::move(options))) {}
+    : impl_(std::make_shared<Impl>(std::move(transport), handler, std::move(options))) {}
 
 Session::~Session() { shutdown(); }
 
@@ -393,7 +461,7 @@ void Session::shutdown() {
     started = impl_->started;
   }
   if (started) wait_closed();
-  impl_->pool.join();
+  impl_->wait_jobs();
 }
 
 bool Session::closed() const {

@@ -10,8 +10,9 @@
 // Threading model:
 //  - the transport's reader thread decodes frames, completes outbound requests, delivers
 //    notifications to Handler::handle_notification (in order; must not block) and queues requests;
-//  - worker threads (at most Options::max_workers, started on demand) run Handler::handle_request,
-//    which may block, including on a nested request() to the peer; requests the handler declares
+//  - threads of a pool shared across sessions (Options::pool, default ThreadPool::shared()) run
+//    Handler::handle_request, at most Options::max_workers of this session's at once; it may
+//    block, including on a nested request() to the peer; requests the handler declares
 //    non-blocking (Handler::runs_inline) run on the reader thread instead;
 //  - request() blocks its calling thread until the response, the timeout or cancellation.
 // All public members are thread-safe. The Handler must outlive the session's `shutdown()`.
@@ -28,6 +29,7 @@
 #include "mcp/json.hpp"
 #include "mcp/jsonrpc/codec.hpp"
 #include "mcp/session/cancellation.hpp"
+#include "mcp/session/thread_pool.hpp"
 #include "mcp/transport/transport.hpp"
 
 namespace mcp {
@@ -66,7 +68,8 @@ class Session : public std::enable_shared_from_this<Session> {
  public:
   struct Options {
     std::chrono::milliseconds request_timeout{60'000};  // outbound requests
-    std::size_t max_workers = 16;                       // concurrent inbound handlers
+    std::size_t max_workers = 16;                       // this session's concurrent inbound handlers
+    std::shared_ptr<ThreadPool> pool;                   // where they run; null: ThreadPool::shared()
     std::size_t max_pending_inbound = 1024;             // queued + running; past it: -32603 "busy"
     jsonrpc::Limits limits;                             // decoder limits (see codec.hpp)
     std::string name = "mcp";                           // prefix of log lines
@@ -94,6 +97,10 @@ class Session : public std::enable_shared_from_this<Session> {
       (void)params;
       return false;
     }
+    // What a running handle_request keeps alive: while a handler runs on a pool thread, the
+    // session holds this reference, so the handler object cannot be destroyed under it (its last
+    // reference then goes on that thread once the handler has returned). Default: nothing.
+    virtual std::shared_ptr<void> keep_alive() { return nullptr; }
   };
 
   static std::shared_ptr<Session> create(std::shared_ptr<Transport> transport, Handler& handler, Options options);
@@ -115,7 +122,8 @@ class Session : public std::enable_shared_from_this<Session> {
 
   // Closes the transport; pending outbound requests fail with -32000 and inbound handlers are cancelled.
   void close();
-  // close() and wait for the worker threads to finish. Not from a handler thread.
+  // close() and wait for this session's running handlers to finish (from a handler of this
+  // session: all but the caller's own).
   void shutdown();
   bool closed() const;
   // Blocks until the transport has closed.
@@ -123,7 +131,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
  private:
   struct Impl;
-  std::unique_ptr<Impl> impl_;
+  std::shared_ptr<Impl> impl_;  // shared with running handlers (see Handler::keep_alive)
 };
 
 }  // namespace mcp
