@@ -6,25 +6,22 @@
 #include <cstdio>
 #include <random>
 
+#include "http/request_checks.hpp"
 #include "http/server_impl.hpp"
 #include "http/sse.hpp"
 #include "log/log.hpp"
 #include "mcp/jsonrpc/codec.hpp"
+#include "mcp/protocol/initialize.hpp"
 
 namespace mcp::http {
 
 namespace beast = boost::beast;
 namespace bhttp = beast::http;
 using tcp = net::ip::tcp;
-using Request = bhttp::request<bhttp::string_body>;
 using Response = bhttp::response<bhttp::string_body>;
 constexpr auto nothrow = net::as_tuple(net::use_awaitable);
 
 namespace {
-
-bool supported_version(std::string_view v) {
-  return v == "2025-11-25" || v == "2025-06-18" || v == "2025-03-26";
-}
 
 Response json_error(const Request& req, bhttp::status status, int code, std::string message, const jsonrpc::Id& id = nullptr) {
   Response res{status, req.version()};
@@ -34,21 +31,43 @@ Response json_error(const Request& req, bhttp::status status, int code, std::str
   return res;
 }
 
-bool accepts(const Request& req, std::string_view type) {
-  auto a = req[bhttp::field::accept];
-  return a.find(type) != std::string_view::npos || a.find("*/*") != std::string_view::npos;
+Response refusal_response(const Request& req, const Refusal& r) {
+  auto res = json_error(req, static_cast<bhttp::status>(r.status), r.code, r.message, r.id);
+  if (r.status == 405) res.set(bhttp::field::allow, "GET, POST, DELETE");
+  return res;
 }
 
-template <class S>
-net::awaitable<bool> write(S& stream, Response res) {
-  res.keep_alive(res.keep_alive());
-  auto [ec, n] = co_await bhttp::async_write(stream, res, nothrow);
+// Every write has a deadline (write_timeout): a client that stops reading cannot pin a
+// connection, a coroutine and the response's bytes forever.
+template <class S, class Buffers>
+net::awaitable<bool> timed_write(ServerState& state, S& stream, const Buffers& buffers) {
+  auto& lowest = beast::get_lowest_layer(stream);
+  lowest.expires_after(state.opts.write_timeout);
+  auto [ec, n] = co_await net::async_write(stream, buffers, nothrow);
+  lowest.expires_never();
   co_return !ec;
 }
 
+// Writes a whole response. Returns whether the connection may carry another request: the request
+// asked for keep-alive (HTTP/1.1 without "Connection: close") and the write went through.
+template <class S>
+net::awaitable<bool> write(ServerState& state, S& stream, const Request& req, Response res) {
+  res.keep_alive(req.keep_alive());
+  auto& lowest = beast::get_lowest_layer(stream);
+  lowest.expires_after(state.opts.write_timeout);
+  auto [ec, n] = co_await bhttp::async_write(stream, res, nothrow);
+  lowest.expires_never();
+  co_return !ec && req.keep_alive();
+}
+
 // Chunked transfer coding by hand, so that a whole batch (headers, priming event, messages, end)
-// leaves in one write: one syscall and usually one TCP segment per answer.
-void append_chunk(std::string& out, std::string_view data) {
+// leaves in one write: one syscall and usually one TCP segment per answer. HTTP/1.0 has no chunked
+// coding: its body is the raw events, ended by closing the connection.
+void append_chunk(std::string& out, std::string_view data, bool chunked) {
+  if (!chunked) {
+    out.append(data);
+    return;
+  }
   char size[20];
   int n = std::snprintf(size, sizeof size, "%zx\r\n", data.size());
   out.append(size, static_cast<std::size_t>(n));
@@ -60,22 +79,29 @@ void append_chunk(std::string& out, std::string_view data) {
 // id to resume from and the reconnection delay, before anything else.
 std::string sse_head(const Request& req, const std::string& session_id, const Stream& st, std::uint64_t position,
                      std::optional<long> retry_ms) {
-  std::string out = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
+  const bool chunked = req.version() >= 11;
+  std::string out = chunked ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.0 200 OK\r\n";
+  out += "Content-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
   out += "Mcp-Session-Id: " + session_id + "\r\n";
   if (!req.keep_alive()) out += "Connection: close\r\n";
-  out += "Transfer-Encoding: chunked\r\n\r\n";
+  if (chunked) out += "Transfer-Encoding: chunked\r\n";
+  out += "\r\n";
   if (retry_ms) {
-    append_chunk(out, format_sse(SseEvent{.id = st.id() + "_" + std::to_string(position), .event = {}, .data = "",
-                                          .retry_ms = retry_ms}));
+    append_chunk(out,
+                 format_sse(SseEvent{.id = st.id() + "_" + std::to_string(position), .event = {}, .data = "",
+                                     .retry_ms = retry_ms}),
+                 chunked);
   }
   return out;
 }
 
 // Writes `head`, then the events of `st` after `after`, as SSE on a chunked response, until the
-// stream is done (answered, cut for polling, finished) or the client goes away.
+// stream is done (answered, cut for polling, finished) or the client goes away. Returns whether the
+// connection may carry another request.
 template <class S>
-net::awaitable<bool> pump(ServerState& state, S& stream, Stream& st, std::uint64_t after, std::string head,
-                          bool take_over = false) {
+net::awaitable<bool> pump(ServerState& state, S& stream, const Request& req, Stream& st, std::uint64_t after,
+                          std::string head, bool take_over = false) {
+  const bool chunked = req.version() >= 11;
   auto exec = co_await net::this_coro::executor;
   auto timer = std::make_shared<net::steady_timer>(exec);
   auto waker = [exec, timer] { net::post(exec, [timer] { timer->cancel(); }); };
@@ -88,71 +114,57 @@ net::awaitable<bool> pump(ServerState& state, S& stream, Stream& st, std::uint64
   for (;;) {
     auto batch = st.take_after(after, gen);
     for (const auto& e : batch.events) {
-      append_chunk(out, format_sse(SseEvent{.id = e.id, .event = "message", .data = e.data, .retry_ms = {}}));
+      append_chunk(out, format_sse(SseEvent{.id = e.id, .event = "message", .data = e.data, .retry_ms = {}}), chunked);
       after = e.seq;
     }
     if (batch.done) {
-      out.append("0\r\n\r\n");
+      if (chunked) out.append("0\r\n\r\n");
       // Release the stream before the last write, so a client that resumes the moment it has read
       // the end finds the stream free.
       st.detach(gen);
     }
     if (!out.empty()) {
-      auto [ec, n] = co_await net::async_write(stream, net::buffer(out), nothrow);
+      bool written = co_await timed_write(state, stream, net::buffer(out));
       out.clear();
       // On failure the events stay stored: the client may resume with Last-Event-ID.
-      if (ec) { ok = false; break; }
+      if (!written) { ok = false; break; }
     }
-    if (batch.done) co_return ok;
+    if (batch.done) co_return ok && chunked && req.keep_alive();
     timer->expires_after(state.opts.sse_keepalive);
     if (!st.consume_signal()) {
       auto [ec] = co_await timer->async_wait(nothrow);
       // Idle: a comment line keeps proxies from timing out and reveals a vanished client.
-      if (!ec) append_chunk(out, ": keepalive\n\n");
+      if (!ec) append_chunk(out, ": keepalive\n\n", chunked);
     }
   }
   st.detach(gen);
-  co_return ok;
+  co_return false;
 }
 
 template <class S>
 net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& req) {
-  if (req[bhttp::field::content_type].find("application/json") == std::string_view::npos) {
-    co_return co_await write(stream, json_error(req, bhttp::status::unsupported_media_type, -32000,
-                                                "Content-Type must be application/json"));
+  auto checked = check_post(state.endpoint, req);
+  if (auto* refused = std::get_if<Refusal>(&checked)) {
+    co_return co_await write(state, stream, req, refusal_response(req, *refused));
   }
-  bool sse_ok = accepts(req, "text/event-stream"), json_ok = accepts(req, "application/json");
-  if (!sse_ok && !json_ok) {
-    co_return co_await write(stream, json_error(req, bhttp::status::not_acceptable, -32000,
-                                                "Accept must include application/json or text/event-stream"));
-  }
-  auto decoded = jsonrpc::decode(req.body(), jsonrpc::Limits{.max_message_bytes = state.opts.max_body_bytes});
-  if (!decoded) {
-    co_return co_await write(stream, json_error(req, bhttp::status::bad_request, decoded.error().error.code,
-                                                decoded.error().error.message, decoded.error().id));
-  }
-  auto version = req["mcp-protocol-version"];
-  if (!version.empty() && !supported_version(version)) {
-    co_return co_await write(stream, json_error(req, bhttp::status::bad_request, -32000,
-                                                "Unsupported MCP-Protocol-Version: " + peer_text(version)));
-  }
-  auto* request = std::get_if<jsonrpc::Request>(&*decoded);
+  auto& post = std::get<CheckedPost>(checked);
+  const bool sse_ok = post.sse_ok, json_ok = post.json_ok;
+  const std::string& version = post.protocol_version;
+  auto* decoded = &post.message;
+  auto* request = std::get_if<jsonrpc::Request>(decoded);
   std::optional<HttpSessionEntry> entry;
   if (request && request->method == "initialize") {
     auto created = state.create_session();
-    if (!created) co_return co_await write(stream, json_error(req, bhttp::status::service_unavailable, -32000, created.error().message));
+    if (!created) co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, created.error().message));
     entry = *created;
-    if (request->params) {
-      if (auto v = request->params->if_contains("protocolVersion"); v && v->is_string()) version = v->get_string();
-    }
   } else {
     auto sid = req["mcp-session-id"];
     if (sid.empty()) {
-      co_return co_await write(stream, json_error(req, bhttp::status::bad_request, -32000,
+      co_return co_await write(state, stream, req, json_error(req, bhttp::status::bad_request, -32000,
                                                   "Bad Request: Mcp-Session-Id header is required"));
     }
     entry = state.find_session(std::string(sid));
-    if (!entry) co_return co_await write(stream, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
+    if (!entry) co_return co_await write(state, stream, req, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
   }
   // Keep only the transport: holding the ServerSession here could make this I/O thread drop its
   // last reference, and its destructor joins the session's workers.
@@ -161,18 +173,21 @@ net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& r
   auto& transport = *transport_ref;
 
   if (!request) {  // a notification or a response: accepted, nothing to answer
+    if (auto* n = std::get_if<jsonrpc::Notification>(decoded); n && n->method == "notifications/initialized") {
+      transport.mark_initialized();  // the handshake is complete: no longer reaped by initialize_timeout
+    }
     transport.deliver(std::string(req.body()));
     Response res{bhttp::status::accepted, req.version()};
     res.keep_alive(req.keep_alive());
     res.prepare_payload();
-    co_return co_await write(stream, std::move(res));
+    co_return co_await write(state, stream, req, std::move(res));
   }
 
   auto opened = transport.open_request_stream(request->id);
   if (!opened) {
     auto status = opened.error().code == error_code::kInvalidRequest ? bhttp::status::bad_request
                                                                     : bhttp::status::too_many_requests;
-    co_return co_await write(stream, json_error(req, status, opened.error().code, opened.error().message, request->id));
+    co_return co_await write(state, stream, req, json_error(req, status, opened.error().code, opened.error().message, request->id));
   }
   auto st = *opened;
   ++state.active_requests;
@@ -203,26 +218,25 @@ net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& r
     res.keep_alive(req.keep_alive());
     res.body() = std::move(*answer);
     res.prepare_payload();
-    co_return co_await write(stream, std::move(res));
+    co_return co_await write(state, stream, req, std::move(res));
   }
 
   std::optional<long> retry;
   if (version >= "2025-11-25") retry = static_cast<long>(state.opts.sse_retry.count());
-  bool ok = co_await pump(state, stream, *st, 0, sse_head(req, transport.session_id(), *st, 0, retry));
-  co_return ok && req.keep_alive();
+  co_return co_await pump(state, stream, req, *st, 0, sse_head(req, transport.session_id(), *st, 0, retry));
 }
 
 template <class S>
 net::awaitable<bool> handle_get(ServerState& state, S& stream, const Request& req) {
   if (!accepts(req, "text/event-stream")) {
-    co_return co_await write(stream, json_error(req, bhttp::status::not_acceptable, -32000, "Accept must include text/event-stream"));
+    co_return co_await write(state, stream, req, json_error(req, bhttp::status::not_acceptable, -32000, "Accept must include text/event-stream"));
   }
   auto sid = req["mcp-session-id"];
   if (sid.empty()) {
-    co_return co_await write(stream, json_error(req, bhttp::status::bad_request, -32000, "Bad Request: Mcp-Session-Id header is required"));
+    co_return co_await write(state, stream, req, json_error(req, bhttp::status::bad_request, -32000, "Bad Request: Mcp-Session-Id header is required"));
   }
   auto found_entry = state.find_session(std::string(sid));
-  if (!found_entry) co_return co_await write(stream, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
+  if (!found_entry) co_return co_await write(state, stream, req, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
   // Only the transport, for the reason given in handle_post.
   auto transport = found_entry->transport;
   found_entry.reset();
@@ -234,29 +248,29 @@ net::awaitable<bool> handle_get(ServerState& state, S& stream, const Request& re
   if (!last.empty()) {
     auto found = transport->find_event(std::string(last));
     if (!found) {
-      co_return co_await write(stream, json_error(req, bhttp::status::not_found, -32000,
+      co_return co_await write(state, stream, req, json_error(req, bhttp::status::not_found, -32000,
                                                   "Unknown Last-Event-ID: " + peer_text(last)));
     }
     st = found->first;
     after = found->second;
   } else {
     auto s = transport->standalone_stream();
-    if (!s) co_return co_await write(stream, json_error(req, bhttp::status::not_found, -32001, s.error().message));
+    if (!s) co_return co_await write(state, stream, req, json_error(req, bhttp::status::not_found, -32001, s.error().message));
     st = *s;
     after = st->last_seq();
   }
   // Refuse a second writer for one stream (two standalone GETs): 409, as the specification says. A
   // resumption (Last-Event-ID) takes the stream over instead: its old connection is most likely dead.
   if (last.empty() && st->attached()) {
-    co_return co_await write(stream, json_error(req, bhttp::status::conflict, -32000, "This stream already has a reader"));
+    co_return co_await write(state, stream, req, json_error(req, bhttp::status::conflict, -32000, "This stream already has a reader"));
   }
   auto version = req["mcp-protocol-version"];
   std::optional<long> retry;
   if (version.empty() || version >= "2025-11-25") retry = static_cast<long>(state.opts.sse_retry.count());
-  bool ok = co_await pump(state, stream, *st, after,
+  co_return co_await pump(state, stream, req, *st, after,
                           sse_head(req, transport->session_id(), *st, after, last.empty() ? retry : std::nullopt),
                           !last.empty());
-  co_return ok && req.keep_alive();
+  
 }
 
 template <class S>
@@ -264,7 +278,7 @@ net::awaitable<bool> handle(ServerState& state, S& stream, const Request& req) {
   std::string_view target = req.target();
   std::string path(target.substr(0, target.find('?')));
   if (state.stopping) {
-    co_return co_await write(stream, json_error(req, bhttp::status::service_unavailable, -32000, "server is shutting down"));
+    co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, "server is shutting down"));
   }
   if (auto it = state.opts.routes.find(path); it != state.opts.routes.end()) {
     PlainRequest pr{std::string(req.method_string()), std::string(target), {}};
@@ -279,97 +293,129 @@ net::awaitable<bool> handle(ServerState& state, S& stream, const Request& req) {
     res.body() = std::move(out.body);
     res.keep_alive(req.keep_alive());
     res.prepare_payload();
-    co_return co_await write(stream, std::move(res));
+    co_return co_await write(state, stream, req, std::move(res));
   }
-  if (path != state.opts.path) {
-    co_return co_await write(stream, json_error(req, bhttp::status::not_found, -32000, "Not found: " + peer_text(path)));
+  auto route = route_request(state.endpoint, req, false);
+  if (auto* refused = std::get_if<Refusal>(&route)) {
+    co_return co_await write(state, stream, req, refusal_response(req, *refused));
   }
-  if (auto bad = check_host_and_origin(state.host_policy, req[bhttp::field::host], req[bhttp::field::origin])) {
-    co_return co_await write(stream, json_error(req, bhttp::status::forbidden, -32000, *bad));
-  }
-  if (auto v = req["mcp-protocol-version"]; !v.empty() && !supported_version(v)) {
-    co_return co_await write(stream, json_error(req, bhttp::status::bad_request, -32000,
-                                                "Unsupported MCP-Protocol-Version: " + peer_text(v)));
-  }
-  switch (req.method()) {
-    case bhttp::verb::post: co_return co_await handle_post(state, stream, req);
-    case bhttp::verb::get: co_return co_await handle_get(state, stream, req);
-    case bhttp::verb::delete_: {
+  switch (std::get<Route>(route)) {
+    case Route::mcp_post: co_return co_await handle_post(state, stream, req);
+    case Route::mcp_get: co_return co_await handle_get(state, stream, req);
+    case Route::extra_route: co_return false;  // handled above
+    case Route::mcp_delete: {
       auto sid = req["mcp-session-id"];
       if (sid.empty()) {
-        co_return co_await write(stream, json_error(req, bhttp::status::bad_request, -32000, "Bad Request: Mcp-Session-Id header is required"));
+        co_return co_await write(state, stream, req, json_error(req, bhttp::status::bad_request, -32000, "Bad Request: Mcp-Session-Id header is required"));
       }
       if (!state.end_session(std::string(sid))) {
-        co_return co_await write(stream, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
+        co_return co_await write(state, stream, req, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
       }
       Response res{bhttp::status::ok, req.version()};
       res.keep_alive(req.keep_alive());
       res.prepare_payload();
-      co_return co_await write(stream, std::move(res));
-    }
-    default: {
-      auto res = json_error(req, bhttp::status::method_not_allowed, -32000, "Method not allowed");
-      res.set(bhttp::field::allow, "GET, POST, DELETE");
-      co_return co_await write(stream, std::move(res));
+      co_return co_await write(state, stream, req, std::move(res));
     }
   }
+  co_return false;
 }
 
+// Serves the requests of one connection. The connection is registered for the connection cap:
+// `control` says whether it is waiting for a request (and since when) so the accept loop can shed
+// the longest-waiting one, and its `shed` closes the socket from the connection's strand.
 template <class S>
-net::awaitable<void> serve(ServerState& state, S stream) {
+net::awaitable<void> serve(ServerState& state, S stream, std::shared_ptr<ConnectionControl> control) {
+  auto& lowest = beast::get_lowest_layer(stream);
+  auto exec = co_await net::this_coro::executor;
+  // Lives as long as this coroutine: a shed posted after it ended finds it gone and does nothing.
+  auto alive = std::make_shared<bool>(true);
+  {
+    std::lock_guard lock(state.conn_mu);
+    control->shed = [exec, weak = std::weak_ptr<bool>(alive), &lowest, &state, c = std::weak_ptr(control)] {
+      net::post(exec, [weak, &lowest, &state, c] {
+        auto ctl = c.lock();
+        if (!weak.lock() || !ctl) return;
+        {
+          // It may have started on a request since it was chosen: a busy connection is never shed.
+          std::lock_guard lock(state.conn_mu);
+          if (ctl->phase != ConnectionControl::Phase::reading) return;
+        }
+        boost::system::error_code ignored;
+        lowest.socket().close(ignored);
+      });
+    };
+  }
   beast::flat_buffer buffer;
   for (;;) {
+    state.set_phase(*control, ConnectionControl::Phase::reading);
+    // Between requests: idle_timeout for the first byte; then request_timeout for the whole
+    // request, so a slow sender (slowloris) cannot hold a connection for long.
+    if (buffer.size() == 0) {
+      lowest.expires_after(state.opts.idle_timeout);
+      auto [ec, n] = co_await stream.async_read_some(buffer.prepare(4096), nothrow);
+      if (ec) break;
+      buffer.commit(n);
+    }
+    lowest.expires_after(state.opts.request_timeout);
     bhttp::request_parser<bhttp::string_body> parser;
     parser.body_limit(state.opts.max_body_bytes);
     parser.header_limit(static_cast<std::uint32_t>(state.opts.max_header_bytes));
-    beast::get_lowest_layer(stream).expires_after(std::chrono::seconds(120));
     auto [ec, n] = co_await bhttp::async_read(stream, buffer, parser, nothrow);
+    // A request that did not arrive within request_timeout: the expired deadline has closed the
+    // socket already (Beast's timeouts do), so the slow sender just loses its connection.
     if (ec == bhttp::error::body_limit || ec == bhttp::error::header_limit) {
-      bool body = ec == bhttp::error::body_limit;
-      Response res{body ? bhttp::status::payload_too_large : bhttp::status::request_header_fields_too_large, 11};
+      const bool body = ec == bhttp::error::body_limit;
+      bhttp::status status = body ? bhttp::status::payload_too_large : bhttp::status::request_header_fields_too_large;
+      std::string why = body ? "request body exceeds " + std::to_string(state.opts.max_body_bytes) + " bytes (max_body_bytes)"
+                             : "request headers exceed " + std::to_string(state.opts.max_header_bytes) +
+                                   " bytes (max_header_bytes)";
+      Response res{status, 11};
       res.set(bhttp::field::content_type, "application/json");
-      res.body() = jsonrpc::encode_error(nullptr, Error::invalid_request(
-          body ? "request body exceeds " + std::to_string(state.opts.max_body_bytes) + " bytes (max_body_bytes)"
-               : "request headers exceed " + std::to_string(state.opts.max_header_bytes) + " bytes (max_header_bytes)"));
+      res.body() = jsonrpc::encode_error(nullptr, Error::invalid_request(std::move(why)));
       res.keep_alive(false);
       res.prepare_payload();
+      // A short deadline: the peer that caused this may not read either.
+      lowest.expires_after(std::chrono::seconds(1));
       co_await bhttp::async_write(stream, res, nothrow);
       break;
     }
     if (ec) break;
-    beast::get_lowest_layer(stream).expires_never();  // SSE responses last as long as they need
+    lowest.expires_never();  // handlers and SSE streams last as long as they need; writes have deadlines
+    state.set_phase(*control, ConnectionControl::Phase::busy);
     auto req = parser.release();
     bool keep = co_await handle(state, stream, req);
     if (!keep) break;
   }
+  state.forget_connection(control);
   beast::error_code ignored;
   if constexpr (std::is_same_v<S, beast::tcp_stream>) {
     stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
   } else {
-    beast::get_lowest_layer(stream).expires_after(std::chrono::seconds(5));
+    lowest.expires_after(std::chrono::seconds(5));
     co_await stream.async_shutdown(nothrow);
   }
 }
 
 }  // namespace
 
-void spawn_connection(ServerState& state, tcp::socket socket) {
+void spawn_connection(ServerState& state, tcp::socket socket, std::shared_ptr<ConnectionControl> control) {
   auto strand = net::make_strand(state.ioc);
   if (!state.tls) {
-    net::co_spawn(strand, serve(state, beast::tcp_stream(std::move(socket))), net::detached);
+    net::co_spawn(strand, serve(state, beast::tcp_stream(std::move(socket)), std::move(control)), net::detached);
     return;
   }
   net::co_spawn(
       strand,
-      [&state, socket = std::move(socket)]() mutable -> net::awaitable<void> {
+      [&state, socket = std::move(socket), control = std::move(control)]() mutable -> net::awaitable<void> {
         beast::ssl_stream<beast::tcp_stream> stream(beast::tcp_stream(std::move(socket)), *state.tls);
-        beast::get_lowest_layer(stream).expires_after(std::chrono::seconds(30));
+        beast::get_lowest_layer(stream).expires_after(state.opts.request_timeout);
         auto [ec] = co_await stream.async_handshake(net::ssl::stream_base::server, nothrow);
         if (ec) {
           MCP_LOG_DEBUG("http: TLS handshake failed: {}", ec.message());
+          state.forget_connection(control);
           co_return;
         }
-        co_await serve(state, std::move(stream));
+        co_await serve(state, std::move(stream), std::move(control));
       },
       net::detached);
 }

@@ -1,9 +1,12 @@
 #include "mcp/http/server.hpp"
 
 #include <openssl/rand.h>
+#include <sys/resource.h>
 
 #include <csignal>
 #include <random>
+
+#include "mcp/session/thread_pool.hpp"
 
 #include "http/server_impl.hpp"
 #include "log/log.hpp"
@@ -33,18 +36,46 @@ std::string new_session_id() {
 }  // namespace
 
 Result<HttpSessionEntry> ServerState::create_session() {
-  {
-    // Count sessions being created too, so concurrent initializes cannot pass the limit together.
-    std::lock_guard lock(mu);
-    if (sessions.size() + creating >= opts.max_sessions) {
-      return fail(Error::internal("too many sessions (" + std::to_string(opts.max_sessions) + ", max_sessions)"));
+  for (int attempt = 0;; ++attempt) {
+    std::string victim;
+    {
+      // Count sessions being created too, so concurrent initializes cannot pass the limit together.
+      std::lock_guard lock(mu);
+      if (sessions.size() + creating < opts.max_sessions) {
+        ++creating;
+        break;
+      }
+      // Full. A flood of sessions must not lock legitimate clients out: end the session that
+      // matters least. First the oldest that never completed its handshake, then the one idle the
+      // longest; a session with a request in progress is never chosen.
+      Clock::time_point best_when{};
+      bool best_uninitialized = false;
+      for (const auto& [id, e] : sessions) {
+        const auto& t = *e.transport;
+        if (t.open_requests() != 0) continue;
+        const bool uninitialized = !t.initialized();
+        const auto when = uninitialized ? t.created() : t.last_activity();
+        const bool better = victim.empty() || (uninitialized && !best_uninitialized) ||
+                            (uninitialized == best_uninitialized && when < best_when);
+        if (better) {
+          victim = id;
+          best_uninitialized = uninitialized;
+          best_when = when;
+        }
+      }
     }
-    ++creating;
+    if (victim.empty() || attempt >= 8) {
+      return fail(Error::internal("too many sessions, all of them busy (" + std::to_string(opts.max_sessions) +
+                                  ", max_sessions)"));
+    }
+    MCP_LOG_INFO("http: max_sessions reached; ending session {} to make room", victim);
+    end_session(victim);
   }
   struct Unreserve { ServerState& s; ~Unreserve() { std::lock_guard l(s.mu); --s.creating; } } unreserve{*this};
   SessionTransport::Limits limits;
   limits.max_streams = opts.max_streams_per_session;
   limits.max_events_per_stream = opts.max_events_per_stream;
+  limits.max_stored_bytes = opts.max_stored_bytes_per_session;
   auto transport = std::make_shared<SessionTransport>(new_session_id(), limits);
   auto session = server->connect(transport);
   if (!session) return fail(session.error());
@@ -71,10 +102,51 @@ bool ServerState::end_session(const std::string& id) {
     sessions.erase(it);
   }
   // Closing the transport cancels the session's handlers and ends its streams. The ServerSession
-  // joins its workers in its destructor, which may block; do that off the I/O threads.
+  // waits for its running handlers in its destructor, which may block: do that on the thread pool,
+  // off the I/O threads (inline only if the system will not give the pool a thread).
   e.session->close();
-  std::thread([s = std::move(e.session)]() mutable { s.reset(); }).detach();
+  auto holder = std::make_shared<std::shared_ptr<ServerSession>>(std::move(e.session));
+  if (!ThreadPool::shared()->post([holder] { holder->reset(); })) holder->reset();
   return true;
+}
+
+std::shared_ptr<ConnectionControl> ServerState::admit_connection() {
+  std::function<void()> shed;
+  auto c = std::make_shared<ConnectionControl>();
+  {
+    std::lock_guard lock(conn_mu);
+    if (connections.size() >= connection_cap) {
+      // Full: close the connection that has waited longest for a request (an idle keep-alive
+      // connection, or a slow sender: slowloris). Connections busy with a request or stream stay.
+      auto oldest = connections.end();
+      for (auto it = connections.begin(); it != connections.end(); ++it) {
+        if ((*it)->phase != ConnectionControl::Phase::reading || !(*it)->shed) continue;
+        if (oldest == connections.end() || (*it)->since < (*oldest)->since) oldest = it;
+      }
+      if (oldest == connections.end()) return nullptr;
+      shed = std::move((*oldest)->shed);
+      connections.erase(oldest);  // counted out now; its coroutine ends shortly
+    }
+    connections.push_back(c);
+  }
+  if (shed) shed();
+  return c;
+}
+
+void ServerState::forget_connection(const std::shared_ptr<ConnectionControl>& c) {
+  std::lock_guard lock(conn_mu);
+  connections.remove(c);
+}
+
+void ServerState::set_phase(ConnectionControl& c, ConnectionControl::Phase phase) {
+  std::lock_guard lock(conn_mu);
+  c.phase = phase;
+  c.since = Clock::now();
+}
+
+std::size_t ServerState::connection_count() {
+  std::lock_guard lock(conn_mu);
+  return connections.size();
 }
 
 struct HttpServer::Impl {
@@ -100,15 +172,28 @@ struct HttpServer::Impl {
         co_await pause.async_wait(net::as_tuple(net::use_awaitable));
         continue;
       }
+      auto control = state.admit_connection();
+      if (!control) {
+        // Every connection is busy with a request: refuse this one, without blocking on it.
+        static constexpr std::string_view busy =
+            "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\nRetry-After: 1\r\n\r\n";
+        boost::system::error_code ignored;
+        socket.non_blocking(true, ignored);
+        socket.write_some(net::buffer(busy), ignored);
+        socket.close(ignored);
+        continue;
+      }
       socket.set_option(tcp::no_delay(true));
-      spawn_connection(state, std::move(socket));
+      spawn_connection(state, std::move(socket), std::move(control));
     }
   }
 
-  // Ends sessions idle for longer than session_idle_timeout.
+  // Ends sessions idle for longer than session_idle_timeout, and sessions that have not completed
+  // their handshake within initialize_timeout.
   net::awaitable<void> reap_loop() {
-    auto period = std::min<std::chrono::steady_clock::duration>(state.opts.session_idle_timeout / 4, std::chrono::seconds(30));
-    if (period <= std::chrono::steady_clock::duration::zero()) period = std::chrono::seconds(1);
+    Clock::duration period = std::min<Clock::duration>(
+        {state.opts.session_idle_timeout / 4, state.opts.initialize_timeout / 2, std::chrono::seconds(30)});
+    if (period < std::chrono::milliseconds(100)) period = std::chrono::milliseconds(100);
     for (;;) {
       reaper.expires_after(period);
       auto [ec] = co_await reaper.async_wait(net::as_tuple(net::use_awaitable));
@@ -118,13 +203,16 @@ struct HttpServer::Impl {
       {
         std::lock_guard lock(state.mu);
         for (const auto& [id, e] : state.sessions) {
-          if (e.transport->open_requests() == 0 && now - e.transport->last_activity() > state.opts.session_idle_timeout) {
+          const auto& t = *e.transport;
+          if (t.open_requests() != 0) continue;
+          if (!t.initialized() ? now - t.created() > state.opts.initialize_timeout
+                               : now - t.last_activity() > state.opts.session_idle_timeout) {
             idle.push_back(id);
           }
         }
       }
       for (const auto& id : idle) {
-        MCP_LOG_INFO("http: ending session {} after {} s idle", id, state.opts.session_idle_timeout.count());
+        MCP_LOG_INFO("http: ending session {}: idle, or its handshake never completed", id);
         state.end_session(id);
       }
     }
@@ -142,9 +230,20 @@ Result<void> HttpServer::start() {
   boost::system::error_code ec;
   auto addr = net::ip::make_address(o.host, ec);
   if (ec) return fail(Error::invalid_params("invalid bind address '" + o.host + "': " + ec.message()));
-  st.host_policy.enforce = o.validate_host_and_origin && (addr.is_loopback() || !o.allowed_hosts.empty());
-  st.host_policy.allowed_hosts = o.allowed_hosts;
-  st.host_policy.allowed_origins = o.allowed_origins;
+  st.endpoint.path = o.path;
+  st.endpoint.max_body_bytes = o.max_body_bytes;
+  st.endpoint.host.check_host = o.validate_host_and_origin && (addr.is_loopback() || !o.allowed_hosts.empty());
+  st.endpoint.host.check_origin = o.validate_host_and_origin;
+  st.endpoint.host.allowed_hosts = o.allowed_hosts;
+  st.endpoint.host.allowed_origins = o.allowed_origins;
+  // Connections stay below the descriptor limit, with room for the process's other descriptors
+  // (sessions' files, pipes, logs), so a flood meets the cap and its shedding instead of EMFILE.
+  st.connection_cap = std::max<std::size_t>(1, o.max_connections);
+  if (rlimit rl{}; ::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+    auto limit = static_cast<std::size_t>(rl.rlim_cur);
+    auto reserve = std::max<std::size_t>(32, limit / 8);
+    st.connection_cap = std::min(st.connection_cap, limit > reserve + 1 ? limit - reserve : 1);
+  }
 
   if (!o.tls_certificate_file.empty() || !o.tls_private_key_file.empty()) {
     st.tls.emplace(net::ssl::context::tls_server);
@@ -182,6 +281,16 @@ std::size_t HttpServer::session_count() const {
   std::lock_guard lock(impl_->state.mu);
   return impl_->state.sessions.size();
 }
+
+std::size_t HttpServer::connection_count() const { return impl_->state.connection_count(); }
+
+std::size_t HttpServer::stored_event_bytes() const {
+  std::lock_guard lock(impl_->state.mu);
+  std::size_t total = 0;
+  for (const auto& [id, e] : impl_->state.sessions) total += e.transport->stored_bytes();
+  return total;
+}
+std::size_t HttpServer::connection_cap() const { return impl_->state.connection_cap; }
 
 void HttpServer::stop() {
   auto& st = impl_->state;

@@ -5,21 +5,34 @@
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
 #include <condition_variable>
+#include <list>
 #include <map>
 #include <mutex>
 #include <thread>
 
 #include "http/host_check.hpp"
+#include "http/request_checks.hpp"
 #include "http/session_transport.hpp"
 #include "mcp/http/server.hpp"
 
 namespace mcp::http {
 
 namespace net = boost::asio;
+using Clock = std::chrono::steady_clock;
 
 struct HttpSessionEntry {
   std::shared_ptr<SessionTransport> transport;
   std::shared_ptr<ServerSession> session;
+};
+
+// One accepted connection, as the server sees it for its connection cap. The connection's own
+// coroutine updates `phase` and `since`; the accept loop may shed it (`shed`, which posts a close
+// to the connection's strand) to make room.
+struct ConnectionControl {
+  enum class Phase { reading, busy };  // waiting for / reading a request; handling or streaming one
+  Phase phase = Phase::reading;        // guarded by ServerState::conn_mu
+  Clock::time_point since = Clock::now();
+  std::function<void()> shed;
 };
 
 struct ServerState {
@@ -27,7 +40,7 @@ struct ServerState {
 
   std::shared_ptr<Server> server;
   HttpServerOptions opts;
-  HostPolicy host_policy;
+  EndpointPolicy endpoint;  // path, Host/Origin policy, body limit: what request_checks decide on
   net::io_context ioc;
   std::optional<net::ssl::context> tls;
   std::atomic<bool> stopping{false};
@@ -37,14 +50,29 @@ struct ServerState {
   std::map<std::string, HttpSessionEntry> sessions;
   std::size_t creating = 0;  // sessions between the max_sessions check and their insertion
 
-  // New session for an initialize request; error if at max_sessions.
+  // Connections, for the cap: at most `connection_cap` (max_connections, lowered below the
+  // process's descriptor limit at start()).
+  std::mutex conn_mu;
+  std::list<std::shared_ptr<ConnectionControl>> connections;
+  std::size_t connection_cap = 0;
+
+  // New session for a valid initialize request. At max_sessions, the session that matters least is
+  // ended to make room: the oldest one that never completed its handshake, else the one idle the
+  // longest; error only if every session is busy.
   Result<HttpSessionEntry> create_session();
   std::optional<HttpSessionEntry> find_session(const std::string& id);
-  // Ends a session (DELETE, idle timeout, shutdown). Returns false if unknown.
+  // Ends a session (DELETE, idle timeout, shedding, shutdown). Returns false if unknown.
   bool end_session(const std::string& id);
+
+  // Registers a new connection; at the cap, sheds the connection that has waited longest for a
+  // request. Returns null if the cap is reached and nothing can be shed (the caller refuses it).
+  std::shared_ptr<ConnectionControl> admit_connection();
+  void forget_connection(const std::shared_ptr<ConnectionControl>& c);
+  void set_phase(ConnectionControl& c, ConnectionControl::Phase phase);
+  std::size_t connection_count();
 };
 
 // Serves one accepted connection until it closes (connection.cpp).
-void spawn_connection(ServerState& state, net::ip::tcp::socket socket);
+void spawn_connection(ServerState& state, net::ip::tcp::socket socket, std::shared_ptr<ConnectionControl> control);
 
 }  // namespace mcp::http

@@ -5,7 +5,10 @@
 namespace mcp::http {
 
 SessionTransport::SessionTransport(std::string session_id, Limits limits)
-    : id_(std::move(session_id)), limits_(limits), last_activity_(std::chrono::steady_clock::now()) {}
+    : id_(std::move(session_id)),
+      limits_(limits),
+      created_(std::chrono::steady_clock::now()),
+      last_activity_(created_) {}
 
 SessionTransport::~SessionTransport() { close(); }
 
@@ -18,8 +21,9 @@ Result<void> SessionTransport::start(Callbacks callbacks) {
 }
 
 std::shared_ptr<Stream> SessionTransport::make_stream() {
-  auto s = std::make_shared<Stream>(std::to_string(next_stream_++), limits_.max_events_per_stream);
-  by_stream_[s->id()] = s;
+  const std::uint64_t n = next_stream_++;
+  auto s = std::make_shared<Stream>(std::to_string(n), limits_.max_events_per_stream, stored_bytes_);
+  by_stream_[n] = s;
   // Forget the oldest finished streams beyond the bound; open ones are never dropped.
   for (auto it = by_stream_.begin(); by_stream_.size() > limits_.max_remembered_streams && it != by_stream_.end();) {
     if (it->second->finished() && it->second != standalone_) it = by_stream_.erase(it);
@@ -53,17 +57,27 @@ Result<std::shared_ptr<Stream>> SessionTransport::standalone_stream() {
 
 std::optional<std::pair<std::shared_ptr<Stream>, std::uint64_t>> SessionTransport::find_event(
     const std::string& last_event_id) {
+  // "<stream>_<seq>", both decimal; anything else (or a number that does not fit) names nothing.
+  auto number = [](std::string_view s) -> std::optional<std::uint64_t> {
+    if (s.empty() || s.size() > 20) return std::nullopt;
+    std::uint64_t v = 0;
+    for (char c : s) {
+      if (c < '0' || c > '9') return std::nullopt;
+      auto d = static_cast<std::uint64_t>(c - '0');
+      if (v > (UINT64_MAX - d) / 10) return std::nullopt;  // would wrap (review #16)
+      v = v * 10 + d;
+    }
+    return v;
+  };
   auto us = last_event_id.rfind('_');
-  if (us == std::string::npos || us + 1 >= last_event_id.size()) return std::nullopt;
-  std::uint64_t seq = 0;
-  for (char c : last_event_id.substr(us + 1)) {
-    if (c < '0' || c > '9' || seq > (UINT64_MAX / 10)) return std::nullopt;
-    seq = seq * 10 + static_cast<std::uint64_t>(c - '0');
-  }
+  if (us == std::string::npos) return std::nullopt;
+  auto stream = number(std::string_view(last_event_id).substr(0, us));
+  auto seq = number(std::string_view(last_event_id).substr(us + 1));
+  if (!stream || !seq) return std::nullopt;
   std::lock_guard lock(mu_);
-  auto it = by_stream_.find(last_event_id.substr(0, us));
+  auto it = by_stream_.find(*stream);
   if (it == by_stream_.end()) return std::nullopt;
-  return std::make_pair(it->second, seq);
+  return std::make_pair(it->second, *seq);
 }
 
 void SessionTransport::deliver(std::string frame) {
@@ -109,7 +123,35 @@ Result<void> SessionTransport::send(std::string frame, const SendInfo& info) {
     return {};
   }
   target->push(std::move(frame), final);
+  if (stored_bytes_->load() > limits_.max_stored_bytes) enforce_budget(target);
   return {};
+}
+
+void SessionTransport::enforce_budget(const std::shared_ptr<Stream>& pushed) {
+  std::vector<std::shared_ptr<Stream>> open;
+  {
+    std::lock_guard lock(mu_);
+    // First forget whole finished streams, oldest first: their answers were delivered, or their
+    // clients left.
+    for (auto it = by_stream_.begin(); it != by_stream_.end() && stored_bytes_->load() > limits_.max_stored_bytes;) {
+      if (it->second->finished() && it->second != standalone_ && it->second != pushed && !it->second->attached()) {
+        it = by_stream_.erase(it);
+      } else {
+        open.push_back(it->second);
+        ++it;
+      }
+    }
+  }
+  // Then drop the oldest events of the rest (what a writer has already sent first: see evict()).
+  for (const auto& s : open) {
+    auto over = stored_bytes_->load();
+    if (over <= limits_.max_stored_bytes) return;
+    s->evict(over - limits_.max_stored_bytes);
+  }
+  if (stored_bytes_->load() > limits_.max_stored_bytes) {
+    MCP_LOG_DEBUG("http session {}: {} bytes stored for resumption, over the {} budget, none of them evictable now",
+                  id_, stored_bytes_->load(), limits_.max_stored_bytes);
+  }
 }
 
 void SessionTransport::close_request_stream(const jsonrpc::Id& request_id) {
@@ -135,7 +177,7 @@ void SessionTransport::request_dropped(const jsonrpc::Id& request_id) {
 
 void SessionTransport::close() {
   std::function<void(std::optional<Error>)> on_close;
-  std::map<std::string, std::shared_ptr<Stream>> streams;
+  std::map<std::uint64_t, std::shared_ptr<Stream>> streams;
   {
     std::lock_guard lock(mu_);
     if (closed_) return;

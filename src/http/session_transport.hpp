@@ -11,6 +11,7 @@
 // Thread-safety: all members are thread-safe.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -29,6 +30,9 @@ class SessionTransport final : public Transport {
     std::size_t max_streams = 32;          // concurrent open request streams
     std::size_t max_events_per_stream = 256;
     std::size_t max_remembered_streams = 256;  // finished streams kept for Last-Event-ID
+    // Bytes of stored events (kept for resumption) across all streams of the session. Past it the
+    // oldest finished streams are forgotten, then the oldest events already sent are dropped.
+    std::size_t max_stored_bytes = 4 * 1024 * 1024;
   };
 
   SessionTransport(std::string session_id, Limits limits);
@@ -57,12 +61,22 @@ class SessionTransport final : public Transport {
   std::size_t open_requests() const;
   void touch();
   std::chrono::steady_clock::time_point last_activity() const;
+  std::chrono::steady_clock::time_point created() const { return created_; }
+  // The client completed the handshake (sent notifications/initialized).
+  void mark_initialized() { initialized_.store(true); }
+  bool initialized() const { return initialized_.load(); }
+  // Bytes of events stored for resumption, all streams together.
+  std::size_t stored_bytes() const { return stored_bytes_->load(); }
 
  private:
   std::shared_ptr<Stream> make_stream();  // requires mu_
+  void enforce_budget(const std::shared_ptr<Stream>& pushed);
 
   const std::string id_;
   const Limits limits_;
+  const std::chrono::steady_clock::time_point created_;
+  std::atomic<bool> initialized_{false};
+  const std::shared_ptr<std::atomic<std::size_t>> stored_bytes_ = std::make_shared<std::atomic<std::size_t>>(0);
   mutable std::mutex mu_;
   std::mutex deliver_mu_;  // on_message is called one frame at a time
   Callbacks callbacks_;
@@ -70,7 +84,7 @@ class SessionTransport final : public Transport {
   bool closed_ = false;
   std::uint64_t next_stream_ = 1;
   std::map<std::string, std::shared_ptr<Stream>> by_request_;  // id_key -> open answer stream
-  std::map<std::string, std::shared_ptr<Stream>> by_stream_;   // stream id -> stream (bounded)
+  std::map<std::uint64_t, std::shared_ptr<Stream>> by_stream_;  // stream id -> stream, oldest first (bounded)
   std::shared_ptr<Stream> standalone_;
   std::chrono::steady_clock::time_point last_activity_;
 };

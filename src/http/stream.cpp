@@ -9,15 +9,27 @@ void Stream::wake(std::unique_lock<std::mutex>& lock) {
   if (w) w();
 }
 
+Stream::~Stream() {
+  if (budget_) budget_->fetch_sub(bytes_);
+}
+
+void Stream::drop_front() {
+  bytes_ -= events_.front().data.size();
+  if (budget_) budget_->fetch_sub(events_.front().data.size());
+  events_.pop_front();
+}
+
 void Stream::push(std::string data, bool final) {
   std::unique_lock lock(mu_);
   if (finished_) return;
   StoredEvent e;
   e.seq = next_seq_++;
   e.id = id_ + "_" + std::to_string(e.seq);
+  bytes_ += data.size();
+  if (budget_) budget_->fetch_add(data.size());
   e.data = std::move(data);
   events_.push_back(std::move(e));
-  while (events_.size() > max_events_) events_.pop_front();
+  while (events_.size() > max_events_) drop_front();
   if (final) finished_ = answered_ = true;
   wake(lock);
 }
@@ -38,10 +50,15 @@ void Stream::finish() {
 
 Stream::Batch Stream::take_after(std::uint64_t after_seq) {
   std::lock_guard lock(mu_);
+  return take_after_locked(after_seq);
+}
+
+Stream::Batch Stream::take_after_locked(std::uint64_t after_seq) {
   Batch b;
   for (const auto& e : events_) {
     if (e.seq > after_seq) b.events.push_back(e);
   }
+  if (!b.events.empty()) taken_ = std::max(taken_, b.events.back().seq);
   b.finished = finished_;
   b.answered = answered_;
   b.done = finished_ || cut_;
@@ -83,13 +100,17 @@ std::uint64_t Stream::generation() const {
 }
 
 Stream::Batch Stream::take_after(std::uint64_t after_seq, std::uint64_t writer_generation) {
-  auto b = take_after(after_seq);
   std::lock_guard lock(mu_);
   if (writer_generation != generation_) {
-    b.events.clear();  // the new writer sends them
+    // Superseded: the new writer sends the events, and the wake-up signal is the new writer's
+    // too (consuming it here left the new writer asleep until its next keep-alive).
+    Batch b;
     b.done = true;
+    b.finished = finished_;
+    b.answered = answered_;
+    return b;
   }
-  return b;
+  return take_after_locked(after_seq);
 }
 
 void Stream::detach(std::uint64_t writer_generation) {
@@ -105,6 +126,21 @@ void Stream::detach() {
   attached_ = false;
   cut_ = false;
   waker_ = nullptr;
+}
+
+std::size_t Stream::evict(std::size_t want) {
+  std::lock_guard lock(mu_);
+  std::size_t freed = 0;
+  while (freed < want && events_.size() > 1 && (!attached_ || events_.front().seq <= taken_)) {
+    freed += events_.front().data.size();
+    drop_front();
+  }
+  return freed;
+}
+
+std::size_t Stream::stored_bytes() const {
+  std::lock_guard lock(mu_);
+  return bytes_;
 }
 
 bool Stream::attached() const {

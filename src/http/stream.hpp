@@ -3,16 +3,19 @@
 // writer, drains what it has not sent yet, and is woken when more arrives.
 //
 // Event ids are "<stream id>_<sequence>", so a Last-Event-ID names both the stream to resume and
-// the point to resume from. The log keeps the last `max_events` events; a resumption from before
-// them replays what is left (the gap is logged).
+// the point to resume from. The log keeps the last `max_events` events, and its bytes count
+// against the session's budget (`budget`, shared by all streams of a session), which the session
+// enforces with evict(); a resumption from before what is left replays what is left.
 //
 // Thread-safety: all members are thread-safe. The waker runs on the pushing thread and must only
 // schedule work (it is called with no lock held).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -27,7 +30,12 @@ struct StoredEvent {
 
 class Stream {
  public:
-  Stream(std::string id, std::size_t max_events) : id_(std::move(id)), max_events_(max_events) {}
+  // `budget` counts the bytes of stored events of every stream sharing it (may be null).
+  Stream(std::string id, std::size_t max_events, std::shared_ptr<std::atomic<std::size_t>> budget = nullptr)
+      : id_(std::move(id)), max_events_(max_events), budget_(std::move(budget)) {}
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
 
   const std::string& id() const { return id_; }
 
@@ -62,6 +70,12 @@ class Stream {
   // Detaches only if `writer_generation` is still the attached writer.
   void detach(std::uint64_t writer_generation);
 
+  // Drops the oldest stored events until `want` bytes are freed or nothing more may go, and returns
+  // the bytes freed. Never dropped: the newest event (a final answer must reach its writer), and,
+  // while a writer is attached, events it has not taken yet.
+  std::size_t evict(std::size_t want);
+  std::size_t stored_bytes() const;
+
   bool finished() const;
   bool attached() const;
   std::uint64_t last_seq() const;
@@ -72,10 +86,16 @@ class Stream {
  private:
   void wake(std::unique_lock<std::mutex>& lock);
 
+  void drop_front();  // requires mu_
+  Batch take_after_locked(std::uint64_t after_seq);  // requires mu_
+
   const std::string id_;
   const std::size_t max_events_;
+  const std::shared_ptr<std::atomic<std::size_t>> budget_;
   mutable std::mutex mu_;
   std::deque<StoredEvent> events_;
+  std::size_t bytes_ = 0;     // of events_' data
+  std::uint64_t taken_ = 0;   // the highest sequence a writer has taken
   std::uint64_t next_seq_ = 1;
   bool finished_ = false;  // the final answer was pushed, or the session closed
   bool answered_ = false;  // the final answer was pushed

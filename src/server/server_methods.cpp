@@ -61,6 +61,11 @@ Result<json::value> ServerSessionImpl::call_tool(const json::object& params, Req
 Result<json::value> ServerSessionImpl::read_resource(const json::object& params, RequestContext& ctx) {
   auto uri = required_string(params, "uri", "resources/read");
   if (!uri) return fail(uri.error());
+  if (uri->size() > server_->opts.max_uri_bytes) {
+    return fail(Error::invalid_params("resources/read: uri is " + std::to_string(uri->size()) +
+                                      " bytes, over the limit of " + std::to_string(server_->opts.max_uri_bytes) +
+                                      " (max_uri_bytes)"));
+  }
   ResourceReader reader;
   TemplateReader treader;
   UriTemplate::Variables vars;
@@ -92,7 +97,7 @@ Result<json::value> ServerSessionImpl::read_resource(const json::object& params,
   Result<ReadResourceResult> r = reader ? reader(*uri, ctx)
                                  : treader ? treader(*uri, vars, ctx)
                                            : Result<ReadResourceResult>(fail(Error{
-                                                 error_code::kResourceNotFound, "Resource not found: " + *uri,
+                                                 error_code::kResourceNotFound, "Resource not found: " + peer_text(*uri),
                                                  json::object{{"uri", *uri}}}));
   if (!r) return fail(r.error());
   return to_json(*r);

@@ -217,9 +217,21 @@ Result<json::value> ServerSessionImpl::subscribe(const json::object& params, boo
   }
   const json::value* uri = params.if_contains("uri");
   if (!uri || !uri->is_string()) return fail(Error::invalid_params("uri must be a string"));
+  const auto& opts = server_->opts;
+  if (uri->get_string().size() > opts.max_uri_bytes) {
+    return fail(Error::invalid_params("uri is " + std::to_string(uri->get_string().size()) + " bytes, over the limit of " +
+                                      std::to_string(opts.max_uri_bytes) + " (max_uri_bytes)"));
+  }
   std::lock_guard lock(mu_);
-  if (on) subscriptions_.insert(std::string(uri->get_string()));
-  else subscriptions_.erase(std::string(uri->get_string()));
+  if (!on) {
+    subscriptions_.erase(std::string(uri->get_string()));
+    return json::object{};
+  }
+  if (!subscriptions_.contains(std::string(uri->get_string())) && subscriptions_.size() >= opts.max_subscriptions) {
+    return fail(Error::invalid_params("this session already holds " + std::to_string(subscriptions_.size()) +
+                                      " subscriptions, the limit (max_subscriptions); unsubscribe first"));
+  }
+  subscriptions_.insert(std::string(uri->get_string()));
   return json::object{};
 }
 

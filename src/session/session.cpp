@@ -75,6 +75,16 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   std::int64_t next_id = 0;
   std::unordered_map<std::int64_t, std::shared_ptr<Pending>> outbound;
   std::unordered_map<std::string, CancellationToken> inbound;  // by id_key; running or queued
+  std::unordered_map<std::string, std::size_t> inbound_sizes;   // their frames' sizes
+  std::size_t inbound_bytes = 0;                               // the sum: bounded by max_pending_inbound_bytes
+
+  void forget_inbound(const std::string& key) {  // requires mu
+    inbound.erase(key);
+    if (auto it = inbound_sizes.find(key); it != inbound_sizes.end()) {
+      inbound_bytes -= it->second;
+      inbound_sizes.erase(it);
+    }
+  }
   bool started = false;
   bool closed = false;
   bool close_delivered = false;  // on_close has run: no more callbacks from the transport
@@ -156,7 +166,28 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   }
 
   // --- inbound ---------------------------------------------------------------------------------
+  // Ends the connection for a reason of ours (a peer breaking a limit we cannot answer): pending
+  // requests and the handler see `e` as the close reason.
+  void fail_connection(Error e) {
+    {
+      std::lock_guard lock(mu);
+      if (!local_failure) local_failure = std::move(e);
+    }
+    transport->close();
+  }
+  std::optional<Error> local_failure;  // guarded by mu
+
   void on_frame(std::string frame) {
+    if (frame.size() > opts.limits.max_message_bytes && opts.close_on_oversize) {
+      // The peer sent more than we accept. A server answers that and goes on; a client cannot tell
+      // which of its requests the message answered, so waiting would only end in a timeout.
+      MCP_LOG_ERROR("{}: the peer sent a message over {} bytes (max_message_bytes); closing", opts.name,
+                    opts.limits.max_message_bytes);
+      fail_connection(Error::connection_closed("the peer sent a message over the limit of " +
+                                               std::to_string(opts.limits.max_message_bytes) +
+                                               " bytes (max_message_bytes)"));
+      return;
+    }
     auto decoded = jsonrpc::decode(frame, opts.limits);
     if (!decoded) {
       const auto& f = decoded.error();
@@ -164,10 +195,14 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
       if (f.answer) send_error(f.id, f.error);
       return;
     }
-    std::visit([this](auto&& m) { on_message(std::move(m)); }, std::move(*decoded));
+    const std::size_t size = frame.size();
+    std::visit([this, size](auto&& m) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(m)>, jsonrpc::Request>) on_message(std::move(m), size);
+      else on_message(std::move(m));
+    }, std::move(*decoded));
   }
 
-  void on_message(jsonrpc::Request&& req) {
+  void on_message(jsonrpc::Request&& req, std::size_t frame_bytes) {
     if (req.method == "ping") {  // both roles, answered at once even when every worker is busy
       send(jsonrpc::encode_result(req.id, json::object{}), SendInfo::Kind::response, req.id);
       return;
@@ -186,7 +221,16 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
                                            " requests already in progress (max_pending_inbound)"));
         return;
       }
+      // Bytes too, not only a count: a thousand 4 MiB requests must not all be held at once.
+      if (inbound_bytes + frame_bytes > opts.max_pending_inbound_bytes && !inbound.empty()) {
+        send_error(req.id, Error::internal("server busy: requests in progress hold " + std::to_string(inbound_bytes) +
+                                           " bytes (max_pending_inbound_bytes " +
+                                           std::to_string(opts.max_pending_inbound_bytes) + ")"));
+        return;
+      }
       inbound.emplace(key, token);
+      inbound_sizes.emplace(key, frame_bytes);
+      inbound_bytes += frame_bytes;
     }
     const bool run_inline = handler.runs_inline(req.method, req.params ? &*req.params : nullptr);
     const jsonrpc::Id id_copy = req.id;
@@ -212,7 +256,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
       // Only now is the request done: an input-end drain waits for the answer to be written.
       {
         std::lock_guard lock(mu);
-        inbound.erase(key);
+        forget_inbound(key);
       }
       drained_cv.notify_all();
     };
@@ -227,7 +271,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
       // not left open) for an answer that would never come.
       {
         std::lock_guard lock(mu);
-        inbound.erase(key);
+        forget_inbound(key);
       }
       send_error(id_copy, Error::internal("server busy: no worker thread could be started for this request"));
       drained_cv.notify_all();
@@ -314,6 +358,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
     std::unordered_map<std::string, CancellationToken> running;
     {
       std::lock_guard lock(mu);
+      if (local_failure) reason = local_failure;
       closed = true;
       pending.swap(outbound);
       running = inbound;

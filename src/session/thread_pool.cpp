@@ -78,7 +78,9 @@ bool ThreadPool::post(std::function<void()> job) {
   // Count queued jobs against idle threads: a woken thread has not yet left `idle`.
   if (state_->jobs.size() > state_->idle && state_->threads < state_->opts.max_threads) {
     try {
-      std::thread([s = state_] { State::run(s); }).detach();
+      auto body = [s = state_] { State::run(s); };
+      if (state_->opts.start_thread) state_->opts.start_thread(std::move(body));
+      else std::thread(std::move(body)).detach();
       ++state_->threads;
     } catch (const std::system_error& e) {
       // The system will not give us a thread. If the pool has threads, they will get to the job;

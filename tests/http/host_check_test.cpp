@@ -87,6 +87,30 @@ TEST(HostCheck, AllowListsWidenTheDefaults) {
 
 TEST(HostCheck, NotEnforcedAcceptsAnything) {
   HostPolicy p;
-  p.enforce = false;
+  p.check_host = false;
+  p.check_origin = false;
   EXPECT_FALSE(check_host_and_origin(p, "evil.com", "http://evil.com"));
+}
+
+// A server bound to a public address does not check Host, but an Origin is always checked: a page
+// on another site must not reach it through a visitor's browser (review #6).
+TEST(HostCheck, OriginIsCheckedWithoutTheHostCheck) {
+  HostPolicy p;
+  p.check_host = false;
+  EXPECT_FALSE(check_host_and_origin(p, "mcp.example.com:8080", ""));             // no Origin: not a browser
+  EXPECT_TRUE(check_host_and_origin(p, "mcp.example.com:8080", "http://evil.com"));
+  EXPECT_FALSE(check_host_and_origin(p, "mcp.example.com:8080", "http://mcp.example.com:8080"));  // same origin
+  EXPECT_TRUE(check_host_and_origin(p, "mcp.example.com:8080", "http://mcp.example.com:9090"));
+  EXPECT_FALSE(check_host_and_origin(p, "mcp.example.com:8080", "http://localhost:3000"));
+  p.allowed_origins = {"https://app.example.com"};  // on its own, without allowed_hosts
+  EXPECT_FALSE(check_host_and_origin(p, "mcp.example.com:8080", "https://app.example.com"));
+  EXPECT_TRUE(check_host_and_origin(p, "mcp.example.com:8080", "https://app.example.com.evil.com"));
+}
+
+TEST(HostCheck, PortMustBeDigits) {
+  HostPolicy p;
+  EXPECT_TRUE(check_host_and_origin(p, "localhost:@evil.com", ""));  // review #17
+  EXPECT_TRUE(check_host_and_origin(p, "localhost:80x", ""));
+  EXPECT_FALSE(check_host_and_origin(p, "localhost:8080", ""));
+  EXPECT_TRUE(check_host_and_origin(p, "[::1]:x", ""));
 }

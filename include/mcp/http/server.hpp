@@ -4,13 +4,26 @@
 // client accepts only JSON), GET (the standalone SSE stream, or resumption with Last-Event-ID) and
 // DELETE (ends the session). Each session gets its own ServerSession of the given Server.
 //
-// Security defaults: a server bound to a loopback address accepts only loopback Host and Origin
-// values (DNS-rebinding protection); `allowed_hosts` / `allowed_origins` widen that.
+// Security defaults (DNS rebinding, browsers): an Origin header, whenever a request carries one and
+// whatever the bind address, must be a loopback origin, the request's own origin (same Host), or
+// one of `allowed_origins` (403 otherwise). A server bound to a loopback address also accepts only
+// loopback Host values, or `allowed_hosts`.
 //
-// Limits, on by default (each answered with a clear HTTP error, the server stays up):
-//   max_body_bytes 4 MiB (413) · max_header_bytes 8 KiB (431) · max_sessions 1024 (503)
-//   max_streams_per_session 32 (429) · session_idle_timeout 30 min (the session is ended; later
-//   requests get 404) · events kept per stream for resumption: 256.
+// Hostile peers: every resource a peer can make the server hold is bounded, and each limit is
+// answered with a clear HTTP or JSON-RPC error while the server stays up for everyone else:
+//   max_body_bytes 4 MiB (413) · max_header_bytes 8 KiB (431)
+//   max_connections 1024, lowered below the descriptor limit; when full, the connection that has
+//     waited longest for a request is closed to make room (503 only if none is waiting)
+//   idle_timeout 30 s before a request's first byte · request_timeout 10 s to receive the whole
+//     request (a slow sender's connection is closed) · write_timeout 30 s for each write of a response or SSE
+//     stream (a client that stops reading is disconnected)
+//   max_sessions 1024: when full, the oldest session that never completed its handshake, else the
+//     longest-idle one, is ended to make room (503 only if every session is busy);
+//     initialize_timeout 10 s for a new session to send notifications/initialized;
+//     session_idle_timeout 30 min (the session is ended; later requests get 404)
+//   max_streams_per_session 32 (429) · max_events_per_stream 256 and max_stored_bytes_per_session
+//     4 MiB of events kept for resumption.
+// A session exists only once a valid initialize request arrives (bad params: 400, no session).
 //
 // Thread-safety: start/stop from one thread; the server runs on its own I/O threads.
 #pragma once
@@ -48,14 +61,20 @@ struct HttpServerOptions {
   std::size_t io_threads = 2;
 
   std::vector<std::string> allowed_hosts;    // Host values (without port) accepted besides loopback ones
-  std::vector<std::string> allowed_origins;  // exact Origin values accepted besides loopback ones
-  bool validate_host_and_origin = true;
+  std::vector<std::string> allowed_origins;  // exact Origin values accepted besides loopback and same-origin ones
+  bool validate_host_and_origin = true;      // false: neither check (a proxy in front does them)
 
   std::size_t max_body_bytes = 4 * 1024 * 1024;
   std::size_t max_header_bytes = 8 * 1024;
+  std::size_t max_connections = 1024;
+  std::chrono::milliseconds idle_timeout{30'000};
+  std::chrono::milliseconds request_timeout{10'000};
+  std::chrono::milliseconds write_timeout{30'000};
   std::size_t max_sessions = 1024;
+  std::chrono::milliseconds initialize_timeout{10'000};
   std::size_t max_streams_per_session = 32;
   std::size_t max_events_per_stream = 256;
+  std::size_t max_stored_bytes_per_session = 4 * 1024 * 1024;
   std::chrono::seconds session_idle_timeout{30 * 60};
   std::chrono::milliseconds sse_retry{1000};        // the retry: field of priming events
   std::chrono::seconds sse_keepalive{15};           // comment lines on idle streams
@@ -88,6 +107,12 @@ class HttpServer {
   // Blocks until stop() (from another thread or a signal handler thread).
   void wait();
   std::size_t session_count() const;
+  std::size_t connection_count() const;
+  // Bytes of events kept for resumption, all sessions together (bounded by sessions times
+  // max_stored_bytes_per_session; for monitoring and tests).
+  std::size_t stored_event_bytes() const;
+  // The connection cap in force (max_connections, or lower to stay under the descriptor limit).
+  std::size_t connection_cap() const;
 
   // For programs: starts the server, calls `on_listening(port)`, and serves until SIGINT or SIGTERM,
   // then stops gracefully. Blocks those signals in the calling thread first, so every thread the

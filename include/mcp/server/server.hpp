@@ -61,6 +61,12 @@ struct ServerOptions {
   bool resource_subscriptions = true;
   // Declare the logging capability (clients may send logging/setLevel).
   bool logging = true;
+  // Bounds on what one client can make a session keep: resource URIs it names (resources/read,
+  // subscribe; longer ones are refused with -32602) and subscriptions it holds (past it,
+  // resources/subscribe is refused with -32602). A session's subscriptions thus cost at most
+  // max_subscriptions * max_uri_bytes.
+  std::size_t max_uri_bytes = 8 * 1024;
+  std::size_t max_subscriptions = 256;
   Session::Options session;
 };
 

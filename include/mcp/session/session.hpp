@@ -71,11 +71,15 @@ class Session : public std::enable_shared_from_this<Session> {
     std::size_t max_workers = 16;                       // this session's concurrent inbound handlers
     std::shared_ptr<ThreadPool> pool;                   // where they run; null: ThreadPool::shared()
     std::size_t max_pending_inbound = 1024;             // queued + running; past it: -32603 "busy"
+    std::size_t max_pending_inbound_bytes = 16 << 20;   // their frames' bytes; past it: -32603 "busy"
     jsonrpc::Limits limits;                             // decoder limits (see codec.hpp)
     std::string name = "mcp";                           // prefix of log lines
     // When the peer ends its input in order, requests already received get this long to be
     // answered before the session closes (Transport::Callbacks::on_input_end).
     std::chrono::milliseconds drain_timeout{5'000};
+    // A message over limits.max_message_bytes ends the connection (with an error naming the limit)
+    // instead of being answered: right for a client, which cannot tell what the message answered.
+    bool close_on_oversize = false;
   };
 
   class Handler {

@@ -24,6 +24,9 @@ class ThreadPool {
   struct Options {
     std::size_t max_threads = 64;
     std::chrono::milliseconds idle_exit{30'000};
+    // Starts one detached thread running `body`; throws std::system_error when the system refuses.
+    // Default: std::thread(...).detach(). Replaceable so that a test can play a system out of threads.
+    std::function<void(std::function<void()> body)> start_thread;
   };
 
   // The process-wide pool sessions use unless given another one. Never destroyed (its threads may

@@ -1,0 +1,55 @@
+// Private: what the Streamable HTTP endpoint decides about a request on its own, before any session
+// is involved — which handler it goes to, and whether it is refused (and how). Pure functions of the
+// parsed request and the server's policy, apart from I/O, so that they can be tested and fuzzed
+// without sockets (tests/fuzz/fuzz_http_request.cpp feeds them whatever Beast's parser accepts).
+#pragma once
+
+#include <boost/beast/http.hpp>
+#include <string>
+#include <variant>
+
+#include "http/host_check.hpp"
+#include "mcp/jsonrpc/codec.hpp"
+
+namespace mcp::http {
+
+using Request = boost::beast::http::request<boost::beast::http::string_body>;
+
+// How a request is refused: the HTTP status and the JSON-RPC error of its body.
+struct Refusal {
+  unsigned status = 400;
+  int code = -32000;
+  std::string message;
+  jsonrpc::Id id;  // the request's id, when it could be read
+};
+
+struct EndpointPolicy {
+  std::string path = "/mcp";
+  HostPolicy host;
+  std::size_t max_body_bytes = 4 * 1024 * 1024;
+};
+
+enum class Route { extra_route, mcp_post, mcp_get, mcp_delete };
+
+// The route of a request, or its refusal: 404 for another path, 403 for a refused Host or Origin,
+// 400 for an unsupported MCP-Protocol-Version, 405 for another method. `is_extra_route` says
+// whether the path has an extra route (served before any MCP check).
+std::variant<Refusal, Route> route_request(const EndpointPolicy& policy, const Request& req,
+                                           bool is_extra_route);
+
+// A POST to the MCP endpoint, checked: its content type, what it accepts, its body as one JSON-RPC
+// message (strict: limits, repeated names), and, for initialize, its params (a session is created
+// only for a valid one).
+struct CheckedPost {
+  jsonrpc::Message message;
+  bool sse_ok = false;   // the client accepts text/event-stream
+  bool json_ok = false;  // the client accepts application/json
+  std::string protocol_version;  // MCP-Protocol-Version, or initialize's protocolVersion
+};
+std::variant<Refusal, CheckedPost> check_post(const EndpointPolicy& policy, const Request& req);
+
+bool is_supported_http_version(std::string_view mcp_protocol_version);
+// Whether the request's Accept header admits `type` (or anything, */*).
+bool accepts(const Request& req, std::string_view type);
+
+}  // namespace mcp::http
