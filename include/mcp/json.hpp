@@ -28,6 +28,6 @@ std::string to_string(const json::value& v);
 // keeping its last value. One reading of every message matters: a proxy that saw the first "method"
 // and a server that ran the second would disagree about what was asked. Errors (code -32700) say
 // what is wrong; a repeated name is quoted through peer_text.
-Result<json::value> parse_strict(std::string_view text, std::size_t max_depth = 64);
+Result<json::value> parse_json_strict(std::string_view text, std::size_t max_depth = 64);
 
 }  // namespace mcp

@@ -1,4 +1,4 @@
-// parse_strict: Boost.JSON's own parser and value builder (basic_parser + value_stack, exactly
+// parse_json_strict: Boost.JSON's own parser and value builder (basic_parser + value_stack, exactly
 // what json::parse uses), plus one check json::parse does not make: repeated member names.
 //
 // Keys are remembered per open object as (hash, offset, length) into one byte arena; when an
@@ -42,7 +42,7 @@ class StrictHandler {
     for (auto it = begin; it + 1 < keys_.end(); ++it) {
       if (it->hash == (it + 1)->hash && text(*it) == text(*(it + 1))) {
         duplicate = std::string(text(*it));
-        ec = json::error::syntax;  // stops the parser; parse_strict reports `duplicate`
+        ec = json::error::syntax;  // stops the parser; parse_json_strict reports `duplicate`
         return false;
       }
     }
@@ -128,7 +128,7 @@ class StrictHandler {
 
 }  // namespace
 
-Result<json::value> parse_strict(std::string_view text, std::size_t max_depth) {
+Result<json::value> parse_json_strict(std::string_view text, std::size_t max_depth) {
   json::parse_options opts;
   opts.max_depth = max_depth;
   json::basic_parser<StrictHandler> p(opts);

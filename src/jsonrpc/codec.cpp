@@ -30,7 +30,7 @@ std::expected<Message, DecodeFailure> decode(std::string_view bytes, const Limit
                                    " bytes (max_message_bytes)"));
   }
   // Strict: a repeated member name is refused, so every reader of this message sees the same one.
-  auto v = parse_strict(bytes, limits.max_depth);
+  auto v = parse_json_strict(bytes, limits.max_depth);
   if (!v) return std::unexpected(DecodeFailure{std::move(v.error()), nullptr, true});
   return decode_value(std::move(*v));
 }

@@ -77,6 +77,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   std::unordered_map<std::string, CancellationToken> inbound;  // by id_key; running or queued
   std::unordered_map<std::string, std::size_t> inbound_sizes;   // their frames' sizes
   std::size_t inbound_bytes = 0;                               // the sum: bounded by max_pending_inbound_bytes
+  std::size_t answering = 0;                                   // answers being written (for the input-end drain)
 
   void forget_inbound(const std::string& key) {  // requires mu
     inbound.erase(key);
@@ -243,8 +244,14 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
                                                      : handler.handle_request(in);
       bool peer_cancelled;
       {
+        // The request stops counting against max_pending_inbound *before* its answer goes out: a
+        // client that waits for each answer may send its next request the moment this one
+        // arrives, and must never find the slot still taken. An input-end drain waits for
+        // `answering` as well, so it still waits for the answer to be written.
         std::lock_guard lock(mu);
         peer_cancelled = token.cancelled() || closed;
+        forget_inbound(key);
+        ++answering;
       }
       // The specification asks receivers of a cancellation not to answer the cancelled request.
       if (!peer_cancelled) {
@@ -253,10 +260,9 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
       } else {
         transport->request_dropped(in.id);
       }
-      // Only now is the request done: an input-end drain waits for the answer to be written.
       {
         std::lock_guard lock(mu);
-        forget_inbound(key);
+        --answering;
       }
       drained_cv.notify_all();
     };
@@ -350,7 +356,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   // transport's reason (a child's exit status, say), which is the more useful message.
   void on_input_end() {
     std::unique_lock lock(mu);
-    drained_cv.wait_for(lock, opts.drain_timeout, [this] { return inbound.empty(); });
+    drained_cv.wait_for(lock, opts.drain_timeout, [this] { return inbound.empty() && answering == 0; });
   }
 
   void on_closed(std::optional<Error> reason) {
