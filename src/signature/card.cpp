@@ -36,7 +36,16 @@ CardVerification verdict(trust::Verdict v, std::string detail) {
 struct KeySource {
   const trust::Ed25519PublicKey* single = nullptr;
   const trust::TrustStore* store = nullptr;
+  std::optional<std::int64_t> now_ms;
+  std::int64_t clock_skew_ms = trust::kDefaultClockSkewMs;
 };
+
+// What a proof signs: the card's signature, or, when the proof names an issuer, the issuer and the
+// signature together ({"issuer": ..., "signature": ...}), so the issuer is as authentic as the rest.
+json::value signed_part(const json::value& signature, const std::optional<std::string>& issuer) {
+  if (!issuer) return signature;
+  return json::object{{"issuer", *issuer}, {"signature", signature}};
+}
 
 CardVerification verify(std::string_view text, KeySource source, const SignatureLimits& limits) {
   auto card = parse_server_card(text, limits);
@@ -62,6 +71,12 @@ CardVerification verify(std::string_view text, KeySource source, const Signature
   if (!trust::from_hex(sig_text.substr(trust::kSignaturePrefix.size()), raw))
     return verdict(trust::Verdict::malformed, "proof signature must be \"ed25519:\" followed by 128 lowercase hex digits");
 
+  std::optional<std::string> issuer;
+  if (const json::value* i = proof.if_contains("issuer")) {
+    if (!i->is_string()) return verdict(trust::Verdict::malformed, "the proof's issuer must be a string");
+    issuer = std::string(i->get_string());
+  }
+
   CardVerification result;
   result.key_id = std::string(key_id->get_string());
   const trust::Ed25519PublicKey* key = source.single;
@@ -69,19 +84,34 @@ CardVerification verify(std::string_view text, KeySource source, const Signature
     const trust::TrustedKey* entry = source.store->find(result.key_id);
     if (entry == nullptr) {
       result.verdict = trust::Verdict::unknown_key;
-      result.detail = "keyId \"" + result.key_id + "\" is not in the trust store";
+      result.detail = "keyId \"" + peer_text(result.key_id) + "\" is not in the trust store";
       return result;
     }
-    const json::value* name = card->card.if_contains("name");
-    if (entry->issuer && (name == nullptr || !name->is_string() || name->get_string() != *entry->issuer)) {
+    // The issuer is taken only from signed bytes: the card's "name" is not covered by the proof, so
+    // anyone could write any name there.
+    if (entry->issuer && issuer != entry->issuer) {
       result.verdict = trust::Verdict::unknown_key;
-      result.detail = "key \"" + result.key_id + "\" signs only for issuer \"" + *entry->issuer + "\"";
+      result.detail = "key \"" + peer_text(result.key_id) + "\" signs only for issuer \"" + *entry->issuer +
+                      "\"; the proof names " + (issuer ? "issuer \"" + peer_text(*issuer) + "\"" : "no issuer");
+      return result;
+    }
+    // The key's service window, against now: a card carries no time of its own.
+    const std::int64_t now = source.now_ms.value_or(trust::now_unix_ms());
+    const std::int64_t skew = std::max<std::int64_t>(source.clock_skew_ms, 0);
+    if (entry->not_before_ms && trust::add_ms(now, skew) < *entry->not_before_ms) {
+      result.verdict = trust::Verdict::not_yet_valid;
+      result.detail = "key \"" + peer_text(result.key_id) + "\" is not in service until " + std::to_string(*entry->not_before_ms);
+      return result;
+    }
+    if (entry->not_after_ms && trust::sub_ms(now, skew) > *entry->not_after_ms) {
+      result.verdict = trust::Verdict::expired;
+      result.detail = "key \"" + peer_text(result.key_id) + "\" was retired at " + std::to_string(*entry->not_after_ms);
       return result;
     }
     key = &entry->public_key;
   }
   // Over the signature exactly as the card carries it, never a re-serialisation of parsed structs.
-  auto bytes = trust::canonicalize(card->card.at("signature"));
+  auto bytes = trust::canonicalize(signed_part(card->card.at("signature"), issuer));
   if (!bytes) return verdict(trust::Verdict::malformed, bytes.error().message);
   if (!key->verify(*bytes, raw)) {
     result.verdict = trust::Verdict::bad_signature;
@@ -110,7 +140,7 @@ CardVerification verify_noexcept(std::string_view text, KeySource source, const 
 
 Result<json::object> make_server_card(const Implementation& info, const ServerSignature& signature,
                                       const trust::Ed25519SecretKey* key, std::optional<std::string> key_id,
-                                      json::object extra) {
+                                      json::object extra, std::optional<std::string> issuer) {
   json::object card = to_json(info).as_object();
   for (auto& kv : extra) {
     const std::string_view k = kv.key();
@@ -119,13 +149,15 @@ Result<json::object> make_server_card(const Implementation& info, const ServerSi
   }
   json::value sig = to_json(signature);
   if (key != nullptr) {
-    auto bytes = trust::canonicalize(sig);
+    auto bytes = trust::canonicalize(signed_part(sig, issuer));
     if (!bytes) return fail(bytes.error());
-    card[kSignatureProofMember] = json::object{
+    json::object proof{
         {"algorithm", kAlgorithm},
         {"keyId", key_id ? *key_id : key->public_key().key_id()},
         {"signature", trust::format_signature(key->sign(*bytes))},
     };
+    if (issuer) proof["issuer"] = *issuer;
+    card[kSignatureProofMember] = std::move(proof);
   }
   card["signature"] = std::move(sig);
   return card;
@@ -183,8 +215,9 @@ CardVerification verify_server_card(std::string_view text, const trust::Ed25519P
 }
 
 CardVerification verify_server_card(std::string_view text, const trust::TrustStore& store,
-                                    const SignatureLimits& limits) noexcept {
-  return verify_noexcept(text, KeySource{nullptr, &store}, limits);
+                                    const SignatureLimits& limits, std::optional<std::int64_t> now_ms,
+                                    std::int64_t clock_skew_ms) noexcept {
+  return verify_noexcept(text, KeySource{nullptr, &store, now_ms, clock_skew_ms}, limits);
 }
 
 }  // namespace mcp

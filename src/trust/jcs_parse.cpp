@@ -44,8 +44,10 @@ class Parser {
 
   Result<json::value> run() {
     if (static_cast<std::size_t>(end_ - begin_) > limits_.max_bytes)
-      return fail(Error::parse_error("JSON text of " + std::to_string(end_ - begin_) +
-                                     " bytes exceeds the limit of " + std::to_string(limits_.max_bytes)));
+      return fail(Error{error_code::kParseError,
+                        "JSON text of " + std::to_string(end_ - begin_) + " bytes exceeds the limit of " +
+                            std::to_string(limits_.max_bytes) + " (max_bytes)",
+                        json::object{{"limit", "max_bytes"}}});
     if (end_ - begin_ >= 3 && begin_[0] == 0xEF && begin_[1] == 0xBB && begin_[2] == 0xBF)
       return fail(Error::parse_error("JSON parse error at byte 0: byte-order mark is not allowed"));
     json::value root(sp_);
@@ -98,8 +100,11 @@ class Parser {
   }
 
   bool enter(std::size_t depth) {
-    if (depth > limits_.max_depth)
-      return error("nesting deeper than the limit of " + std::to_string(limits_.max_depth));
+    if (depth > limits_.max_depth) {
+      error("nesting deeper than the limit of " + std::to_string(limits_.max_depth) + " (max_depth)");
+      error_.data = json::object{{"limit", "max_depth"}};
+      return false;
+    }
     return true;
   }
 

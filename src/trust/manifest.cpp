@@ -6,6 +6,7 @@
 #include "mcp/trust/hex.hpp"
 #include "mcp/trust/jcs.hpp"
 #include "mcp/trust/sha256.hpp"
+#include "mcp/trust/verify.hpp"
 #include "trust/manifest_fields.hpp"
 
 namespace mcp::trust {
@@ -174,7 +175,7 @@ Result<SignedManifest> sign_tools(std::vector<Tool> tools, const Ed25519SecretKe
   m.issuer = options.issuer;
   m.key_id = options.key_id.value_or(key.public_key().key_id());
   m.issued_at_ms = options.issued_at_ms;
-  m.expires_at_ms = options.issued_at_ms + options.lifetime_ms;
+  m.expires_at_ms = add_ms(options.issued_at_ms, options.lifetime_ms);
   m.tools = std::move(tools);
   return sign_manifest(std::move(m), key);
 }

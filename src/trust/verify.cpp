@@ -59,8 +59,13 @@ VerifyResult verify_value(const json::value& doc, KeySource source, const Verify
   const json::object& mobj = mit->value().get_object();
   if (auto tools = mobj.find("tools"); tools != mobj.end() && tools->value().is_array() &&
                                        tools->value().get_array().size() > opt.max_tools)
-    return verdict(Verdict::malformed, "manifest lists " + std::to_string(tools->value().get_array().size()) +
-                                           " tools, more than the limit of " + std::to_string(opt.max_tools));
+  {
+    auto r = verdict(Verdict::malformed, "manifest lists " + std::to_string(tools->value().get_array().size()) +
+                                             " tools, more than the limit of " + std::to_string(opt.max_tools) +
+                                             " (max_tools)");
+    r.limit_exceeded = true;
+    return r;
+  }
   // Boost.JSON copies share the source's memory resource, so typed fields converted straight from an
   // arena-backed DOM (ours in verify_text, or a caller's) would dangle once the arena goes. Convert
   // from a heap-owned copy unless the DOM already lives on the default heap or a shared resource.
@@ -79,13 +84,13 @@ VerifyResult verify_value(const json::value& doc, KeySource source, const Verify
     entry = source.store->find(manifest->key_id);
     if (entry == nullptr) {
       result.verdict = Verdict::unknown_key;
-      result.detail = "key id \"" + manifest->key_id.substr(0, 128) + "\" is not in the trust store";
+      result.detail = "key id \"" + peer_text(manifest->key_id) + "\" is not in the trust store";
       return result;
     }
     if (entry->issuer && *entry->issuer != manifest->issuer) {
       result.verdict = Verdict::unknown_key;
       result.detail = "key \"" + entry->key_id + "\" is trusted for issuer \"" + *entry->issuer + "\", not \"" +
-                      manifest->issuer.substr(0, 128) + "\"";
+                      peer_text(manifest->issuer) + "\"";
       return result;
     }
     key = &entry->public_key;
@@ -110,12 +115,12 @@ VerifyResult verify_value(const json::value& doc, KeySource source, const Verify
   // 6. The manifest's own window, against our clock.
   const std::int64_t now = opt.now_ms.value_or(now_unix_ms());
   const std::int64_t skew = opt.clock_skew_ms > 0 ? opt.clock_skew_ms : 0;
-  if (now + skew < m.issued_at_ms) {
+  if (add_ms(now, skew) < m.issued_at_ms) {
     result.verdict = Verdict::not_yet_valid;
     result.detail = "issuedAt " + ms(m.issued_at_ms) + " is after now " + ms(now) + " plus the allowed skew " + ms(skew);
     return result;
   }
-  if (now - skew > m.expires_at_ms) {
+  if (sub_ms(now, skew) > m.expires_at_ms) {
     result.verdict = Verdict::expired;
     result.detail = "expiresAt " + ms(m.expires_at_ms) + " is before now " + ms(now) + " minus the allowed skew " + ms(skew);
     return result;
@@ -123,13 +128,13 @@ VerifyResult verify_value(const json::value& doc, KeySource source, const Verify
 
   // 7. The key's service window, against the manifest's issuedAt.
   if (entry != nullptr) {
-    if (entry->not_before_ms && m.issued_at_ms + skew < *entry->not_before_ms) {
+    if (entry->not_before_ms && add_ms(m.issued_at_ms, skew) < *entry->not_before_ms) {
       result.verdict = Verdict::not_yet_valid;
       result.detail = "key \"" + entry->key_id + "\" enters service at " + ms(*entry->not_before_ms) +
                       ", after the manifest's issuedAt " + ms(m.issued_at_ms);
       return result;
     }
-    if (entry->not_after_ms && m.issued_at_ms - skew > *entry->not_after_ms) {
+    if (entry->not_after_ms && sub_ms(m.issued_at_ms, skew) > *entry->not_after_ms) {
       result.verdict = Verdict::expired;
       result.detail = "key \"" + entry->key_id + "\" was retired at " + ms(*entry->not_after_ms) +
                       ", before the manifest's issuedAt " + ms(m.issued_at_ms);
@@ -158,7 +163,11 @@ VerifyResult verify_text(std::string_view text, KeySource source, const VerifyOp
   // (Boost.JSON copies keep their source's resource), and a copy out of an arena costs more than
   // the arena saves.
   auto doc = parse_strict(text, opt.limits);
-  if (!doc) return verdict(Verdict::malformed, doc.error().message);
+  if (!doc) {
+    auto r = verdict(Verdict::malformed, doc.error().message);
+    r.limit_exceeded = doc.error().data && doc.error().data->is_object() && doc.error().data->get_object().contains("limit");
+    return r;
+  }
   return verify_value(*doc, source, opt);
 }
 

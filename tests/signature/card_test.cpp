@@ -71,15 +71,60 @@ TEST_F(CardFixture, VerdictsForEveryWayItFails) {
   EXPECT_EQ(verify_server_card(to_string(*card), key.public_key()).verdict, trust::Verdict::malformed);
 }
 
-TEST_F(CardFixture, TrustStoreByKeyIdAndIssuer) {
+// The issuer a trust store binds a key to is checked against the proof's signed issuer, never the
+// card's "name", which the proof does not cover (review #10: a card renamed to the issuer passed).
+TEST_F(CardFixture, TrustStoreBindsTheIssuerToSignedBytesOnly) {
   trust::TrustStore store;
   ASSERT_TRUE(store.add(trust::TrustedKey{.key_id = key.public_key().key_id(), .public_key = key.public_key(),
                                           .issuer = std::string("file-manager")}));
-  EXPECT_TRUE(verify_server_card(card_text(&key), store).ok());
-  info.name = "someone-else";
-  EXPECT_EQ(verify_server_card(card_text(&key), store).verdict, trust::Verdict::unknown_key);
+  auto issued = [&](std::optional<std::string> issuer) {
+    auto card = make_server_card(info, sig, &key, std::nullopt, {}, std::move(issuer));
+    EXPECT_TRUE(card);
+    return to_string(*card);
+  };
+  auto ok = verify_server_card(issued("file-manager"), store);
+  EXPECT_TRUE(ok.ok()) << ok.detail;
+  // Named "file-manager" but with no signed issuer: refused.
+  auto unsigned_name = verify_server_card(card_text(&key), store);
+  EXPECT_EQ(unsigned_name.verdict, trust::Verdict::unknown_key);
+  EXPECT_NE(unsigned_name.detail.find("names no issuer"), std::string::npos) << unsigned_name.detail;
+  EXPECT_EQ(verify_server_card(issued("someone-else"), store).verdict, trust::Verdict::unknown_key);
+  // The issuer is signed: editing it breaks the proof.
+  auto card = make_server_card(info, sig, &key, std::nullopt, {}, std::string("someone-else"));
+  ASSERT_TRUE(card);
+  (*card)[kSignatureProofMember].as_object()["issuer"] = "file-manager";
+  EXPECT_EQ(verify_server_card(to_string(*card), store).verdict, trust::Verdict::bad_signature);
   trust::TrustStore empty;
   EXPECT_EQ(verify_server_card(card_text(&key), empty).verdict, trust::Verdict::unknown_key);
+}
+
+// A trust store's key verifies cards only within its notBefore / notAfter (review #10: a retired
+// key's proof was "present, valid").
+TEST_F(CardFixture, TrustStoreHonoursTheKeysServiceWindow) {
+  trust::TrustStore store;
+  ASSERT_TRUE(store.add(trust::TrustedKey{.key_id = key.public_key().key_id(), .public_key = key.public_key(),
+                                          .not_before_ms = 1000, .not_after_ms = 2000}));
+  const std::string text = card_text(&key);
+  EXPECT_TRUE(verify_server_card(text, store, {}, 1500, 0).ok());
+  EXPECT_EQ(verify_server_card(text, store, {}, 999, 0).verdict, trust::Verdict::not_yet_valid);
+  EXPECT_EQ(verify_server_card(text, store, {}, 2001, 0).verdict, trust::Verdict::expired);
+  EXPECT_TRUE(verify_server_card(text, store, {}, 2001, 5).ok());  // within the skew
+  // The system clock (2026) is long past notAfter.
+  EXPECT_EQ(verify_server_card(text, store).verdict, trust::Verdict::expired);
+  // Saturating arithmetic: extreme clocks and skews decide, they do not overflow.
+  EXPECT_EQ(verify_server_card(text, store, {}, INT64_MAX, INT64_MAX).verdict, trust::Verdict::valid);
+  EXPECT_EQ(verify_server_card(text, store, {}, INT64_MAX, 0).verdict, trust::Verdict::expired);
+  EXPECT_EQ(verify_server_card(text, store, {}, INT64_MIN, 0).verdict, trust::Verdict::not_yet_valid);
+}
+
+TEST(SaturatingTime, NeverOverflows) {
+  EXPECT_EQ(trust::add_ms(INT64_MAX, 1), INT64_MAX);
+  EXPECT_EQ(trust::add_ms(INT64_MIN, -1), INT64_MIN);
+  EXPECT_EQ(trust::sub_ms(INT64_MIN, 1), INT64_MIN);
+  EXPECT_EQ(trust::sub_ms(0, INT64_MIN), INT64_MAX);
+  EXPECT_EQ(trust::sub_ms(-5, INT64_MIN), INT64_MAX - 4);
+  EXPECT_EQ(trust::add_ms(5, -3), 2);
+  EXPECT_EQ(trust::sub_ms(5, 3), 2);
 }
 
 TEST_F(CardFixture, EtagIsStrongAndFollowsTheCanonicalBytes) {

@@ -203,6 +203,49 @@ TEST_F(CliTest, EveryVerdictExitsFourExceptValid) {
   }
 }
 
+// Review #12: what a manifest says (issuer, keyId, tool names: whoever wrote the file chose them)
+// reaches the terminal only escaped: it cannot print a line of its own, such as a fake "valid",
+// nor drive the terminal with escape sequences.
+TEST_F(CliTest, UntrustedStringsCannotForgeLinesOrTerminalEscapes) {
+  const auto key = test::fixed_key();
+  const std::string hostile = "zz\nvalid\nissuer: trusted-corp\x1b]0;pwned\x07\xc2\x9b2J";
+  const std::string sm = test::signed_sample(key, test::kIssuedAt, test::kLifetime, hostile, hostile);
+  auto check = [](const Outcome& r, const char* what) {
+    for (const std::string* s : {&r.out, &r.err}) {
+      EXPECT_EQ(s->find('\x1b'), std::string::npos) << what << ": a raw ESC reached the output";
+      EXPECT_EQ(s->find("\xc2\x9b"), std::string::npos) << what << ": a raw CSI reached the output";
+      EXPECT_EQ(s->find("\nvalid\n"), std::string::npos) << what << ": a forged line";
+      EXPECT_EQ(s->find("\nissuer: trusted-corp"), std::string::npos) << what << ": a forged line";
+    }
+  };
+  // Signed by the key we trust: valid, and the hostile issuer and keyId are printed, escaped.
+  auto v = run({"verify", "--public-key", key.public_key().hex(), "--now", "1750000001000", "-"}, sm);
+  EXPECT_EQ(v.code, 0) << v.out << v.err;
+  EXPECT_NE(v.out.find("issuer: zz\\nvalid\\nissuer: trusted-corp\\x1b]0;pwned\\x07"), std::string::npos) << v.out;
+  check(v, "verify --public-key");
+  // Looked up in a trust store that does not know the keyId: the detail quotes it, escaped.
+  const auto empty = file("empty.json", R"({"keys":[]})");
+  auto u = run({"verify", "--trust-store", empty, "--now", "1750000001000", "-"}, sm);
+  EXPECT_EQ(u.code, 4);
+  EXPECT_EQ(first_line(u.out), "unknown_key");
+  check(u, "verify --trust-store");
+  // JSON output stays valid JSON with the strings intact (escaped by JSON itself).
+  auto j = run({"verify", "--public-key", key.public_key().hex(), "--now", "1750000001000", "--json", "-"}, sm);
+  EXPECT_EQ(j.code, 0);
+  EXPECT_EQ(json::parse(j.out).at("keyId").as_string(), hostile);
+}
+
+// A server that answers with more than the client accepts ends `mcp-trust client` at once, exit 1,
+// with an error naming the limit (it used to wait out the request timeout).
+TEST_F(CliTest, ClientEndsOnAnOversizedServerMessage) {
+  const std::string server =
+      "read line; printf '{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"pad\":\"'; "
+      "head -c 5000000 /dev/zero | tr '\\0' a; printf '\"}}\\n'; sleep 30";
+  auto r = run({"client", "--", "/bin/sh", "-c", server, "tools"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("max_message_bytes"), std::string::npos) << r.err;
+}
+
 TEST_F(CliTest, CanonicalizeAndHash) {
   const auto f = file("in.json", "{ \"b\" : [1.0, 1e21, \"\\u20ac\"], \"a\": -0 }");
   auto c = run({"canonicalize", f});

@@ -128,7 +128,8 @@ std::string format_time(std::int64_t unix_ms) {
 }
 
 void report(std::string_view command, std::string_view message) {
-  std::cerr << "mcp-trust " << command << ": " << message << "\n";
+  // Messages often quote a peer (a server's error, a file's key id): one escaped line each.
+  std::cerr << "mcp-trust " << command << ": " << peer_text(message, 4096) << "\n";
 }
 
 }  // namespace mcp::cli

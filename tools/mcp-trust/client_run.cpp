@@ -13,7 +13,7 @@ void ClientRun::on_violation(const SignatureViolation& v) const {
   // Strict mode reports the error that ends the session instead (fail_with).
   if (mode == EnforcementMode::strict) return;
   json::object event{{"event", "violation"}, {"mode", to_string(mode)}, {"violation", to_json(v)}};
-  emit("violation (" + std::string(to_string(mode)) + "): " + v.describe(), event);
+  emit("violation (" + std::string(to_string(mode)) + "): " + peer_text(v.describe(), 4096), event);
 }
 
 std::set<std::string> ClientRun::print_list(ListKind kind, const json::array& items,
@@ -27,16 +27,16 @@ std::set<std::string> ClientRun::print_list(ListKind kind, const json::array& it
     const json::value* k = i.is_object() ? i.get_object().if_contains(key_field(kind)) : nullptr;
     if (k == nullptr || !k->is_string()) continue;
     std::string key(k->get_string());
-    names += (names.empty() ? "" : ", ") + key;
+    names += (names.empty() ? "" : ", ") + peer_text(key);
     keys.emplace_back(key);
     now.insert(std::move(key));
   }
   json::array added, removed;
   std::string diff;
   for (const auto& k : now)
-    if (!before.contains(k)) { added.emplace_back(k); diff += "\n  + " + k; }
+    if (!before.contains(k)) { added.emplace_back(k); diff += "\n  + " + peer_text(k); }
   for (const auto& k : before)
-    if (!now.contains(k)) { removed.emplace_back(k); diff += "\n  - " + k; }
+    if (!now.contains(k)) { removed.emplace_back(k); diff += "\n  - " + peer_text(k); }
   std::string line = std::string(list_method(kind)) + ": " + (names.empty() ? "(empty)" : names);
   if (previous) line += diff;
   emit(line, json::object{{"event", "list"}, {"list", list_method(kind)}, {"items", std::move(keys)},

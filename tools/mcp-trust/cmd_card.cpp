@@ -55,12 +55,13 @@ int run_card(const CardCliOptions& o) {
     if (!write_stdout(pretty_json(out))) return kExitError;
   } else {
     std::string s = "card: " + http::server_card_url(o.url) + "\n";
-    s += "etag: " + fetched->etag + "\n";
+    s += "etag: " + peer_text(fetched->etag) + "\n";
     s += "signature: " + card.signature_digest + " (" + std::to_string(card.signature.tools.size()) + " tools, " +
          std::to_string(card.signature.prompts.size()) + " prompts, " + std::to_string(card.signature.resources.size()) +
          " resources, " + std::to_string(card.signature.resource_templates.size()) + " resource templates)\n";
     s += "proof: " + std::string(card.proof ? "present" : "none");
-    if (proof) s += ", " + std::string(trust::to_string(proof->verdict)) + (proof->detail.empty() ? "" : " (" + proof->detail + ")");
+    // The detail may quote the card (key ids): escaped, so a card cannot print lines of its own.
+    if (proof) s += ", " + std::string(trust::to_string(proof->verdict)) + (proof->detail.empty() ? "" : " (" + peer_text(proof->detail, 4096) + ")");
     s += "\n" + pretty_json(card.card);
     if (!write_stdout(s)) return kExitError;
   }

@@ -107,7 +107,9 @@ int run_tools(ClientRun& run) {
   }
   std::string s;
   const auto& info = run.client->server().server_info;
-  s += "server: " + info.name + " " + info.version + "\n";
+  // Everything below comes from the server: quoted through peer_text (bounded, control characters
+  // escaped), so a server cannot forge lines of this report or drive the terminal.
+  s += "server: " + peer_text(info.name) + " " + peer_text(info.version) + "\n";
   if (auto sig = run.client->signature()) {
     s += "signature: " + std::to_string(sig->tools.size()) + " tools, " + std::to_string(sig->prompts.size()) +
          " prompts, " + std::to_string(sig->resources.size()) + " resources, " +
@@ -117,18 +119,18 @@ int run_tools(ClientRun& run) {
   }
   if (auto v = run.client->manifest_verification()) {
     s += "manifest: " + std::string(trust::to_string(v->verdict));
-    if (v->manifest) s += ", " + std::to_string(v->manifest->tools.size()) + " tools signed by " + v->manifest->issuer;
-    s += " (keyId " + v->key_id + ", " + v->manifest_hash + ")\n";
+    if (v->manifest) s += ", " + std::to_string(v->manifest->tools.size()) + " tools signed by " + peer_text(v->manifest->issuer);
+    s += " (keyId " + peer_text(v->key_id) + ", " + v->manifest_hash + ")\n";
   }
   s += "tools (" + std::to_string(tools->size()) + "):\n";
   for (const auto& t : *tools)
-    s += "  " + t.name + "  [" + describe_hints(t.annotations) + "]  " + t.description.value_or("") + "\n";
+    s += "  " + peer_text(t.name) + "  [" + describe_hints(t.annotations) + "]  " + peer_text(t.description.value_or(""), 1024) + "\n";
   bool header = false;
   for (const auto& d : unavailable) {
     if (d.kind != ListKind::tools) continue;
     if (!header) s += "available if enabled:\n";
     header = true;
-    s += "  " + d.key + "\n";
+    s += "  " + peer_text(d.key) + "\n";
   }
   return write_stdout(s) ? kExitOk : kExitError;
 }

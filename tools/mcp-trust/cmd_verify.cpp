@@ -33,18 +33,21 @@ Result<trust::Ed25519PublicKey> load_public_key(const std::string& arg) {
   return trust::Ed25519PublicKey::parse(*text);
 }
 
+// Text output quotes what the manifest says (issuer, key id, tool names: chosen by whoever wrote
+// the file) only through peer_text, so a forged manifest cannot print a line of its own ("valid")
+// or drive the terminal with escape sequences.
 std::string report_text(const trust::VerifyResult& r) {
   std::string out(trust::to_string(r.verdict));
   out += "\n";
-  if (!r.detail.empty()) out += "detail: " + r.detail + "\n";
+  if (!r.detail.empty()) out += "detail: " + peer_text(r.detail, 4096) + "\n";
   if (r.manifest) {
     const auto& m = *r.manifest;
-    out += "issuer: " + m.issuer + "\n";
-    out += "keyId: " + m.key_id + "\n";
+    out += "issuer: " + peer_text(m.issuer) + "\n";
+    out += "keyId: " + peer_text(m.key_id) + "\n";
     out += "issuedAt: " + std::to_string(m.issued_at_ms) + " (" + format_time(m.issued_at_ms) + ")\n";
     out += "expiresAt: " + std::to_string(m.expires_at_ms) + " (" + format_time(m.expires_at_ms) + ")\n";
     out += "tools: " + std::to_string(m.tools.size()) + "\n";
-    for (const auto& t : m.tools) out += "  " + t.name + "\n";
+    for (const auto& t : m.tools) out += "  " + peer_text(t.name) + "\n";
   }
   if (!r.manifest_hash.empty()) out += "manifestHash: " + r.manifest_hash + "\n";
   return out;

@@ -46,11 +46,14 @@ inline constexpr std::string_view kServerCardPath = "/.well-known/mcp.json";
 inline constexpr std::string_view kServerCardCacheControl = "public, max-age=300, must-revalidate";
 
 // Builds a card for `info` carrying `signature`, signed when `key` is given (keyId: the key's
-// sha256 fingerprint unless `key_id` is set). `extra` members are carried verbatim (they may not
-// replace name, version or signature). Fails only if the signature cannot be canonicalised.
+// sha256 fingerprint unless `key_id` is set). With `issuer`, the proof names it and signs it
+// together with the signature, so a trust store that binds the key to that issuer can check it.
+// `extra` members are carried verbatim (they may not replace name, version or signature). Fails
+// only if the signature cannot be canonicalised.
 Result<json::object> make_server_card(const Implementation& info, const ServerSignature& signature,
                                       const trust::Ed25519SecretKey* key = nullptr,
-                                      std::optional<std::string> key_id = std::nullopt, json::object extra = {});
+                                      std::optional<std::string> key_id = std::nullopt, json::object extra = {},
+                                      std::optional<std::string> issuer = std::nullopt);
 
 // What the HTTP layer serves: the canonical body and its strong ETag.
 struct CardRepresentation {
@@ -83,12 +86,16 @@ struct CardVerification {
   bool ok() const noexcept { return verdict == trust::Verdict::valid; }
 };
 // Verifies the proof with one trusted key (the proof's keyId is not consulted) or with a trust
-// store (keyId must name a key; a key bound to an issuer signs only cards whose "name" is that
-// issuer; validity windows are not applied, the card carrying no time). A card without a proof is
+// store: keyId must name a key; the key must be in service now (its notBefore / notAfter against
+// `now_ms`, default the system clock, give or take `clock_skew_ms`: not_yet_valid / expired); and
+// a key bound to an issuer signs only proofs that name that issuer in signed bytes (the proof's
+// "issuer", never the card's unsigned "name": unknown_key otherwise). A card without a proof is
 // malformed here.
 CardVerification verify_server_card(std::string_view text, const trust::Ed25519PublicKey& key,
                                     const SignatureLimits& limits = {}) noexcept;
 CardVerification verify_server_card(std::string_view text, const trust::TrustStore& store,
-                                    const SignatureLimits& limits = {}) noexcept;
+                                    const SignatureLimits& limits = {},
+                                    std::optional<std::int64_t> now_ms = std::nullopt,
+                                    std::int64_t clock_skew_ms = trust::kDefaultClockSkewMs) noexcept;
 
 }  // namespace mcp

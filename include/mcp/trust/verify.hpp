@@ -78,6 +78,9 @@ struct VerifyResult {
   std::optional<ToolManifest> manifest;
   std::string manifest_hash;  // "sha256:..." once the canonical bytes were computed
   std::string key_id;         // the manifest's keyId, once read
+  // The input broke a limit of VerifyOptions (size, depth, number of tools): the verdict is
+  // malformed, and a client should treat the peer as hostile rather than as a failed check.
+  bool limit_exceeded = false;
 
   bool ok() const noexcept { return verdict == Verdict::valid; }
 };
@@ -95,6 +98,19 @@ VerifyResult verify_manifest(const json::value& signed_manifest, const TrustStor
                              const VerifyOptions& options = {}) noexcept;
 
 // Milliseconds since the Unix epoch, from the system clock.
+// Time arithmetic on Unix milliseconds that saturates at the int64 range instead of overflowing:
+// a window check given INT64_MAX ("--now", "--clock-skew", a key's notAfter) must still fail or
+// pass for the right reason, never through undefined behaviour.
+constexpr std::int64_t add_ms(std::int64_t a, std::int64_t b) noexcept {
+  if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
+  if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
+  return a + b;
+}
+constexpr std::int64_t sub_ms(std::int64_t a, std::int64_t b) noexcept {
+  if (b == INT64_MIN) return a >= 0 ? INT64_MAX : add_ms(a + 1, INT64_MAX);
+  return add_ms(a, -b);
+}
+
 std::int64_t now_unix_ms() noexcept;
 
 }  // namespace mcp::trust
