@@ -195,6 +195,9 @@ Result<InitializeResult> Client::connect(std::shared_ptr<Transport> transport) {
   if (impl_->session) return fail(Error::internal("already connected"));
   auto sopts = impl_->opts.session;
   if (sopts.name == "mcp") sopts.name = "client";
+  // A server sending more than we accept ends the session at once, naming the limit: the client
+  // cannot tell which request the oversized message answered, and would otherwise wait it out.
+  sopts.close_on_oversize = true;
   impl_->session = Session::create(std::move(transport), *impl_, std::move(sopts));
   if (auto s = impl_->session->start(); !s) return fail(s.error());
 

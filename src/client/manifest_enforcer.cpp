@@ -66,7 +66,9 @@ Result<void> ManifestEnforcer::on_initialize(const json::object& result, const F
     advertised_ = true;
     advertised_key_id_ = string_member(*cap, "keyId");
   }
-  return report(refresh(fetch, std::nullopt));
+  found = refresh(fetch, std::nullopt);
+  if (auto f = fatal()) return fail(*f);
+  return report(std::move(found));
 }
 
 std::vector<SignatureViolation> ManifestEnforcer::refresh(const Fetch& fetch, std::optional<ListKind> during) {
@@ -89,7 +91,11 @@ std::vector<SignatureViolation> ManifestEnforcer::refresh(const Fetch& fetch, st
   {
     std::lock_guard lock(mu_);
     last_ = last;
+    // Over a limit is not a failed check but a hostile or broken server: whatever the mode, the
+    // session ends (Client closes it), with an error naming the limit.
+    if (r.limit_exceeded && !fatal_) fatal_ = Error::invalid_params("the server's signed tool manifest is refused: " + r.detail);
   }
+  if (r.limit_exceeded) return {};
   if (!r.ok()) {
     std::string detail = std::string(trust::to_string(r.verdict));
     if (!r.detail.empty()) detail += ": " + r.detail;
@@ -151,10 +157,11 @@ Result<void> ManifestEnforcer::on_tools(const json::value& result, const Fetch& 
   auto v = verified();
   // An expired manifest is no reference; the server re-signs well before expiry, so ask again.
   const std::int64_t now = policy_.verify.now_ms.value_or(trust::now_unix_ms());
-  if (v && now - std::max<std::int64_t>(policy_.verify.clock_skew_ms, 0) > v->manifest->expires_at_ms) stale = true;
+  if (v && trust::sub_ms(now, std::max<std::int64_t>(policy_.verify.clock_skew_ms, 0)) > v->manifest->expires_at_ms) stale = true;
   bool refreshed = false;
   if (stale) {
     found = refresh(fetch, ListKind::tools);
+    if (auto f = fatal()) return fail(*f);
     refreshed = true;
     v = verified();
   }
@@ -164,6 +171,7 @@ Result<void> ManifestEnforcer::on_tools(const json::value& result, const Fetch& 
     // Perhaps the tools changed and the key holder signed them (a list_changed not seen yet):
     // only a change the trusted key does not vouch for is a violation.
     found = refresh(fetch, ListKind::tools);
+    if (auto f = fatal()) return fail(*f);
     v = verified();
     mismatches = check(result, *v);
   }

@@ -51,8 +51,10 @@ Result<void> SignatureEnforcer::on_initialize(const json::object& result) {
     } else {
       const auto& data = parsed.error().data;
       const bool limit = data && data->is_object() && data->get_object().contains("limit");
-      found.push_back(whole(limit ? signature_rule::kLimits : signature_rule::kMalformed,
-                            "refused: " + parsed.error().message));
+      // Over a limit is not a violation to weigh by mode but a hostile or broken server: the
+      // session ends whatever the mode, with an error naming the limit.
+      if (limit) return fail(Error::invalid_params("the server's capability signature is refused: " + parsed.error().message));
+      found.push_back(whole(signature_rule::kMalformed, "refused: " + parsed.error().message));
     }
   } else if (advertised) {
     found.push_back(whole(signature_rule::kMalformed,

@@ -1,5 +1,6 @@
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -20,8 +21,16 @@ FdTransport::FdTransport(int read_fd, int write_fd, FdTransportOptions options)
   // A peer that goes away must give us EPIPE, not kill the process with SIGPIPE.
   static std::once_flag ignore_sigpipe;
   std::call_once(ignore_sigpipe, [] { ::signal(SIGPIPE, SIG_IGN); });
-  // A self-pipe lets close() wake the reader out of poll() from any thread.
+  // A self-pipe lets close() wake the reader, and a blocked sender, out of poll() from any thread.
   if (::pipe2(wake_, O_CLOEXEC) != 0) wake_[0] = wake_[1] = -1;
+  // Writes to a pipe or socket are non-blocking, so a peer that stops reading cannot hold a sender
+  // (and with it close()) forever: send() waits in poll(), which close() interrupts. A terminal or
+  // a file keeps blocking writes (O_NONBLOCK on a tty would leak into the user's shell).
+  struct stat st{};
+  if (write_fd_ >= 0 && ::fstat(write_fd_, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+    int flags = ::fcntl(write_fd_, F_GETFL);
+    if (flags >= 0) ::fcntl(write_fd_, F_SETFL, flags | O_NONBLOCK);
+  }
 }
 
 FdTransport::~FdTransport() {
@@ -44,13 +53,35 @@ Result<void> FdTransport::send(std::string frame, const SendInfo&) {
   std::lock_guard lock(write_mu_);
   if (closed_.load() || write_fd_ < 0) return fail(Error::connection_closed("transport closed"));
   std::string_view rest = frame;
+  auto stalled_since = std::chrono::steady_clock::now();
   while (!rest.empty()) {
     ssize_t n = ::write(write_fd_, rest.data(), rest.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
+    if (n >= 0) {
+      rest.remove_prefix(static_cast<std::size_t>(n));
+      stalled_since = std::chrono::steady_clock::now();
+      continue;
+    }
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) {
       return fail(Error::connection_closed(std::string("write failed: ") + std::strerror(errno)));
     }
-    rest.remove_prefix(static_cast<std::size_t>(n));
+    // The peer is not reading: wait for room, for close(), or for write_timeout.
+    auto left = opts_.write_timeout - (std::chrono::steady_clock::now() - stalled_since);
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(left).count();
+    pollfd fds[2] = {{write_fd_, POLLOUT, 0}, {wake_[0], POLLIN, 0}};
+    int pr = ms > 0 ? ::poll(fds, wake_[0] >= 0 ? 2 : 1, static_cast<int>(ms)) : 0;
+    if (pr < 0 && errno == EINTR) continue;
+    if (pr > 0 && fds[1].revents) return fail(Error::connection_closed("transport closed while a message was being written"));
+    if (pr == 0) {
+      write_failed_ = true;
+      // Unblocks the reader too: the transport is done.
+      if (wake_[1] >= 0) {
+        char b = 1;
+        [[maybe_unused]] auto w = ::write(wake_[1], &b, 1);
+      }
+      return fail(Error::connection_closed("the peer stopped reading: no progress writing a message for " +
+                                           std::to_string(opts_.write_timeout.count()) + " ms (write_timeout)"));
+    }
   }
   return {};
 }
@@ -84,7 +115,13 @@ void FdTransport::read_loop(const Callbacks& cb) {
       reason = Error::connection_closed(std::string("poll failed: ") + std::strerror(errno));
       break;
     }
-    if (fds[1].revents) break;  // close() was called
+    if (fds[1].revents) {  // close() was called, or a write timed out
+      if (write_failed_) {
+        reason = Error::connection_closed("the peer stopped reading (write_timeout " +
+                                          std::to_string(opts_.write_timeout.count()) + " ms)");
+      }
+      break;
+    }
     if (!(fds[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
     ssize_t n = ::read(read_fd_, buf.data(), buf.size());
     if (n < 0) {

@@ -28,6 +28,7 @@ class FdTransport : public Transport {
   FdTransportOptions opts_;
   int wake_[2] = {-1, -1};
   std::atomic<bool> closed_{false};
+  std::atomic<bool> write_failed_{false};
   std::mutex write_mu_;
   std::thread reader_;
 };

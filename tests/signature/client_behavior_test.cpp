@@ -186,23 +186,17 @@ TEST_P(ClientBehavior, RelaxedDescriptionsStillHoldTheInputSchema) {
   expect_consequence(GetParam(), r, logs, *client, "a", "inputSchema");
 }
 
-// Security considerations: a signature over the limit is refused with a clear error.
-TEST_P(ClientBehavior, SignatureSizeLimit_IsRefusedWithAClearError) {
+// Security considerations: a signature over the limit is refused with a clear error, and ends the
+// session in every mode: a server sending one is hostile or broken, not merely in violation.
+TEST_P(ClientBehavior, SignatureSizeLimit_EndsTheSessionWithAClearError) {
   SignaturePolicy p;
   p.limits.max_bytes = 64;
   Result<InitializeResult> init;
   logged_during([&] { init = connect(proposal_signature(), p); });
-  const auto v = client->violations();
-  ASSERT_EQ(v.size(), 1u);
-  EXPECT_EQ(v[0].rule, signature_rule::kLimits);
-  EXPECT_THAT(v[0].detail, ::testing::HasSubstr("SignatureLimits::max_bytes"));
-  if (GetParam() == EnforcementMode::strict) {
-    ASSERT_FALSE(init);
-    EXPECT_THAT(init.error().message, ::testing::HasSubstr("over the limit"));
-  } else {
-    ASSERT_TRUE(init);
-    EXPECT_EQ(client->client->signature(), nullptr);  // refused: the client falls back to freezing
-  }
+  ASSERT_FALSE(init);
+  EXPECT_THAT(init.error().message, ::testing::HasSubstr("over the limit"));
+  EXPECT_THAT(init.error().message, ::testing::HasSubstr("SignatureLimits::max_bytes"));
+  EXPECT_NE(init.error().code, kSignatureViolationCode);  // an error, not a verdict: mcp-trust exits 1
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, ClientBehavior, MCP_ALL_MODES, mode_name);

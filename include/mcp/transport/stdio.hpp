@@ -13,6 +13,8 @@
 // whole, so concurrent senders never interleave bytes.
 #pragma once
 
+#include <chrono>
+
 #include <memory>
 
 #include "mcp/transport/transport.hpp"
@@ -22,6 +24,9 @@ namespace mcp {
 struct FdTransportOptions {
   std::size_t max_line_bytes = 4 * 1024 * 1024;  // match jsonrpc::Limits::max_message_bytes
   bool close_fds = true;                          // close the descriptors when the transport closes
+  // A peer that stops reading: a send that cannot make progress for this long fails and closes the
+  // transport (on a pipe or socket; sends never block close(), which wakes them at once).
+  std::chrono::milliseconds write_timeout{30'000};
 };
 
 std::shared_ptr<Transport> make_fd_transport(int read_fd, int write_fd, FdTransportOptions options = {});
