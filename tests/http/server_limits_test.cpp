@@ -5,6 +5,7 @@
 #include <future>
 
 #include "http/http_test_util.hpp"
+#include "support/event.hpp"
 
 using namespace mcp::http::test;
 using mcp::http::HttpServerOptions;
@@ -82,14 +83,29 @@ TEST(HttpServerLimits, HeadersOverMaxAre431) {
   EXPECT_EQ(raw_exchange(s.port, "POST", mcp_post_headers(), kInitialize).status, 200);
 }
 
-TEST(HttpServerLimits, MaxSessionsIs503) {
+// At max_sessions an idle session is ended to make room (tests/http/hostile_test.cpp floods that);
+// only when every session is in the middle of a request is a new one refused.
+TEST(HttpServerLimits, MaxSessionsIs503OnlyWhenEverySessionIsBusy) {
   HttpServerOptions o;
   o.max_sessions = 1;
   TestServer s(o);
-  ASSERT_FALSE(s.open_session().empty());
+  auto busy = s.open_session();
+  ASSERT_FALSE(busy.empty());
+  std::thread call([&] {
+    raw_exchange(s.port, "POST", mcp_post_headers(busy), rpc(2, "tools/call", R"({"name":"block","arguments":{}})"),
+                 "/mcp", 15s);
+  });
+  ASSERT_TRUE(eventually([&] { return s.gate->entered.load() == 1; }));
   auto r = raw_exchange(s.port, "POST", mcp_post_headers(), kInitialize);
   EXPECT_EQ(r.status, 503);
   EXPECT_NE(r.body.find("max_sessions"), std::string::npos);
+  s.gate->release();
+  call.join();
+  // Now idle: it makes room for the newcomer.
+  auto again = raw_exchange(s.port, "POST", mcp_post_headers(), kInitialize);
+  EXPECT_EQ(again.status, 200);
+  EXPECT_EQ(s.http->session_count(), 1u);
+  EXPECT_EQ(raw_exchange(s.port, "POST", mcp_post_headers(busy), rpc(3, "ping")).status, 404);
 }
 
 TEST(HttpServerLimits, SecondStandaloneGetIs409) {
@@ -106,7 +122,8 @@ TEST(HttpServerLimits, SecondStandaloneGetIs409) {
   auto priming = first.read_events(*head, [](const mcp::http::SseEvent&) { return true; }, 3s);
   ASSERT_EQ(priming.size(), 1u);
   EXPECT_TRUE(priming[0].id);
-  std::this_thread::sleep_for(100ms);  // the first GET attaches right after its priming event
+  // No pause needed: a GET attaches to the stream before it writes its head and priming event
+  // (connection.cpp pump), so having read the priming event proves the first GET holds the stream.
   auto second = raw_exchange(s.port, "GET", get_h);
   EXPECT_EQ(second.status, 409) << second.body;
 }
@@ -154,16 +171,23 @@ TEST(HttpServerLimits, IdleSessionIsEnded) {
 }
 
 TEST(HttpServerLimits, ActivityKeepsASessionAlive) {
+  // The behaviour under test is a duration (the idle timeout), so this test is about time; its
+  // margins are generous. An idle session is ended within 1.25 timeouts (the reaper looks every
+  // quarter timeout; IdleSessionIsEnded), so a session still alive after 2 timeouts was kept alive
+  // by activity. Pings go every 100 ms, so only a stall of 1.9 s of this process would let the
+  // session go idle for a whole 2 s timeout. The pause only paces the pings: nothing waits on it.
   HttpServerOptions o;
-  o.session_idle_timeout = std::chrono::seconds(1);
+  o.session_idle_timeout = std::chrono::seconds(2);
   TestServer s(o);
   auto sid = s.open_session();
   ASSERT_FALSE(sid.empty());
-  for (int i = 0; i < 8; ++i) {  // 2 s of pings every 250 ms
+  const auto until = Clock::now() + 2 * o.session_idle_timeout;
+  for (int i = 0; Clock::now() < until; ++i) {
     ASSERT_EQ(raw_exchange(s.port, "POST", mcp_post_headers(sid), rpc(10 + i, "ping")).status, 200) << "ping " << i;
-    std::this_thread::sleep_for(250ms);
+    std::this_thread::sleep_for(100ms);
   }
   EXPECT_EQ(s.http->session_count(), 1u);
+  EXPECT_EQ(raw_exchange(s.port, "POST", mcp_post_headers(sid), rpc(9, "ping")).status, 200);
 }
 
 TEST(HttpServerLimits, RequestInProgressKeepsItsSessionAlive) {
@@ -219,10 +243,22 @@ TEST(HttpServerLimits, StopDoesNotWaitPastTheGraceForAStuckTool) {
 
 TEST(HttpServerLimits, WaitReturnsAfterStopFromAnotherThread) {
   TestServer s;
-  auto waiter = std::async(std::launch::async, [&] { s.http->wait(); });
-  EXPECT_EQ(waiter.wait_for(200ms), std::future_status::timeout);
+  // Ordering, not time: the waiter reads `stopping` when wait() returns; it is set only after the
+  // waiter has entered wait() and a whole exchange with the server has been served since, just
+  // before stop() is called. Reading false would mean wait() returned without stop().
+  std::atomic<bool> stopping{false};
+  mcp::test::Event waiting;
+  auto waiter = std::async(std::launch::async, [&] {
+    waiting.set();
+    s.http->wait();
+    return stopping.load();
+  });
+  ASSERT_TRUE(waiting.wait());
+  EXPECT_EQ(raw_exchange(s.port, "POST", mcp_post_headers(), kInitialize).status, 200);
+  stopping = true;
   s.http->stop();
-  EXPECT_EQ(waiter.wait_for(3s), std::future_status::ready);
+  ASSERT_EQ(waiter.wait_for(10s), std::future_status::ready);
+  EXPECT_TRUE(waiter.get()) << "wait() returned before stop() was called";
 }
 
 TEST(HttpServerLimits, StartFailsClearlyOnABusyPortAndBadAddress) {

@@ -3,14 +3,45 @@
 #include <gtest/gtest.h>
 
 #include "http/http_test_util.hpp"
+#include "http/stream.hpp"
+#include "support/event.hpp"
 
 using namespace mcp::http::test;
 using mcp::http::HttpServerOptions;
 using mcp::http::SseEvent;
+using mcp::test::Event;
 
 namespace {
 
 bool is_result(const SseEvent& e) { return e.data.find("\"result\"") != std::string::npos; }
+bool has_data(const SseEvent& e) { return !e.data.empty(); }
+
+// A tool that runs until the test releases it: the test decides what has happened before it ends,
+// instead of guessing from how long the tool sleeps. With `cut`, it first closes its POST stream
+// (SSE polling). `cancelled_at_end` records whether the request had been cancelled when it returned.
+struct GatedTool {
+  std::shared_ptr<Event> started = std::make_shared<Event>();
+  std::shared_ptr<Event> release = std::make_shared<Event>();
+  std::shared_ptr<std::atomic<bool>> cancelled_at_end = std::make_shared<std::atomic<bool>>(false);
+
+  GatedTool() = default;
+  GatedTool(const GatedTool&) = delete;
+  GatedTool& operator=(const GatedTool&) = delete;
+  ~GatedTool() { release->set(); }  // a test that stopped early does not leave the tool waiting
+
+  void add_to(mcp::Server& server, std::string name, std::string answer, bool cut) const {
+    server.add_tool(named_tool(std::move(name)),
+                    [started = started, release = release, cancelled = cancelled_at_end, answer, cut](
+                        const mcp::json::object&, mcp::RequestContext& ctx) -> mcp::Result<mcp::CallToolResult> {
+                      started->set();  // first: a POST stream that ends after the cut implies it
+                      if (cut) ctx.close_stream();
+                      ctx.progress(1);  // a no-op without a progressToken
+                      if (!release->wait()) return text_result("never released");
+                      *cancelled = ctx.cancelled();
+                      return text_result(answer);
+                    });
+  }
+};
 
 std::string method_of(const boost::json::value& m) {
   auto* o = m.if_object();
@@ -47,33 +78,48 @@ TEST(HttpServerSse, AnswerStartsWithAPrimingEventWithIdAndRetry) {
 
 TEST(HttpServerSse, ToolClosingItsStreamIsAnsweredOnGetWithLastEventId) {
   TestServer s;
+  GatedTool poll;
+  poll.add_to(*s.server, "gated_poll", "polled", /*cut=*/true);
   auto sid = s.open_session();
   ASSERT_FALSE(sid.empty());
-  auto t0 = Clock::now();
-  auto post = raw_exchange(s.port, "POST", mcp_post_headers(sid), rpc(2, "tools/call", R"({"name":"poll"})"));
-  ASSERT_EQ(post.status, 200);
-  EXPECT_LT(Clock::now() - t0, 450ms) << "the POST stream was not closed before the tool finished";
+  // The tool cannot finish before we release it, so a POST response that ends at all proves the
+  // stream was closed before the tool finished.
+  RawConn post_conn(s.port);
+  ASSERT_TRUE(post_conn.send_all(make_request("POST", "/mcp", s.port, mcp_post_headers(sid),
+                                              rpc(2, "tools/call", R"({"name":"gated_poll"})"))));
+  auto post_head = post_conn.read_head(10s);
+  ASSERT_TRUE(post_head);
+  ASSERT_EQ(post_head->status, 200);
+  RawResponse post = *post_head;
+  ASSERT_TRUE(post_conn.read_body(post, 10s)) << "the POST stream did not end before the tool finished: " << post.body;
+  ASSERT_TRUE(poll.started->is_set());
+  EXPECT_FALSE(poll.release->is_set());
   std::vector<SseEvent> events;
   auto msgs = sse_messages(post.body, &events);
   EXPECT_TRUE(msgs.empty()) << "the answer came on the cut stream: " << post.body;
   ASSERT_FALSE(events.empty());
   ASSERT_TRUE(events.back().id);
   ASSERT_TRUE(events.front().retry_ms);
-  // A client waits the retry delay before reconnecting (reconnecting at once can race the end of
-  // the previous response: see StreamIsFreeOnceItsResponseEnded).
-  auto retry = std::chrono::milliseconds(*events.front().retry_ms);
-  std::this_thread::sleep_for(retry);
-  auto resumed = raw_exchange(s.port, "GET", {{"Accept", "text/event-stream"}, {"Mcp-Session-Id", sid}, {"Last-Event-ID", *events.back().id}},
-                              {}, "/mcp", 5s);
-  ASSERT_EQ(resumed.status, 200) << resumed.body;
-  auto answer = sse_messages(resumed.body);
-  ASSERT_EQ(answer.size(), 1u) << resumed.body;
-  EXPECT_EQ(answer[0].at("id"), 2);
-  EXPECT_EQ(answer[0].at("result").at("content").at(0).at("text"), "polled");
+  // Resuming at once, without waiting the retry delay: a Last-Event-ID resumption takes the stream
+  // over, and the stream is released before its last write anyway (StreamIsFreeOnceItsResponseEnded).
+  Headers resume_h{{"Accept", "text/event-stream"}, {"Mcp-Session-Id", sid}, {"Last-Event-ID", *events.back().id}};
+  RawConn resumed(s.port);
+  ASSERT_TRUE(resumed.send_all(make_request("GET", "/mcp", s.port, resume_h, {})));
+  auto head = resumed.read_head(10s);
+  ASSERT_TRUE(head);
+  ASSERT_EQ(head->status, 200);
+  poll.release->set();  // only now can the answer exist: it must come on the resumed stream
+  bool ended = false;
+  auto answer = resumed.read_events(*head, is_result, 10s, &ended);
+  ASSERT_FALSE(answer.empty());
+  ASSERT_TRUE(is_result(answer.back())) << "no answer on the resumed stream";
+  auto v = parse_json(answer.back().data);
+  EXPECT_EQ(v.at("id"), 2);
+  EXPECT_EQ(v.at("result").at("content").at(0).at("text"), "polled");
   // The answer stays stored: resuming from the same id again replays it again.
-  std::this_thread::sleep_for(retry);
-  auto again = raw_exchange(s.port, "GET", {{"Accept", "text/event-stream"}, {"Mcp-Session-Id", sid}, {"Last-Event-ID", *events.back().id}});
-  EXPECT_EQ(sse_messages(again.body).size(), 1u);
+  auto again = raw_exchange(s.port, "GET", resume_h, {}, "/mcp", 10s);
+  EXPECT_EQ(again.status, 200);
+  EXPECT_EQ(sse_messages(again.body).size(), 1u) << again.body;
 }
 
 TEST(HttpServerSse, UnknownLastEventIdIsRefused) {
@@ -108,8 +154,18 @@ TEST(HttpServerSse, ProgressAndLogsArriveOnTheRequestStreamBeforeTheResult) {
   EXPECT_EQ(method_of(msgs[2]), "notifications/progress");
   EXPECT_EQ(msgs[3].at("id"), 2);
   EXPECT_EQ(msgs[3].at("result").at("content").at(0).at("text"), "progress done");
-  auto on_get = get.read_events(*get_head, [](const SseEvent& e) { return !e.data.empty(); }, 300ms);
-  for (const auto& e : on_get) EXPECT_TRUE(e.data.empty()) << "broadcast to the GET stream: " << e.data;
+  // Nothing of that call went to the GET stream. Ordering, not time: the standalone stream is one
+  // ordered log, and the progress and log messages were sent before the answer we hold; an
+  // unrelated list_changed sent now comes after them, so if it is the first message on the GET
+  // stream, none of them was put there.
+  s.server->add_tool(named_tool("marker"), [](const mcp::json::object&, mcp::RequestContext&) -> mcp::Result<mcp::CallToolResult> {
+    return text_result("marker");
+  });
+  auto on_get = get.read_events(*get_head, has_data, 10s);
+  ASSERT_FALSE(on_get.empty());
+  for (std::size_t i = 0; i + 1 < on_get.size(); ++i) EXPECT_TRUE(on_get[i].data.empty()) << on_get[i].data;
+  EXPECT_NE(on_get.back().data.find("notifications/tools/list_changed"), std::string::npos)
+      << "broadcast to the GET stream: " << on_get.back().data;
 }
 
 TEST(HttpServerSse, StandaloneStreamCarriesUnrelatedNotifications) {
@@ -125,7 +181,8 @@ TEST(HttpServerSse, StandaloneStreamCarriesUnrelatedNotifications) {
   ASSERT_EQ(priming.size(), 1u);
   ASSERT_TRUE(priming[0].id);
   EXPECT_TRUE(priming[0].retry_ms);
-  std::this_thread::sleep_for(50ms);
+  // No pause needed: the GET took its position in the stream and attached before it wrote the
+  // priming event (connection.cpp handle_get, pump), so what is pushed from now on reaches it.
   s.server->add_tool(named_tool("late"), [](const mcp::json::object&, mcp::RequestContext&) -> mcp::Result<mcp::CallToolResult> {
     return text_result("late");
   });
@@ -150,7 +207,7 @@ TEST(HttpServerSse, StandaloneStreamResumesAfterTheReaderVanished) {
     ASSERT_EQ(head->status, 200);
     auto priming = get.read_events(*head, [](const SseEvent&) { return true; }, 3s);
     ASSERT_EQ(priming.size(), 1u);
-    std::this_thread::sleep_for(50ms);
+    // Having read the priming event, the GET is attached (see StandaloneStreamCarriesUnrelatedNotifications).
     s.server->add_tool(named_tool("late"), [](const mcp::json::object&, mcp::RequestContext&) -> mcp::Result<mcp::CallToolResult> {
       return text_result("late");
     });
@@ -159,8 +216,10 @@ TEST(HttpServerSse, StandaloneStreamResumesAfterTheReaderVanished) {
     ASSERT_TRUE(first.back().id);
     last_id = *first.back().id;
   }  // the connection drops (a network blip, a client restart)
-  s.server->remove_tool("late");  // pushed while nobody reads
-  std::this_thread::sleep_for(200ms);
+  // Pushed while nobody reads: remove_tool stores the list_changed in the standalone stream before
+  // it returns (SessionTransport::send), so it is there to replay. Resuming at once is the case the
+  // guard below is about: the vanished reader's pump may well still be attached.
+  s.server->remove_tool("late");
   get_h.emplace_back("Last-Event-ID", last_id);
   RawConn again(s.port);
   ASSERT_TRUE(again.send_all(make_request("GET", "/mcp", s.port, get_h, {})));
@@ -226,24 +285,22 @@ TEST(HttpServerSse, OlderProtocolGetsNoPrimingEvent) {
 
 TEST(HttpServerSse, EventsArriveAsTheyAreProducedNotAtTheEnd) {
   TestServer s;
+  // The tool sends progress, then cannot finish until we have read that progress: had the server
+  // held it back until the result, we would never read it (and the tool would never be released).
+  GatedTool drip;
+  drip.add_to(*s.server, "drip", "dripped", /*cut=*/false);
   auto sid = s.open_session();
   ASSERT_FALSE(sid.empty());
-  s.server->add_tool(named_tool("drip"), [](const mcp::json::object&, mcp::RequestContext& ctx) -> mcp::Result<mcp::CallToolResult> {
-    ctx.progress(1);
-    std::this_thread::sleep_for(700ms);
-    return text_result("dripped");
-  });
   RawConn c(s.port);
   ASSERT_TRUE(c.send_all(make_request("POST", "/mcp", s.port, mcp_post_headers(sid),
                                       rpc(2, "tools/call", R"({"name":"drip","_meta":{"progressToken":"p"}})"))));
-  auto head = c.read_head();
+  auto head = c.read_head(10s);
   ASSERT_TRUE(head);
-  auto t0 = Clock::now();
-  auto first = c.read_events(*head, [](const SseEvent& e) { return e.data.find("progress") != std::string::npos; }, 3s);
-  ASSERT_FALSE(first.empty());
-  EXPECT_NE(first.back().data.find("notifications/progress"), std::string::npos);
-  EXPECT_LT(Clock::now() - t0, 500ms) << "progress was held back until the result";
-  auto rest = c.read_events(*head, is_result, 3s);
+  auto first = c.read_events(*head, [](const SseEvent& e) { return e.data.find("progress") != std::string::npos; }, 10s);
+  const bool progress_first = !first.empty() && first.back().data.find("notifications/progress") != std::string::npos;
+  drip.release->set();
+  ASSERT_TRUE(progress_first) << "progress was held back until the result";
+  auto rest = c.read_events(*head, is_result, 10s);
   ASSERT_FALSE(rest.empty());
   EXPECT_NE(rest.back().data.find("dripped"), std::string::npos);
 }
@@ -251,34 +308,90 @@ TEST(HttpServerSse, EventsArriveAsTheyAreProducedNotAtTheEnd) {
 TEST(HttpServerSse, RequestStreamResumesAfterTheClientDroppedMidCall) {
   // Disconnection is not cancellation: the answer must reach a client that resumes with
   // Last-Event-ID while the tool is still running.
-  TestServer s;
+  //
+  // A short keep-alive only bounds how long the superseded writer below may take to notice it was
+  // taken over: take_over wakes it by cancelling its timer wait, which does nothing if it is not
+  // waiting yet (it sets no signal), and then it notices at its next keep-alive (1 s instead of
+  // 15 s), well within the bounds below. Nothing waits for a keep-alive to pass.
+  HttpServerOptions o;
+  o.sse_keepalive = std::chrono::seconds(1);
+  TestServer s(o);
+  GatedTool slow;  // runs until released: "still running" is a fact here, not a guess
+  slow.add_to(*s.server, "gated_slow", "slow done", /*cut=*/false);
   auto sid = s.open_session();
   ASSERT_FALSE(sid.empty());
-  std::string priming_id;
-  {
-    RawConn c(s.port);
-    ASSERT_TRUE(c.send_all(make_request("POST", "/mcp", s.port, mcp_post_headers(sid),
-                                        rpc(2, "tools/call", R"({"name":"slow","arguments":{"ms":1500}})"))));
-    auto head = c.read_head();
-    ASSERT_TRUE(head);
-    ASSERT_EQ(head->status, 200);
-    auto priming = c.read_events(*head, [](const SseEvent&) { return true; }, 3s);
-    ASSERT_EQ(priming.size(), 1u);
-    ASSERT_TRUE(priming[0].id);
-    priming_id = *priming[0].id;
-  }  // dropped while the tool runs
-  std::this_thread::sleep_for(100ms);
+  RawConn c(s.port);
+  ASSERT_TRUE(c.send_all(make_request("POST", "/mcp", s.port, mcp_post_headers(sid),
+                                      rpc(2, "tools/call", R"({"name":"gated_slow"})"))));
+  auto post_head = c.read_head(10s);
+  ASSERT_TRUE(post_head);
+  ASSERT_EQ(post_head->status, 200);
+  auto priming = c.read_events(*post_head, [](const SseEvent&) { return true; }, 10s);
+  ASSERT_EQ(priming.size(), 1u);
+  ASSERT_TRUE(priming[0].id);
+  ASSERT_TRUE(slow.started->wait());
+  // The client goes away mid-call (FIN). The server does not read during an SSE response, so, as
+  // with a vanished client, its writer stays attached to the stream until a write fails; we keep
+  // our receiving side, so its writes (keep-alives) do not fail, and to see that writer end below.
+  ASSERT_EQ(::shutdown(c.fd(), SHUT_WR), 0);
+  // Resuming at once, while that writer is still attached: the case the guard below is about.
   RawConn g(s.port);
   ASSERT_TRUE(g.send_all(make_request("GET", "/mcp", s.port,
-                                      {{"Accept", "text/event-stream"}, {"Mcp-Session-Id", sid}, {"Last-Event-ID", priming_id}}, {})));
-  auto head = g.read_head();
+                                      {{"Accept", "text/event-stream"}, {"Mcp-Session-Id", sid}, {"Last-Event-ID", *priming[0].id}}, {})));
+  auto head = g.read_head(10s);
   ASSERT_TRUE(head);
   // Guards a fixed bug: connection.cpp:231 resuming a POST stream whose client vanished gets 409 until the
   //  server's next write to the dead connection fails (here: only when the tool answers)
   ASSERT_EQ(head->status, 200);
-  auto events = g.read_events(*head, is_result, 5s);
+  // The superseded writer ends the old response (taken over, it sends nothing more there). Only
+  // then is the answer produced, so only the new writer is left to send it.
+  bool old_ended = false;
+  auto old_rest = c.read_events(*post_head, has_data, 10s, &old_ended);
+  EXPECT_TRUE(old_rest.empty()) << "the old response got " << old_rest.front().data;
+  ASSERT_TRUE(old_ended) << "the superseded response did not end";
+  EXPECT_FALSE(slow.release->is_set());  // the tool is still running
+  slow.release->set();
+  auto events = g.read_events(*head, is_result, 10s);
   ASSERT_FALSE(events.empty());
   EXPECT_NE(events.back().data.find("slow done"), std::string::npos);
+  EXPECT_FALSE(slow.cancelled_at_end->load()) << "the dropped connection cancelled the request";
+}
+
+// A resumption takes a stream over from a writer that may still be attached (connection.cpp pump,
+// Stream::take_over). The writer that took over is woken by its waker, which only cancels a
+// pending timer wait; if it is not waiting yet, it relies on consume_signal() before it sleeps.
+// The superseded writer must not clear that signal when it finally runs and finds itself
+// superseded, or the new writer sleeps with the answer unsent until the next keep-alive
+// (sse_keepalive, 15 s by default).
+// Guards a fixed bug: stream.cpp take_after(after, generation) cleared the shared wake-up signal for a
+//  superseded writer too; seen end to end on one busy core as a resumed POST stream getting its answer
+//  only at the next keep-alive
+TEST(StreamTakeOver, SupersededWriterKeepsTheNewWritersWakeUp) {
+  mcp::http::Stream st("7", 100);
+  int old_wakes = 0, new_wakes = 0;
+  ASSERT_TRUE(st.attach([&] { ++old_wakes; }));
+  const auto old_gen = st.generation();
+  auto before = st.take_after(0, old_gen);  // the old writer sent what there was and sleeps
+  EXPECT_TRUE(before.events.empty());
+  // A client resumes: the new writer takes over (waking the old one), drains, and is about to sleep.
+  const auto new_gen = st.take_over([&] { ++new_wakes; });
+  EXPECT_EQ(old_wakes, 1);
+  auto drained = st.take_after(0, new_gen);
+  EXPECT_TRUE(drained.events.empty());
+  EXPECT_FALSE(drained.done);
+  // The answer is pushed before the new writer sleeps, and before the old one has run.
+  st.push("answer", /*final=*/true);
+  EXPECT_EQ(new_wakes, 1);
+  // The old writer runs now, finds itself superseded and ends.
+  auto old = st.take_after(0, old_gen);
+  EXPECT_TRUE(old.done);
+  EXPECT_TRUE(old.events.empty());
+  st.detach(old_gen);
+  // The new writer checks for a wake-up before it sleeps: it must see the push.
+  EXPECT_TRUE(st.consume_signal()) << "the superseded writer swallowed the new writer's wake-up";
+  auto answer = st.take_after(0, new_gen);
+  ASSERT_EQ(answer.events.size(), 1u);
+  EXPECT_TRUE(answer.done);
 }
 
 TEST(HttpServerSse, GetMustAcceptEventStream) {

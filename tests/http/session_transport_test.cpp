@@ -242,8 +242,11 @@ TEST(SessionTransport, CloseRequestStreamCutsOnlyThatStream) {
 TEST(SessionTransport, TouchMovesLastActivity) {
   Started s;
   auto before = s.t->last_activity();
-  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  // Wait for the clock itself to move past `before` (a state, not a duration), so that a touch that
+  // records "now" is distinguishable from one that does nothing.
+  auto later = std::chrono::steady_clock::now();
+  while (later <= before) later = std::chrono::steady_clock::now();
   s.t->touch();
-  EXPECT_GT(s.t->last_activity(), before);
+  EXPECT_GE(s.t->last_activity(), later);
   EXPECT_EQ(s.t->session_id(), "sid");
 }

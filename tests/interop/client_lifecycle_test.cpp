@@ -1,6 +1,8 @@
 // Our client against server-everything: errors, concurrency, closing the child; and a child that dies writing garbage.
 #include "everything_fixture.hpp"
 
+#include <cstring>
+
 using namespace interop_test;
 
 namespace {
@@ -178,7 +180,16 @@ TEST(GarbageChild, ConnectAfterTheChildExitedStillSaysHowItExited) {
     auto t = ChildProcessTransport::spawn(garbage_child(rec));
     ASSERT_TRUE(t) << describe(t.error());
     ASSERT_TRUE(rec->wait([&] { return !rec->stderr_lines.empty(); })) << "the child never ran";
-    std::this_thread::sleep_for(200ms);  // it has exited by now
+    // Wait until it has exited, without reaping it (WNOWAIT): the transport, not started yet, is
+    // the one to reap it. Polled with a generous bound so that a broken child fails, not hangs.
+    siginfo_t info{};
+    for (int i = 0; i < 1000 && info.si_pid == 0; ++i) {
+      ASSERT_EQ(::waitid(P_PID, static_cast<id_t>((*t)->pid()), &info, WEXITED | WNOHANG | WNOWAIT), 0) << std::strerror(errno);
+      if (info.si_pid == 0) std::this_thread::sleep_for(10ms);
+    }
+    ASSERT_NE(info.si_pid, 0) << "the child did not exit within 10 s";
+    EXPECT_EQ(info.si_code, CLD_EXITED);
+    EXPECT_EQ(info.si_status, 3);
     Client client(short_client_options(rec));
     auto r = client.connect(*t);
     ASSERT_FALSE(r) << "connect succeeded against /bin/sh";

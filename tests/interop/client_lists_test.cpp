@@ -188,25 +188,60 @@ TEST_F(EverythingLists, ReadsStaticAndTemplatedResources) {
 }
 
 TEST_F(EverythingLists, SubscribeGetsUpdatesUntilUnsubscribed) {
-  const std::string uri = "demo://resource/dynamic/text/5";
-  ASSERT_TRUE(client->subscribe(uri));
-  EXPECT_TRUE(rec->wait([&] { return rec->has_log_containing("Received Subscribe Resource request for URI: " + uri); }));
+  // Two subscriptions: `gone` is unsubscribed, `kept` stays, and shows that updates are still being
+  // sent, so that no update for `gone` means something.
+  const std::string gone = "demo://resource/dynamic/text/5", kept = "demo://resource/dynamic/text/6";
+  auto updates_for = [&](const std::string& uri, std::size_t from) {  // call under the lock
+    return std::count(rec->resource_updates.begin() + static_cast<std::ptrdiff_t>(from), rec->resource_updates.end(), uri);
+  };
+  for (const auto& uri : {gone, kept}) {
+    ASSERT_TRUE(client->subscribe(uri));
+    EXPECT_TRUE(rec->wait([&] { return rec->has_log_containing("Received Subscribe Resource request for URI: " + uri); }));
+  }
 
-  // The toggle sends an update for every subscribed URI at once, then every 5 s; toggled off again
-  // so that the server has no timer left when we close it.
+  // How server-everything sends updates (dist/resources/subscriptions.js): toggle-subscriber-updates
+  // runs one round at once, inside the tool call, then a round every 5 s. A round walks its
+  // subscriptions map in insertion order (`gone` before `kept`) and sends one update per URI this
+  // session subscribes to.
   auto on = call("toggle-subscriber-updates");
   ASSERT_TRUE(on) << describe(on.error());
   EXPECT_TRUE(contains(text_of(on->content, 0), "Started simulated resource updated notifications"));
-  EXPECT_TRUE(rec->wait([&] { return std::ranges::count(rec->resource_updates, uri) > 0; }))
-      << "no notifications/resources/updated for " << uri;
+  EXPECT_TRUE(rec->wait([&] { return updates_for(gone, 0) > 0 && updates_for(kept, 0) > 0; }))
+      << "no notifications/resources/updated for " << gone << " and " << kept;
+
+  // The server drops the subscription before it answers. A round runs whole within one turn of the
+  // server's event loop (its stdio writes are synchronous), so each round comes entirely before or
+  // entirely after the unsubscribe answer; and we record notifications on our reader thread before
+  // we complete a later answer. So every update for `gone` after this point would be a bug.
+  ASSERT_TRUE(client->unsubscribe(gone));
+  std::size_t after_unsubscribe;
+  {
+    std::lock_guard l(rec->mu);
+    after_unsubscribe = rec->resource_updates.size();
+  }
+  EXPECT_TRUE(rec->wait([&] { return rec->has_log_containing("Received Unsubscribe Resource request: " + gone); }));
+
+  // Force a round that certainly starts after the unsubscribe, instead of waiting for the 5 s timer:
+  // toggling off and on again runs one at once. Once its update for `kept` has arrived, its update
+  // for `gone`, had it sent one, had arrived before it (same round, `gone` first, in order on the pipe).
   auto off = call("toggle-subscriber-updates");
   ASSERT_TRUE(off) << describe(off.error());
   EXPECT_TRUE(contains(text_of(off->content, 0), "Stopped simulated resource updates"));
+  auto again = call("toggle-subscriber-updates");
+  ASSERT_TRUE(again) << describe(again.error());
+  EXPECT_TRUE(contains(text_of(again->content, 0), "Started simulated resource updated notifications"));
+  EXPECT_TRUE(rec->wait([&] { return updates_for(kept, after_unsubscribe) > 0; }))
+      << "no update for " << kept << " after the unsubscribe: the round did not run";
+  {
+    std::lock_guard l(rec->mu);
+    EXPECT_EQ(updates_for(gone, after_unsubscribe), 0) << "an update for " << gone << " after unsubscribing from it";
+  }
 
-  ASSERT_TRUE(client->unsubscribe(uri));
-  EXPECT_TRUE(rec->wait([&] { return rec->has_log_containing("Received Unsubscribe Resource request: " + uri); }));
-  std::lock_guard l(rec->mu);
-  EXPECT_NE(std::ranges::find(rec->notifications, "notifications/resources/updated"), rec->notifications.end());
+  // Toggled off again, so that the server has no timer left when we close it.
+  auto last = call("toggle-subscriber-updates");
+  ASSERT_TRUE(last) << describe(last.error());
+  EXPECT_TRUE(contains(text_of(last->content, 0), "Stopped simulated resource updates"));
+  ASSERT_TRUE(client->unsubscribe(kept));
 }
 
 // --- prompts and completion ---------------------------------------------------------------------

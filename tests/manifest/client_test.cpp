@@ -109,7 +109,11 @@ TEST_P(ManifestClientTest, AnExpiredManifestInForceIsFetchedAgain) {
   ASSERT_TRUE(client->client->connect(b));
   const auto first = client->client->manifest();
   ASSERT_NE(first, nullptr);
-  std::this_thread::sleep_for(150ms);
+  // Expiry is a matter of time, so wait for it as a state: until the clock the verifier reads has
+  // passed the manifest's own expiresAt (polled, with a generous bound), not for a guessed duration.
+  // By then the server is past half the lifetime too (same clock), so it signs a fresh one.
+  for (int i = 0; i < 10'000 && trust::now_unix_ms() <= first->expires_at_ms; ++i) std::this_thread::sleep_for(1ms);
+  ASSERT_GT(trust::now_unix_ms(), first->expires_at_ms);
   ASSERT_TRUE(client->client->list_all_tools());
   EXPECT_TRUE(client->violations().empty());
   EXPECT_EQ(client->manifests_accepted().size(), 2u);

@@ -100,9 +100,11 @@ TEST(ManifestServer, AddingAToolSignsANewManifestThatIncludesIt) {
   const json::value first = s.manifest();
 
   s.server->add_tool(tool("write_file", "Writes a file"), ok_handler());
-  for (int i = 0; i < 500 && changed.load() == 0; ++i) std::this_thread::sleep_for(2ms);
-  EXPECT_EQ(changed.load(), 1) << "clients learn to fetch it again from tools/list_changed";
+  // Ordering, not time: add_tool hands tools/list_changed to the session before it returns, the
+  // in-memory transport delivers in order, and the client runs its notification callbacks before
+  // it completes a later answer; so once the next tools/manifest is answered, it has been counted.
   const json::value second = s.manifest();
+  EXPECT_EQ(changed.load(), 1) << "clients learn to fetch it again from tools/list_changed";
   EXPECT_NE(second.at("signature"), first.at("signature"));
   auto r = trust::verify_manifest(second, pub);
   ASSERT_TRUE(r.ok()) << r.detail;
@@ -125,8 +127,13 @@ TEST(ManifestServer, UnchangedToolsReuseTheSignedManifest) {
   Served s(ManifestSigning{.key = key(5), .issuer = "files"});
   s.connect();
   const json::value first = s.manifest();
-  std::this_thread::sleep_for(5ms);
-  // Same tools, well within half the lifetime: the same manifest, issuedAt and all.
+  // Let the clock move past the first issuedAt (a state, polled), so that signing again would show
+  // as a new issuedAt: the equality below then proves the cached manifest was reused.
+  const auto issued = first.at("manifest").at("issuedAt").to_number<std::int64_t>();
+  for (int i = 0; i < 10'000 && trust::now_unix_ms() <= issued; ++i) std::this_thread::sleep_for(1ms);
+  ASSERT_GT(trust::now_unix_ms(), issued);
+  // Same tools, well within half the lifetime (the default lifetime is hours): the same manifest,
+  // issuedAt and all.
   EXPECT_EQ(s.manifest(), first);
   // Re-registering an identical definition changes nothing signed either.
   s.server->add_tool(tool("read_file", "Reads a file"), ok_handler());
@@ -137,7 +144,11 @@ TEST(ManifestServer, AManifestPastHalfItsLifetimeIsSignedAgain) {
   Served s(ManifestSigning{.key = key(5), .issuer = "files", .lifetime = 20ms});
   s.connect();
   const json::value first = s.manifest();
-  std::this_thread::sleep_for(15ms);
+  // Wait for the state that matters, on the signer's clock: half the lifetime past issuedAt
+  // (polled with a generous bound), rather than for a duration guessed to cover it.
+  const auto issued = first.at("manifest").at("issuedAt").to_number<std::int64_t>();
+  for (int i = 0; i < 10'000 && trust::now_unix_ms() < issued + 10; ++i) std::this_thread::sleep_for(1ms);
+  ASSERT_GE(trust::now_unix_ms(), issued + 10);
   const json::value second = s.manifest();
   EXPECT_GT(second.at("manifest").at("issuedAt").to_number<std::int64_t>(),
             first.at("manifest").at("issuedAt").to_number<std::int64_t>());

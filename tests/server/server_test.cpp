@@ -3,16 +3,66 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <future>
+#include <thread>
 
 #include "mcp/client/client.hpp"
+#include "mcp/protocol/roots.hpp"
 #include "mcp/transport/memory.hpp"
+#include "support/event.hpp"
 
 using namespace mcp;
 using namespace std::chrono_literals;
+using mcp::test::Event;
 
 namespace {
+
+// What the client was told, in order. The client calls its notification callbacks on its
+// transport's reader thread, in arrival order, before it completes any later response: so once a
+// request made after some server-side action has been answered, every notification that action
+// sent has been recorded here. That is how these tests prove that something was NOT sent.
+struct Heard {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<std::string> updated;       // notifications/resources/updated, by URI
+  std::vector<std::string> list_changed;  // "tools", "resources", "prompts"
+
+  void wire(ClientOptions& co) {
+    co.on_resource_updated = [this](const std::string& uri) { add(updated, uri); };
+    co.on_list_changed = [this](const std::string& list) { add(list_changed, list); };
+  }
+  void add(std::vector<std::string>& v, const std::string& s) {
+    {
+      std::lock_guard l(mu);
+      v.push_back(s);
+    }
+    cv.notify_all();
+  }
+  std::vector<std::string> updates() {
+    std::lock_guard l(mu);
+    return updated;
+  }
+  std::vector<std::string> changes() {
+    std::lock_guard l(mu);
+    return list_changed;
+  }
+};
+
+Resource make_resource(std::string uri) {
+  Resource r;
+  r.uri = uri;
+  r.name = std::move(uri);
+  return r;
+}
+
+Result<ReadResourceResult> read_v(const std::string& uri, RequestContext&) {
+  ReadResourceResult out;
+  out.contents.push_back(TextResourceContents{.uri = uri, .text = "v"});
+  return out;
+}
 
 Tool make_tool(std::string name) {
   Tool t;
@@ -166,10 +216,228 @@ TEST(Server, SubscribedClientsGetResourceUpdates) {
   f.server->notify_resource_updated("test://r");  // not subscribed yet: nothing
   ASSERT_TRUE(f.client->subscribe("test://r"));
   f.server->notify_resource_updated("test://r");
-  std::unique_lock l(mu);
-  ASSERT_TRUE(cv.wait_for(l, 2s, [&] { return !updated.empty(); }));
-  std::this_thread::sleep_for(50ms);
+  // Ordering, not time: notify_resource_updated hands its notification to the session's transport
+  // before it returns, and the in-memory transport delivers in order, so whatever the two calls sent
+  // reached the client before the answer to this later ping (see Heard).
+  ASSERT_TRUE(f.client->ping());
+  std::lock_guard l(mu);
   EXPECT_EQ(updated, std::vector<std::string>{"test://r"});
+}
+
+TEST(Server, UnsubscribedUriGetsNoMoreUpdatesWhileASubscribedOneDoes) {
+  Heard heard;
+  ClientOptions co;
+  heard.wire(co);
+  Fixture f({}, co);
+  f.server->add_resource(make_resource("test://a"), read_v);
+  f.server->add_resource(make_resource("test://b"), read_v);
+  f.connect();
+  ASSERT_TRUE(f.client->subscribe("test://a"));
+  ASSERT_TRUE(f.client->subscribe("test://b"));
+  f.server->notify_resource_updated("test://a");
+  f.server->notify_resource_updated("test://b");
+  ASSERT_TRUE(f.client->ping());  // everything sent above has been heard (see Heard)
+  ASSERT_EQ(heard.updates(), (std::vector<std::string>{"test://a", "test://b"}));
+
+  // The server forgets the subscription before it answers, so from here on an update for a is a bug.
+  ASSERT_TRUE(f.client->unsubscribe("test://a"));
+  f.server->notify_resource_updated("test://a");
+  f.server->notify_resource_updated("test://b");  // b still gets it: updates are still being sent
+  ASSERT_TRUE(f.client->ping());
+  EXPECT_EQ(heard.updates(), (std::vector<std::string>{"test://a", "test://b", "test://b"}));
+
+  // Unsubscribing what is not subscribed is harmless, and b's subscription is untouched by it.
+  ASSERT_TRUE(f.client->unsubscribe("test://never"));
+  f.server->notify_resource_updated("test://b");
+  ASSERT_TRUE(f.client->ping());
+  EXPECT_EQ(heard.updates(), (std::vector<std::string>{"test://a", "test://b", "test://b", "test://b"}));
+}
+
+TEST(Server, RemovingAResourceOrAPromptSendsListChangedAndDropsIt) {
+  Heard heard;
+  ClientOptions co;
+  heard.wire(co);
+  Fixture f({}, co);
+  f.server->add_resource(make_resource("test://keep"), read_v);
+  f.server->add_resource(make_resource("test://gone"), read_v);
+  Prompt keep, gone;
+  keep.name = "keep";
+  gone.name = "gone";
+  auto prompt_handler = [](const std::map<std::string, std::string>&, RequestContext&) -> Result<GetPromptResult> {
+    return GetPromptResult{};
+  };
+  f.server->add_prompt(keep, prompt_handler);
+  f.server->add_prompt(gone, prompt_handler);
+  f.connect();  // registered before connecting: no list_changed so far
+  ASSERT_TRUE(f.client->ping());
+  ASSERT_TRUE(heard.changes().empty());
+
+  EXPECT_TRUE(f.server->remove_resource("test://gone"));
+  ASSERT_TRUE(f.client->ping());  // the notification, if sent, came before this answer (see Heard)
+  EXPECT_EQ(heard.changes(), std::vector<std::string>{"resources"});
+  auto resources = f.client->list_all_resources();
+  ASSERT_TRUE(resources) << resources.error().message;
+  ASSERT_EQ(resources->size(), 1u);
+  EXPECT_EQ((*resources)[0].uri, "test://keep");
+  auto read_gone = f.client->read_resource("test://gone");
+  ASSERT_FALSE(read_gone);
+  EXPECT_EQ(read_gone.error().code, error_code::kResourceNotFound);
+
+  EXPECT_TRUE(f.server->remove_prompt("gone"));
+  ASSERT_TRUE(f.client->ping());
+  EXPECT_EQ(heard.changes(), (std::vector<std::string>{"resources", "prompts"}));
+  auto prompts = f.client->list_all_prompts();
+  ASSERT_TRUE(prompts) << prompts.error().message;
+  ASSERT_EQ(prompts->size(), 1u);
+  EXPECT_EQ((*prompts)[0].name, "keep");
+  EXPECT_FALSE(f.client->get_prompt("gone", {}));
+
+  // Removing what is not there changes nothing and tells nobody.
+  EXPECT_FALSE(f.server->remove_resource("test://gone"));
+  EXPECT_FALSE(f.server->remove_prompt("gone"));
+  ASSERT_TRUE(f.client->ping());
+  EXPECT_EQ(heard.changes(), (std::vector<std::string>{"resources", "prompts"}));
+}
+
+TEST(Server, ToolListsTheClientsRootsThroughTheContext) {
+  std::atomic<int> roots_requests{0};
+  ClientOptions co;
+  co.on_roots = [&](const json::object&, const CancellationToken&) -> Result<json::value> {
+    ++roots_requests;
+    ListRootsResult r;
+    r.roots.push_back(Root{.uri = "file:///work/project", .name = std::string("project")});
+    r.roots.push_back(Root{.uri = "file:///tmp/scratch"});
+    return to_json(r);
+  };
+  Fixture f({}, co);
+  f.server->add_tool(make_tool("roots"), [](const json::object&, RequestContext& ctx) -> Result<CallToolResult> {
+    auto r = ctx.list_roots();
+    if (!r) return fail(r.error());
+    auto roots = from_json<ListRootsResult>(*r);
+    if (!roots) return fail(roots.error());
+    std::string out;
+    for (const auto& root : roots->roots) out += root.uri + " (" + root.name.value_or("-") + ")\n";
+    return text(out);
+  });
+  f.connect();
+  EXPECT_TRUE(f.session->client()->capabilities.contains("roots"));
+  auto r = f.client->call_tool("roots");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(std::get<TextContent>(r->content[0]).text, "file:///work/project (project)\nfile:///tmp/scratch (-)\n");
+  EXPECT_EQ(roots_requests.load(), 1);
+
+  // A client without a roots handler does not declare roots: list_roots fails at once, unsent.
+  Fixture bare;
+  bare.server->add_tool(make_tool("roots"), [](const json::object&, RequestContext& ctx) -> Result<CallToolResult> {
+    auto listed = ctx.list_roots();
+    return text(listed ? "listed" : std::to_string(listed.error().code));
+  });
+  bare.connect();
+  auto refused = bare.client->call_tool("roots");
+  ASSERT_TRUE(refused) << refused.error().message;
+  EXPECT_EQ(std::get<TextContent>(refused->content[0]).text, std::to_string(error_code::kMethodNotFound));
+}
+
+TEST(Server, RequestsBeyondMaxPendingInboundAreRefusedAsBusy) {
+  ServerOptions so;
+  so.session.max_pending_inbound = 1;
+  Fixture f(so);
+  auto started = std::make_shared<Event>(), release = std::make_shared<Event>();
+  f.server->add_tool(make_tool("hold"), [started, release](const json::object&, RequestContext&) -> Result<CallToolResult> {
+    started->set();
+    return text(release->wait() ? "held" : "never released");
+  });
+  f.server->add_tool(make_tool("quick"), [](const json::object&, RequestContext&) -> Result<CallToolResult> { return text("quick"); });
+  f.connect();
+  // Retried while refused as busy: right after an answer (here, initialize's) the slot may still be
+  // taken, the known bug shown by ASequentialClientIsNeverRefusedAsBusy. Polled with a generous bound.
+  auto call_when_free = [&](const std::string& tool) {
+    Result<CallToolResult> r = fail(Error::internal("not tried"));
+    for (int i = 0; i < 1000; ++i) {
+      r = f.client->call_tool(tool);
+      if (r || r.error().message.find("busy") == std::string::npos) break;
+      std::this_thread::sleep_for(10ms);
+    }
+    return r;
+  };
+  auto held = std::async(std::launch::async, [&] { return call_when_free("hold"); });
+  ASSERT_TRUE(started->wait());  // the one slot is taken, and stays taken until we release it
+  auto busy = f.client->call_tool("quick");
+  ASSERT_FALSE(busy) << "a second request was accepted beyond max_pending_inbound = 1";
+  EXPECT_EQ(busy.error().code, error_code::kInternalError);
+  EXPECT_NE(busy.error().message.find("busy"), std::string::npos) << busy.error().message;
+  // Requests answered on the reader thread (lists) count too; ping does not.
+  auto list = f.client->request("tools/list", {});
+  ASSERT_FALSE(list);
+  EXPECT_EQ(list.error().code, error_code::kInternalError);
+  EXPECT_TRUE(f.client->ping());
+  release->set();
+  auto h = held.get();
+  ASSERT_TRUE(h) << h.error().message;
+  EXPECT_EQ(std::get<TextContent>(h->content[0]).text, "held");
+  // The slot is free again (retried while busy, for the same known bug).
+  auto again = call_when_free("quick");
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ(std::get<TextContent>(again->content[0]).text, "quick");
+}
+
+// The server's end of a connection, forwarding everything, except that it holds the first answer
+// the server sends (after passing it on, as a write that is slow to return would) until the server
+// has taken in the client's next request. That makes one interleaving certain: the client has its
+// answer, and its next request is handled while the server's worker is still in that write.
+class HoldFirstAnswer final : public Transport {
+ public:
+  explicit HoldFirstAnswer(std::shared_ptr<Transport> inner) : inner_(std::move(inner)) {}
+  Result<void> start(Callbacks cb) override {
+    cb.on_message = [this, next = std::move(cb.on_message)](std::string frame) {
+      const auto v = json::parse(frame);
+      const bool request = v.is_object() && v.as_object().contains("id") && v.as_object().contains("method");
+      const bool arrived_while_holding = holding_;  // read first: not the request being answered
+      next(std::move(frame));
+      if (request && arrived_while_holding) taken_in_.set();
+    };
+    return inner_->start(std::move(cb));
+  }
+  Result<void> send(std::string frame, const SendInfo& info) override {
+    if (info.kind != SendInfo::Kind::response || held_.exchange(true)) return inner_->send(std::move(frame), info);
+    holding_ = true;  // before the answer leaves: whatever request arrives from now on counts
+    auto r = inner_->send(std::move(frame), info);
+    (void)taken_in_.wait();
+    return r;
+  }
+  void close() override { inner_->close(); }
+
+ private:
+  std::shared_ptr<Transport> inner_;
+  std::atomic<bool> held_{false}, holding_{false};
+  Event taken_in_;
+};
+
+// A client that waits for each answer before it sends the next request never has more than one
+// request in progress, so max_pending_inbound = 1 must never refuse it.
+//
+// KNOWN BUG, fails today: Session::Impl::on_message(Request) frees a request's slot in `inbound`
+// only after the worker has written the answer (src/session/session.cpp, "Only now is the request
+// done"), so the client's next request, sent the moment that answer arrives, can reach the reader
+// thread first and be refused -32603 "server busy". Unforced, up to 6% of back-to-back calls are
+// refused on two cores here; HoldFirstAnswer makes the interleaving certain: the answer to
+// initialize is held, and the first call after connect() is refused.
+TEST(Server, ASequentialClientIsNeverRefusedAsBusy) {
+  ServerOptions so;
+  so.session.max_pending_inbound = 1;
+  auto server = std::make_shared<Server>(so);
+  server->add_tool(make_tool("quick"), [](const json::object&, RequestContext&) -> Result<CallToolResult> { return text("quick"); });
+  auto [a, b] = make_memory_transport_pair();
+  auto session = server->connect(std::make_shared<HoldFirstAnswer>(a));
+  ASSERT_TRUE(session);
+  ClientOptions co;
+  co.session.request_timeout = 5s;
+  Client client(co);
+  ASSERT_TRUE(client.connect(b));
+  auto first = client.call_tool("quick");  // initialize was answered: nothing is in progress
+  EXPECT_TRUE(first) << "a request sent after the previous one was answered was refused: " << first.error().message;
+  client.close();
+  (*session)->close();
 }
 
 TEST(Server, ContextRefusesRequestsForUndeclaredClientCapabilities) {

@@ -1,26 +1,19 @@
 // `mcp-trust client` and `mcp-trust scan` run as a user would, against build/bin/file-manager:
 // exit codes, what is printed, and a misbehaving server stopped in strict mode.
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "mcp/signature/signature.hpp"
-
-extern char** environ;
+#include "support/process.hpp"
 
 namespace {
 
@@ -53,42 +46,19 @@ class SignatureCli : public ::testing::Test {
   }
   std::string fm() const { return (bin_ / "file-manager").string(); }
 
-  // Runs mcp-trust with `args`; stdout and stderr through files; killed after 30 s.
+  // Runs mcp-trust with `args`; stdout and stderr through files. Waits for its exit; killed only
+  // if it is still running after 60 s (support/process.hpp).
   Outcome run(const std::vector<std::string>& args) {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const std::string exe = (bin_ / "mcp-trust").string();
-    std::vector<std::string> argv_s = {exe};
-    argv_s.insert(argv_s.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : argv_s) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_t pid = 0;
+    const auto p = mcp::test::run_program((bin_ / "mcp-trust").string(), args, dir_);
     Outcome r;
-    const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) {
-      ADD_FAILURE() << "cannot spawn " << exe;
+    if (!p.spawned) {
+      ADD_FAILURE() << "cannot spawn " << (bin_ / "mcp-trust");
       return r;
     }
-    int status = 0;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (waitpid(pid, &status, WNOHANG) == 0) {
-      if (std::chrono::steady_clock::now() > deadline) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        ADD_FAILURE() << "mcp-trust did not finish in 30 s";
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
-    r.out = slurp(out);
-    r.err = slurp(err);
+    if (p.timed_out) ADD_FAILURE() << "mcp-trust did not finish in 60 s";
+    r.code = p.code;
+    r.out = p.out;
+    r.err = p.err;
     return r;
   }
 

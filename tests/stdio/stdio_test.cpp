@@ -1,13 +1,18 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <condition_variable>
+#include <cstdlib>
+#include <filesystem>
 #include <mutex>
 
 #include "mcp/session/session.hpp"
 #include "mcp/transport/child_process.hpp"
 #include "mcp/transport/stdio.hpp"
 #include "stdio/line_framer.hpp"
+#include "support/event.hpp"
+#include "support/process.hpp"
 
 using namespace mcp;
 using namespace std::chrono_literals;
@@ -152,19 +157,47 @@ TEST(ChildProcess, PassesArgumentsAndEnvironment) {
   EXPECT_EQ(lines[0], "arg-one:from-env");
 }
 
+namespace {
+// Forwards to a transport, and sets `input_ended` when that transport reports the end of its input,
+// before the session's own on_input_end runs.
+class InputEndProbe final : public Transport {
+ public:
+  InputEndProbe(std::shared_ptr<Transport> inner, std::shared_ptr<test::Event> input_ended)
+      : inner_(std::move(inner)), input_ended_(std::move(input_ended)) {}
+  Result<void> start(Callbacks cb) override {
+    cb.on_input_end = [next = std::move(cb.on_input_end), ended = input_ended_] {
+      ended->set();
+      if (next) next();
+    };
+    return inner_->start(std::move(cb));
+  }
+  Result<void> send(std::string frame, const SendInfo& info) override { return inner_->send(std::move(frame), info); }
+  void close() override { inner_->close(); }
+
+ private:
+  std::shared_ptr<Transport> inner_;
+  std::shared_ptr<test::Event> input_ended_;
+};
+}  // namespace
+
 // `echo '{...}' | server`: the input ends right after a request, and its answer must still be written.
 TEST(FdTransport, RequestsReceivedBeforeEndOfInputAreStillAnswered) {
   int to_server[2], from_server[2];
   ASSERT_EQ(pipe(to_server), 0);
   ASSERT_EQ(pipe(from_server), 0);
-  struct Slow : Session::Handler {
+  // The handler answers only once the transport has seen the end of input, so the answer is always
+  // written after the input ended: the case under test, by construction rather than by a delay.
+  struct AfterEndOfInput : Session::Handler {
+    std::shared_ptr<test::Event> input_ended = std::make_shared<test::Event>();
+    std::atomic<bool> saw_end{false};
     Result<json::value> handle_request(InboundRequest& r) override {
-      std::this_thread::sleep_for(200ms);
+      saw_end = input_ended->wait();
       return json::object{{"m", r.method}};
     }
     void handle_notification(const jsonrpc::Notification&) override {}
   } h;
-  auto s = Session::create(make_fd_transport(to_server[0], from_server[1]), h, {});
+  auto s = Session::create(std::make_shared<InputEndProbe>(make_fd_transport(to_server[0], from_server[1]), h.input_ended),
+                           h, {});
   ASSERT_TRUE(s->start());
   std::string req = R"({"jsonrpc":"2.0","id":1,"method":"slow"})" "\n";
   ASSERT_EQ(write(to_server[1], req.data(), req.size()), static_cast<ssize_t>(req.size()));
@@ -179,7 +212,91 @@ TEST(FdTransport, RequestsReceivedBeforeEndOfInputAreStillAnswered) {
   close(from_server[0]);
   s->shutdown();
   ASSERT_NE(got.find('\n'), std::string::npos) << "no answer was written";
+  EXPECT_TRUE(h.saw_end) << "the transport never reported the end of input";
   auto v = json::parse(got.substr(0, got.find('\n')));
   EXPECT_EQ(v.at("id"), 1);
   EXPECT_EQ(v.at("result").at("m"), "slow");
+}
+
+// mcp-inspect -- COMMAND: our client program inspecting our everything-server over stdio, as
+// scripts/run.sh runs it. Both are built into MCP_BIN (set by ctest; build/bin otherwise).
+class McpInspect : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* env = std::getenv("MCP_BIN");
+    bin_ = env != nullptr && *env != '\0' ? std::filesystem::path(env)
+                                          : std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "build" / "bin";
+    for (const char* b : {"mcp-inspect", "everything-server"})
+      ASSERT_TRUE(std::filesystem::exists(bin_ / b)) << b << " is not built in " << bin_;
+    dir_ = std::filesystem::temp_directory_path() /
+           ("mcp-inspect-" + std::to_string(::getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+  test::ProgramOutcome inspect(const std::vector<std::string>& args) {
+    auto r = test::run_program((bin_ / "mcp-inspect").string(), args, dir_);
+    EXPECT_TRUE(r.spawned) << "cannot start " << bin_ / "mcp-inspect";
+    EXPECT_FALSE(r.timed_out) << "mcp-inspect did not finish in 60 s";
+    return r;
+  }
+  std::string server() const { return (bin_ / "everything-server").string(); }
+
+  std::filesystem::path bin_, dir_;
+};
+
+TEST_F(McpInspect, ListsWhatTheServerOffersAndCallsATool) {
+  auto r = inspect({"--call", "test_simple_text", "--", server()});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("server: mcp-trust-everything-server "), 0u) << r.out;
+  EXPECT_NE(r.out.find("(protocol 2025-11-25)\n"), std::string::npos) << r.out;
+  for (const char* line : {"tools (14):\n", "  test_simple_text  Returns a simple text response\n",
+                           "  test_error_handling  Always fails, as a tool error\n", "resources (3):\n",
+                           "  test://static-text  static-text\n", "resource templates (1):\n",
+                           "  test://template/{id}/data  template\n", "prompts (4):\n",
+                           "  test_simple_prompt  A simple prompt without arguments\n"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << "missing: " << line << "in:\n" << r.out;
+  EXPECT_NE(r.out.find("call test_simple_text:\n"
+                       R"({"content":[{"type":"text","text":"This is a simple text response for testing."}]})"
+                       "\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.err.find("mcp-inspect:"), std::string::npos) << r.err;
+}
+
+TEST_F(McpInspect, AToolErrorIsExitStatusOne) {
+  auto r = inspect({"--call", "test_error_handling", "--", server()});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("call test_error_handling (tool error):\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("This tool intentionally returns an error for testing"), std::string::npos) << r.out;
+}
+
+TEST_F(McpInspect, ToolArgumentsArePassed) {
+  // This tool answers with the arguments it was given.
+  auto r = inspect({"--call", "json_schema_2020_12_tool", "--args", R"({"name":"Ada"})", "--", server()});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find(R"(JSON Schema 2020-12 tool called with: {\"name\":\"Ada\"})"), std::string::npos) << r.out;
+}
+
+TEST_F(McpInspect, AToolNeedingAnUndeclaredCapabilityFailsAsAToolError) {
+  // mcp-inspect declares no sampling: the server's tool says so, as a tool error.
+  auto r = inspect({"--call", "test_sampling", "--args", R"({"prompt":"hi"})", "--", server()});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("call test_sampling (tool error):\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("did not declare the 'sampling' capability"), std::string::npos) << r.out;
+}
+
+TEST_F(McpInspect, UsageErrorsAndAMissingServer) {
+  auto none = inspect({});
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find("usage: mcp-inspect"), std::string::npos) << none.err;
+  auto bad_args = inspect({"--call", "test_simple_text", "--args", "[1]", "--", server()});
+  EXPECT_EQ(bad_args.code, 2);
+  EXPECT_NE(bad_args.err.find("--args must be a JSON object"), std::string::npos) << bad_args.err;
+  auto missing = inspect({"--", (dir_ / "no-such-server").string()});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_NE(missing.err.find("mcp-inspect: "), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("no-such-server"), std::string::npos) << missing.err;
+  EXPECT_TRUE(missing.out.empty()) << missing.out;
 }

@@ -51,6 +51,10 @@ const transport = /^https?:/.test(serverBin)
   ? new StreamableHTTPClientTransport(new URL(serverBin))
   : new StdioClientTransport({ command: serverBin, args: serverArgs, stderr: 'inherit' });
 const text = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+// Ordering, not time: the server sends a tool's log messages before the tool's answer, and answers
+// this later ping after that; the SDK queues each notification handler as it reads the message, so
+// by the time the ping resolves, every handler for what came before has run.
+const heardEverythingSentSoFar = () => client.ping();
 
 await check('initialize', async () => {
   await client.connect(transport);
@@ -110,7 +114,7 @@ await check('tools/call test_tool_with_logging (3 log messages)', async () => {
   logs = [];
   const r = await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
   assert.equal(text(r), 'Tool with logging executed successfully');
-  await new Promise((res) => setTimeout(res, 200));
+  await heardEverythingSentSoFar();
   assert.deepEqual(logs.map((l) => l.data), ['Tool execution started', 'Tool processing data', 'Tool execution completed']);
   assert.ok(logs.every((l) => l.level === 'info'));
 });
@@ -118,7 +122,7 @@ await check('logging/setLevel filters lower levels', async () => {
   await client.setLoggingLevel('error');
   logs = [];
   await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
-  await new Promise((res) => setTimeout(res, 100));
+  await heardEverythingSentSoFar();  // so an empty list proves that none was sent
   assert.equal(logs.length, 0);
   await client.setLoggingLevel('debug');
 });
