@@ -33,12 +33,54 @@ std::string host_header(const Endpoint& ep) {
 
 beast::tcp_stream& ClientConn::lowest() { return tls_ ? beast::get_lowest_layer(*tls_) : *plain_; }
 
+template <class Start>
+boost::system::error_code ClientConn::run(std::chrono::milliseconds timeout, Start&& start) {
+  boost::system::error_code result = net::error::would_block;
+  bool done = false;
+  if (plain_ || tls_) lowest().expires_after(timeout);
+  start([&](boost::system::error_code ec, auto&&...) {
+    result = ec;
+    done = true;
+  });
+  ioc_.restart();
+  while (!done && ioc_.run_one() > 0) {
+  }
+  if (plain_ || tls_) lowest().expires_never();
+  return done ? result : boost::system::error_code(net::error::operation_aborted);
+}
+
 Result<void> ClientConn::connect(const Endpoint& ep, std::chrono::milliseconds timeout) {
   where_ = ep.url;
-  boost::system::error_code ec;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto left = [&] {
+    return std::max(std::chrono::milliseconds(1),
+                    std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
+  };
+  // Resolution has no stream deadline of its own: a timer cancels it.
   tcp::resolver resolver(ioc_);
-  auto results = resolver.resolve(ep.host, ep.port, ec);
-  if (ec) return fail(Error::connection_closed("cannot resolve " + ep.host + ": " + ec.message()));
+  tcp::resolver::results_type results;
+  {
+    net::steady_timer guard(ioc_, left());
+    guard.async_wait([&](boost::system::error_code ec) {
+      if (!ec) resolver.cancel();
+    });
+    boost::system::error_code rec = net::error::would_block;
+    bool resolved = false;
+    resolver.async_resolve(ep.host, ep.port, [&](boost::system::error_code ec, tcp::resolver::results_type r) {
+      rec = ec;
+      results = std::move(r);
+      resolved = true;
+      guard.cancel();
+    });
+    ioc_.restart();
+    while (!resolved && ioc_.run_one() > 0) {
+    }
+    ioc_.run();  // the guard's cancelled wait
+    if (rec == net::error::operation_aborted)
+      return fail(Error::connection_closed("cannot resolve " + ep.host + ": timed out after " +
+                                           std::to_string(timeout.count()) + " ms (connect_timeout)"));
+    if (rec) return fail(Error::connection_closed("cannot resolve " + ep.host + ": " + rec.message()));
+  }
   if (ep.tls) {
     tls_ = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(ioc_, *tls_ctx_);
     // SNI and host name verification.
@@ -49,33 +91,42 @@ Result<void> ClientConn::connect(const Endpoint& ep, std::chrono::milliseconds t
   } else {
     plain_ = std::make_unique<beast::tcp_stream>(ioc_);
   }
-  lowest().expires_after(timeout);
-  lowest().connect(results, ec);
+  auto ec = run(left(), [&](auto handler) { lowest().async_connect(results, std::move(handler)); });
+  if (ec == beast::error::timeout)
+    return fail(Error::connection_closed("cannot connect to " + ep.url + ": timed out after " +
+                                         std::to_string(timeout.count()) + " ms (connect_timeout)"));
   if (ec) return fail(Error::connection_closed("cannot connect to " + ep.url + ": " + ec.message()));
-  lowest().socket().set_option(tcp::no_delay(true), ec);
+  boost::system::error_code ignored;
+  lowest().socket().set_option(tcp::no_delay(true), ignored);
   fd_ = lowest().socket().native_handle();
   if (aborted_) ::shutdown(fd_, SHUT_RDWR);
   if (tls_) {
-    tls_->handshake(net::ssl::stream_base::client, ec);
+    ec = run(left(), [&](auto handler) { tls_->async_handshake(net::ssl::stream_base::client, std::move(handler)); });
     if (ec) return fail(Error::connection_closed("TLS handshake with " + ep.url + " failed: " + ec.message()));
   }
   return {};
 }
 
 Result<void> ClientConn::write(bhttp::request<bhttp::string_body>& req) {
-  boost::system::error_code ec;
-  lowest().expires_after(std::chrono::seconds(30));
-  if (tls_) bhttp::write(*tls_, req, ec);
-  else bhttp::write(*plain_, req, ec);
+  auto ec = run(timeouts_.write, [&](auto handler) {
+    if (tls_) bhttp::async_write(*tls_, req, std::move(handler));
+    else bhttp::async_write(*plain_, req, std::move(handler));
+  });
+  if (ec == beast::error::timeout)
+    return fail(Error::connection_closed("sending to " + where_ + " timed out after " +
+                                         std::to_string(timeouts_.write.count()) + " ms (write_timeout)"));
   if (ec) return fail(Error::connection_closed("sending to " + where_ + " failed: " + ec.message()));
   return {};
 }
 
 Result<void> ClientConn::read_header(bhttp::response_parser<bhttp::buffer_body>& parser) {
-  boost::system::error_code ec;
-  lowest().expires_after(std::chrono::seconds(300));
-  if (tls_) bhttp::read_header(*tls_, buffer_, parser, ec);
-  else bhttp::read_header(*plain_, buffer_, parser, ec);
+  auto ec = run(timeouts_.response, [&](auto handler) {
+    if (tls_) bhttp::async_read_header(*tls_, buffer_, parser, std::move(handler));
+    else bhttp::async_read_header(*plain_, buffer_, parser, std::move(handler));
+  });
+  if (ec == beast::error::timeout)
+    return fail(Error::connection_closed("no HTTP response from " + where_ + " within " +
+                                         std::to_string(timeouts_.response.count()) + " ms (response_timeout)"));
   if (ec) return fail(Error::connection_closed("no HTTP response from " + where_ + ": " + ec.message()));
   return {};
 }
@@ -83,19 +134,21 @@ Result<void> ClientConn::read_header(bhttp::response_parser<bhttp::buffer_body>&
 Result<void> ClientConn::read_body(bhttp::response_parser<bhttp::buffer_body>& parser,
                                    const std::function<bool(std::string_view)>& on_data) {
   char chunk[16 * 1024];
-  // SSE streams may be idle for long; a server keeps them alive with comments, so a day is the cap.
-  lowest().expires_never();
   while (!parser.is_done()) {
     parser.get().body().data = chunk;
     parser.get().body().size = sizeof chunk;
-    boost::system::error_code ec;
     // read_some, not read: read() would wait for the chunk buffer to fill, holding SSE events back.
-    if (tls_) bhttp::read_some(*tls_, buffer_, parser, ec);
-    else bhttp::read_some(*plain_, buffer_, parser, ec);
+    auto ec = run(timeouts_.idle, [&](auto handler) {
+      if (tls_) bhttp::async_read_some(*tls_, buffer_, parser, std::move(handler));
+      else bhttp::async_read_some(*plain_, buffer_, parser, std::move(handler));
+    });
     if (ec == bhttp::error::need_buffer) ec = {};
     std::size_t n = sizeof chunk - parser.get().body().size;
     if (n && !on_data(std::string_view(chunk, n))) return {};
     if (ec == bhttp::error::end_of_stream || ec == net::error::eof || ec == bhttp::error::partial_message) return {};
+    if (ec == beast::error::timeout)
+      return fail(Error::connection_closed("nothing from " + where_ + " for " + std::to_string(timeouts_.idle.count()) +
+                                           " ms (stream_idle_timeout)"));
     if (ec) return fail(Error::connection_closed("reading from " + where_ + " failed: " + ec.message()));
   }
   return {};

@@ -1,5 +1,7 @@
-// Private: one blocking HTTP/1.1 exchange over TCP or TLS, for the client transport. Every read
-// and write is bounded by a timeout, and abort() from another thread ends a blocked read at once.
+// Private: one blocking HTTP/1.1 exchange over TCP or TLS, for the client transport. Every step
+// has a deadline that is really enforced: each is an asynchronous operation on the connection's own
+// io_context, run to completion by the calling thread (Beast's expires_after bounds only
+// asynchronous operations). abort() from another thread ends a blocked step at once.
 #pragma once
 
 #include <boost/asio/ssl.hpp>
@@ -32,15 +34,26 @@ Result<Endpoint> parse_endpoint(const std::string& url);
 // The Host header for an endpoint: "host:port", with brackets around an IPv6 address.
 std::string host_header(const Endpoint& ep);
 
+struct ConnTimeouts {
+  std::chrono::milliseconds connect{10'000};
+  std::chrono::milliseconds write{30'000};
+  std::chrono::milliseconds response{300'000};
+  std::chrono::milliseconds idle{120'000};
+};
+
 class ClientConn {
  public:
-  ClientConn(net::io_context& ioc, net::ssl::context* tls) : ioc_(ioc), tls_ctx_(tls) {}
+  ClientConn(net::ssl::context* tls, ConnTimeouts timeouts) : tls_ctx_(tls), timeouts_(timeouts) {}
 
+  // Resolve, connect and (for https) the TLS handshake, within `timeout`.
   Result<void> connect(const Endpoint& ep, std::chrono::milliseconds timeout);
+  Result<void> connect(const Endpoint& ep) { return connect(ep, timeouts_.connect); }
+  // Within the write timeout.
   Result<void> write(bhttp::request<bhttp::string_body>& req);
-  // Reads the status line and headers.
+  // Reads the status line and headers, within the response timeout.
   Result<void> read_header(bhttp::response_parser<bhttp::buffer_body>& parser);
-  // Reads the body in chunks, calling on_data for each; stops early if on_data returns false.
+  // Reads the body in chunks, calling on_data for each; stops early if on_data returns false. Each
+  // read must bring something within the idle timeout.
   Result<void> read_body(bhttp::response_parser<bhttp::buffer_body>& parser,
                          const std::function<bool(std::string_view)>& on_data);
   // From any thread: makes a blocked read return.
@@ -48,9 +61,14 @@ class ClientConn {
 
  private:
   beast::tcp_stream& lowest();
+  // Runs the asynchronous operation started by `start` on this connection's io_context until it
+  // completes, with the stream's deadline set to `timeout`; returns its error code.
+  template <class Start>
+  boost::system::error_code run(std::chrono::milliseconds timeout, Start&& start);
 
-  net::io_context& ioc_;
+  net::io_context ioc_;  // this connection's own: only the calling thread runs it
   net::ssl::context* tls_ctx_;
+  ConnTimeouts timeouts_;
   std::unique_ptr<beast::tcp_stream> plain_;
   std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> tls_;
   beast::flat_buffer buffer_;

@@ -108,9 +108,13 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     return req;
   }
 
+  ConnTimeouts conn_timeouts() const {
+    return ConnTimeouts{opts_.connect_timeout, opts_.write_timeout, opts_.response_timeout, opts_.stream_idle_timeout};
+  }
+
   // Registers a connection so close() can abort it; nullptr once closed.
   std::unique_ptr<ClientConn> open_conn() {
-    auto c = std::make_unique<ClientConn>(ioc_, &tls_);
+    auto c = std::make_unique<ClientConn>(&tls_, conn_timeouts());
     std::lock_guard lock(mu_);
     if (closed_) return nullptr;
     conns_.insert(c.get());
@@ -140,7 +144,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     if (!x->conn) return fail(Error::connection_closed("transport closed"));
     x->parser.body_limit(boost::none);
     req.prepare_payload();
-    if (auto r = x->conn->connect(ep_, opts_.connect_timeout); !r) return fail(r.error());
+    if (auto r = x->conn->connect(ep_); !r) return fail(r.error());
     if (auto r = x->conn->write(req); !r) return fail(r.error());
     if (auto r = x->conn->read_header(x->parser); !r) return fail(r.error());
     if (auto sid = x->parser.get()["mcp-session-id"]; !sid.empty()) {
@@ -351,23 +355,17 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     fut.wait_for(opts_.connect_timeout);
   }
 
-  // Best effort, and bounded: blocking Beast calls ignore expires_after, so a watchdog aborts the
-  // exchange if the server has not answered within two seconds.
+  // Best effort, and bounded: every step of the exchange has a two-second deadline.
   void delete_session(const std::string& sid) {
     (void)sid;  // make_request() adds the session header
-    auto c = std::make_shared<ClientConn>(ioc_, &tls_);
-    std::promise<void> finished;
-    std::thread watchdog([c, f = finished.get_future()]() mutable {
-      if (f.wait_for(std::chrono::seconds(2)) == std::future_status::timeout) c->abort();
-    });
+    const auto two = std::chrono::milliseconds(2000);
+    ClientConn c(&tls_, ConnTimeouts{two, two, two, two});
     auto req = make_request(bhttp::verb::delete_);
     req.prepare_payload();
-    if (c->connect(ep_, std::chrono::milliseconds(2000)) && c->write(req)) {
+    if (c.connect(ep_) && c.write(req)) {
       bhttp::response_parser<bhttp::buffer_body> p;
-      (void)c->read_header(p);
+      (void)c.read_header(p);
     }
-    finished.set_value();
-    watchdog.join();
   }
 
   bool closed() const {
@@ -382,7 +380,6 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
 
   Endpoint ep_;
   HttpClientOptions opts_;
-  net::io_context ioc_;  // only for resolver and sockets in blocking mode
   net::ssl::context tls_;
   mutable std::mutex mu_;
   std::condition_variable cv_;

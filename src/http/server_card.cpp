@@ -55,7 +55,6 @@ Result<FetchedCard> fetch_server_card(const std::string& mcp_url, const HttpClie
   std::string card_url = server_card_url(mcp_url);
   ep->url = card_url;
 
-  net::io_context ioc;
   net::ssl::context tls(net::ssl::context::tls_client);
   if (options.verify_tls) {
     tls.set_default_verify_paths();
@@ -64,8 +63,9 @@ Result<FetchedCard> fetch_server_card(const std::string& mcp_url, const HttpClie
     if (ec) return fail(Error::invalid_params("cannot load CA file " + options.ca_file + ": " + ec.message()));
     tls.set_verify_mode(net::ssl::verify_peer);
   }
-  ClientConn conn(ioc, &tls);
-  if (auto r = conn.connect(*ep, options.connect_timeout); !r) return fail(r.error());
+  ClientConn conn(&tls, ConnTimeouts{options.connect_timeout, options.write_timeout, options.response_timeout,
+                                     options.stream_idle_timeout});
+  if (auto r = conn.connect(*ep); !r) return fail(r.error());
   bhttp::request<bhttp::string_body> req{bhttp::verb::get, ep->target, 11};
   req.set(bhttp::field::host, host_header(*ep));
   req.set(bhttp::field::accept, "application/json");
@@ -87,7 +87,7 @@ Result<FetchedCard> fetch_server_card(const std::string& mcp_url, const HttpClie
   auto status = parser.get().result_int();
   if (status != 200) {
     return fail(Error::invalid_request("no server card at " + card_url + ": HTTP " + std::to_string(status) +
-                                       (body.empty() ? "" : ": " + body.substr(0, 200))));
+                                       (body.empty() ? "" : ": " + peer_text(body, 200))));
   }
   if (too_big) return fail(Error::invalid_request("the server card at " + card_url + " exceeds the signature size limit"));
   auto parsed = parse_server_card(body, limits);

@@ -85,3 +85,62 @@ TEST(HttpClientLimits, ManyRequestsDoNotAccumulateThreads) {
   //  only in close(); finished threads keep their stacks.
   EXPECT_LT(grown_mib, 500) << "virtual memory grew " << grown_mib << " MiB over 150 requests";
 }
+
+namespace {
+
+// A TCP listener that accepts connections and reads what comes, but never answers: a server that
+// hangs after the connection is established.
+struct SilentServer {
+  int fd = -1;
+  unsigned short port = 0;
+  std::vector<int> accepted;
+  std::thread acceptor;
+  std::atomic<bool> stop{false};
+  SilentServer() {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa), 0);
+    EXPECT_EQ(::listen(fd, 16), 0);
+    socklen_t len = sizeof sa;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len);
+    port = ntohs(sa.sin_port);
+    acceptor = std::thread([this] {
+      while (!stop) {
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, 50) > 0) {
+          int c = ::accept(fd, nullptr, nullptr);
+          if (c >= 0) accepted.push_back(c);
+        }
+      }
+    });
+  }
+  ~SilentServer() {
+    stop = true;
+    acceptor.join();
+    for (int c : accepted) ::close(c);
+    ::close(fd);
+  }
+};
+
+}  // namespace
+
+// The blocking client used to ignore its deadlines (Beast's expires_after bounds only asynchronous
+// operations): a server that accepted and never answered held a call until the session's timeout,
+// and a DELETE at close() needed a watchdog thread. Every step now has a deadline that holds.
+TEST(HttpClientLimits, AServerThatNeverAnswersHitsTheResponseTimeout) {
+  SilentServer silent;
+  HttpClientOptions o;
+  o.url = "http://127.0.0.1:" + std::to_string(silent.port) + "/mcp";
+  o.response_timeout = 300ms;
+  auto t = HttpClientTransport::create(o);
+  ASSERT_TRUE(t);
+  mcp::ClientOptions co;
+  co.session.request_timeout = 120s;  // the transport's deadline must end it, not this one
+  mcp::Client client(co);
+  auto init = client.connect(*t);
+  ASSERT_FALSE(init);
+  EXPECT_NE(init.error().code, mcp::error_code::kRequestTimeout) << init.error().message;
+  EXPECT_NE(init.error().message.find("response_timeout"), std::string::npos) << init.error().message;
+}

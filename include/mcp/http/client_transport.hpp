@@ -27,7 +27,12 @@ namespace mcp::http {
 struct HttpClientOptions {
   std::string url;                             // http:// or https://
   std::map<std::string, std::string> headers;  // extra headers on every request (e.g. Authorization)
-  std::chrono::milliseconds connect_timeout{10'000};
+  // Deadlines of each HTTP exchange, all enforced (a server that stops mid-way cannot hang a call;
+  // the session's request_timeout and cancellation also end an exchange at once):
+  std::chrono::milliseconds connect_timeout{10'000};     // resolve, connect, TLS handshake
+  std::chrono::milliseconds write_timeout{30'000};       // sending one request
+  std::chrono::milliseconds response_timeout{300'000};   // from the request sent to the response head
+  std::chrono::milliseconds stream_idle_timeout{120'000};  // between two reads of a body (SSE keep-alives come every 15 s)
   std::chrono::milliseconds default_retry{1'000};  // until the server sends a retry: field
   int max_reconnect_attempts = 5;                  // per stream, consecutive failures
   bool standalone_stream = true;                   // open the GET stream after initialization
