@@ -14,6 +14,9 @@ debs=(
   libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   curl ca-certificates openssl wrk
+  # Fuzzing (libFuzzer): clang 16 is the first Debian clang that compiles libstdc++ 12's
+  # <expected>; its runtime package carries libFuzzer and the sanitizers.
+  clang-16 libclang-rt-16-dev
 )
 
 missing=()

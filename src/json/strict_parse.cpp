@@ -9,6 +9,8 @@
 #include <boost/json/value_stack.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <functional>
 #include <vector>
 
@@ -26,7 +28,8 @@ class StrictHandler {
   static constexpr std::size_t max_string_size = json::string::max_size();
 
   json::value_stack st;
-  std::string duplicate;  // the first repeated name, when the parse stopped for it
+  std::string duplicate;   // the first repeated name, when the parse stopped for it
+  std::string non_finite;  // a number that is not a finite double, when the parse stopped for it
 
   bool on_document_begin(boost::system::error_code&) { return true; }
   bool on_document_end(boost::system::error_code&) { return true; }
@@ -39,9 +42,9 @@ class StrictHandler {
     levels_.pop_back();
     auto begin = keys_.begin() + static_cast<std::ptrdiff_t>(level.first_key);
     std::sort(begin, keys_.end(), [](const Key& a, const Key& b) { return a.hash < b.hash; });
-    for (auto it = begin; it + 1 < keys_.end(); ++it) {
-      if (it->hash == (it + 1)->hash && text(*it) == text(*(it + 1))) {
-        duplicate = std::string(text(*it));
+    for (std::size_t i = level.first_key; i + 1 < keys_.size(); ++i) {
+      if (keys_[i].hash == keys_[i + 1].hash && text(keys_[i]) == text(keys_[i + 1])) {
+        duplicate = std::string(text(keys_[i]));
         ec = json::error::syntax;  // stops the parser; parse_json_strict reports `duplicate`
         return false;
       }
@@ -83,16 +86,35 @@ class StrictHandler {
     st.push_string(s);
     return true;
   }
-  bool on_number_part(std::string_view, boost::system::error_code&) { return true; }
+  bool on_number_part(std::string_view s, boost::system::error_code&) {
+    number_.append(s);
+    return true;
+  }
   bool on_int64(std::int64_t i, std::string_view, boost::system::error_code&) {
+    number_.clear();
     st.push_int64(i);
     return true;
   }
   bool on_uint64(std::uint64_t u, std::string_view, boost::system::error_code&) {
+    number_.clear();
     st.push_uint64(u);
     return true;
   }
-  bool on_double(double d, std::string_view, boost::system::error_code&) {
+  bool on_double(double, std::string_view last, boost::system::error_code& ec) {
+    // Boost.JSON 1.81 does not round every number correctly (its result may be one ulp off, and it
+    // reads -0E032602 as NaN: both found by fuzz_jsonrpc_decode), so a message written again would
+    // not say what it said. The literal is read again with std::from_chars, which rounds
+    // correctly; a number out of the double range is refused (NaN and infinity have no JSON form).
+    number_.append(last);
+    double d = 0;
+    auto [end, err] = std::from_chars(number_.data(), number_.data() + number_.size(), d);
+    if (err != std::errc() || end != number_.data() + number_.size() || !std::isfinite(d)) {
+      non_finite = number_.substr(0, 64);
+      number_.clear();
+      ec = json::error::exponent_overflow;
+      return false;
+    }
+    number_.clear();
     st.push_double(d);
     return true;
   }
@@ -120,6 +142,7 @@ class StrictHandler {
   std::string_view text(const Key& k) const { return std::string_view(arena_).substr(k.offset, k.size); }
 
   std::vector<Level> levels_;  // the objects currently open
+  std::string number_;         // the literal of the number being read, across parts
   std::vector<Key> keys_;
   std::string arena_;
   bool key_open_ = false;
@@ -137,6 +160,10 @@ Result<json::value> parse_json_strict(std::string_view text, std::size_t max_dep
   const std::size_t n = p.write_some(false, text.data(), text.size(), ec);
   if (!ec && n < text.size()) ec = json::error::extra_data;
   if (ec) {
+    if (!p.handler().non_finite.empty()) {
+      return fail(Error::parse_error("Parse error: the number " + peer_text(p.handler().non_finite) +
+                                     " is out of range (not a finite double)"));
+    }
     if (!p.handler().duplicate.empty()) {
       return fail(Error::parse_error("Parse error: duplicate member name \"" + peer_text(p.handler().duplicate) +
                                      "\" in an object"));

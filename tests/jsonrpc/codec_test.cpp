@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 using namespace mcp;
@@ -196,4 +197,41 @@ TEST(Codec, RepeatedMemberNamesAreRefused) {
   // Whitespace around the document is not extra data; a second document is.
   EXPECT_TRUE(decode(" \n{\"jsonrpc\":\"2.0\",\"method\":\"n\"} \r\n"));
   EXPECT_FALSE(decode(R"({"jsonrpc":"2.0","method":"n"} {})"));
+}
+
+// Found by fuzz_jsonrpc_decode (UBSan): closing an object when no key had been seen yet did
+// pointer arithmetic past a null vector iterator. Empty objects at every depth, and first.
+TEST(Codec, EmptyObjectsParseStrictly) {
+  EXPECT_TRUE(parse_json_strict("{}"));
+  EXPECT_TRUE(parse_json_strict("[{},[{}],{\"a\":{}}]"));
+  EXPECT_TRUE(decode(R"({"jsonrpc":"2.0","id":1,"method":"x","params":{}})"));
+}
+
+// Found by fuzz_jsonrpc_decode: Boost.JSON 1.81 reads -0E032602 as NaN (which has no JSON form)
+// and rounds some numbers one ulp off, so a message written again did not say what it said.
+// Numbers are read again, correctly rounded; those out of the double range are refused.
+TEST(Codec, NumbersAreReadCorrectlyRoundedAndOutOfRangeOnesRefused) {
+  auto number = [](std::string_view n) -> Result<json::value> {
+    auto m = decode(std::string(R"({"jsonrpc":"2.0","id":1,"method":"x","params":{"n":)") + std::string(n) + "}}");
+    if (!m) return fail(m.error().error);
+    return std::get<Request>(*m).params->at("n");
+  };
+  for (const char* n : {"1e400", "-1e400", "1e99999"}) {
+    auto v = number(n);
+    ASSERT_FALSE(v) << n;
+    EXPECT_EQ(v.error().code, -32700) << n;
+  }
+  auto zero = number("-0E032602");
+  ASSERT_TRUE(zero);
+  EXPECT_EQ(zero->as_double(), 0.0);
+  EXPECT_TRUE(std::signbit(zero->as_double()));
+  // Correctly rounded: what is written reads back to the same double, and is written the same.
+  for (const char* n : {"119101112222222222222", "1191011111111111111122202225.5", "0.1", "2.2250738585072011e-308"}) {
+    auto v = number(n);
+    ASSERT_TRUE(v) << n;
+    auto again = number(json::serialize(*v));
+    ASSERT_TRUE(again) << n;
+    EXPECT_EQ(json::serialize(*again), json::serialize(*v)) << n;
+  }
+  EXPECT_EQ(number("0.1")->as_double(), 0.1);
 }
