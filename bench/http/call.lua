@@ -1,11 +1,17 @@
 -- wrk script: POST tools/call echo with a unique JSON-RPC id per request (ids must not repeat
 -- while in flight). The session id comes from the environment (run.sh initializes the session).
 -- `tid` is a global set per thread by setup(); a top-level local would shadow it.
+-- A reply counts as a success only if it is HTTP 200 carrying the echo's result; a JSON-RPC error
+-- inside a 200, or any other body, is a failure. done() prints both counts for run.sh.
 local counter = 0
 local next_tid = 0
+local threads = {}
 function setup(thread)
   next_tid = next_tid + 1
   thread:set("tid", next_tid)
+  thread:set("rpc_errors", 0)
+  thread:set("bad_status", 0)
+  table.insert(threads, thread)
 end
 function init(args)
   wrk.method = "POST"
@@ -13,6 +19,8 @@ function init(args)
   wrk.headers["Accept"] = os.getenv("BENCH_ACCEPT") or "application/json, text/event-stream"
   wrk.headers["Mcp-Session-Id"] = os.getenv("BENCH_SESSION")
   wrk.headers["MCP-Protocol-Version"] = "2025-11-25"
+  rpc_errors = 0
+  bad_status = 0
 end
 function request()
   counter = counter + 1
@@ -23,6 +31,19 @@ function request()
 end
 function response(status, headers, body)
   if status ~= 200 then
-    io.stderr:write("unexpected status " .. status .. ": " .. body .. "\n")
+    bad_status = bad_status + 1
+    if bad_status <= 3 then io.stderr:write("unexpected status " .. status .. ": " .. body .. "\n") end
+  elseif not (string.find(body, '"result"', 1, true) and string.find(body, '"hello"', 1, true))
+      or string.find(body, '"error"', 1, true) then
+    rpc_errors = rpc_errors + 1
+    if rpc_errors <= 3 then io.stderr:write("not an echo result: " .. string.sub(body, 1, 300) .. "\n") end
   end
+end
+function done(summary, latency, requests)
+  local rpc, bad = 0, 0
+  for _, t in ipairs(threads) do
+    rpc = rpc + t:get("rpc_errors")
+    bad = bad + t:get("bad_status")
+  end
+  io.write(string.format("failures: non-200 %d json-rpc %d\n", bad, rpc))
 end

@@ -41,14 +41,17 @@ measure() {  # measure NAME URL ACCEPT CONNS
   rps=$(echo "$out" | awk '/Requests\/sec/{print $2}')
   p50=$(echo "$out" | awk '$1=="50%"{print $2}')
   p99=$(echo "$out" | awk '$1=="99%"{print $2}')
-  errs=$(echo "$out" | grep -c 'unexpected status' || true)
-  printf '| %-22s | %-4s | %3s | %10s | %9s | %9s | %s |\n' "$1" "$5" "$4" "$rps" "$p50" "$p99" "$errs"
+  local bad rpc
+  bad=$(echo "$out" | awk '/^failures:/{print $3}')
+  rpc=$(echo "$out" | awk '/^failures:/{print $5}')
+  printf '| %-22s | %-4s | %3s | %10s | %9s | %9s | %s | %s |\n' "$1" "$5" "$4" "$rps" "$p50" "$p99" "${bad:-?}" "${rpc:-?}"
 }
 
 tmp=$(mktemp -d)
 trap 'for p in "$tmp"/*.pid; do kill "$(cat "$p")" 2>/dev/null || true; done' EXIT
-echo "| server                 | mode | conns | requests/s | p50 | p99 | non-200 |"
-echo "|---|---|---|---|---|---|---|"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "| server                 | mode | conns | requests/s | p50 | p99 | non-200 | JSON-RPC errors |"
+echo "|---|---|---|---|---|---|---|---|"
 for mode in sse json; do
   if [ $mode = sse ]; then accept='application/json, text/event-stream'; ours_flag=""; ts_flag=""
   else accept='application/json, text/event-stream'; ours_flag="--json"; ts_flag="--json"; fi
