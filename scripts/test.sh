@@ -1,13 +1,34 @@
 #!/usr/bin/env bash
-# Sets up (idempotently), builds, and runs every test: unit tests, the schema check, and interop with
-# the reference TypeScript SDK and servers. Prints ctest's summary; exits non-zero if anything failed.
-set -euo pipefail
+# Sets up (idempotently), builds, and runs every test:
+#   1. the release build of everything and the whole suite (unit, schema drift, conformance suite
+#      for both protocol revisions, interop with the reference SDKs);
+#   2. the whole suite again under ASan + UBSan (scripts/sanitize.sh asan);
+#   3. the concurrent code's tests under TSan (scripts/sanitize.sh tsan);
+#   4. a smoke pass of every fuzzer (scripts/fuzz.sh, FUZZ_SECONDS per target, default 10).
+# Every stage runs even if an earlier one failed; the exit status is non-zero if any failed, and a
+# summary says which. Extra arguments go to the first stage's ctest.
+set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-echo "== set-up" >&2
-scripts/setup.sh
-echo "== build" >&2
-scripts/build.sh
-echo "== tests" >&2
-cd build
-ctest --output-on-failure --timeout 300 -j"${JOBS:-2}" "$@"
+started=$(date +%s)
+stage() { echo "== $1 ($(( $(date +%s) - started ))s)" >&2; }
+failed=()
+
+stage "set-up"
+scripts/setup.sh || { echo "set-up failed" >&2; exit 1; }
+stage "build"
+scripts/build.sh || { echo "build failed" >&2; exit 1; }
+stage "tests"
+(cd build && ctest --output-on-failure --timeout 300 -j"${JOBS:-2}" "$@") || failed+=("tests")
+stage "tests under ASan + UBSan"
+scripts/sanitize.sh asan || failed+=("asan")
+stage "concurrency tests under TSan"
+scripts/sanitize.sh tsan || failed+=("tsan")
+stage "fuzzers (smoke)"
+scripts/fuzz.sh "${FUZZ_SECONDS:-10}" || failed+=("fuzz")
+stage "done"
+if ((${#failed[@]})); then
+  echo "FAILED: ${failed[*]}" >&2
+  exit 1
+fi
+echo "all stages passed" >&2

@@ -337,7 +337,7 @@ net::awaitable<void> serve(ServerState& state, S stream, std::shared_ptr<Connect
         if (!weak.lock() || !ctl) return;
         {
           // It may have started on a request since it was chosen: a busy connection is never shed.
-          std::lock_guard lock(state.conn_mu);
+          std::lock_guard phase_lock(state.conn_mu);
           if (ctl->phase != ConnectionControl::Phase::reading) return;
         }
         boost::system::error_code ignored;

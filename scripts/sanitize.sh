@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds and runs tests under a sanitizer, each in its own build folder (benchmarks not built).
+#   scripts/sanitize.sh asan   the whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#                              (build-asan/): every test binary and every program the tests run
+#   scripts/sanitize.sh tsan   the tests of the concurrent code under ThreadSanitizer (build-tsan/):
+#                              session engine, stdio, server, HTTP, and our client against the reference server
+# Extra arguments go to ctest. Needs scripts/setup.sh first. Exits non-zero if a test fails or a
+# sanitizer reports (sanitizers are set to abort on the first report).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+kind=${1:?usage: scripts/sanitize.sh asan|tsan [ctest args]}
+shift
+case "$kind" in
+  asan)
+    flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+    targets=(all)
+    tests=()
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0}
+    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+    ;;
+  tsan)
+    flags="-fsanitize=thread -fno-omit-frame-pointer"
+    targets=(tests/session_test tests/stdio_test tests/stdio_hostile_test tests/server_test tests/http_test
+             tests/interop_client_test mcp-inspect everything-server)
+    tests=(-L concurrency)
+    export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+    ;;
+  *) echo "usage: scripts/sanitize.sh asan|tsan [ctest args]" >&2; exit 2 ;;
+esac
+build="build-$kind"
+if [ ! -f "$build/build.ninja" ]; then
+  echo "sanitize: configuring $build" >&2
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMCP_BUILD_BENCH=OFF \
+    -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" -DCMAKE_SHARED_LINKER_FLAGS="$flags" >/dev/null
+fi
+echo "sanitize: building ${targets[*]} in $build" >&2
+ninja -C "$build" -j"${JOBS:-$(nproc)}" "${targets[@]}" >&2
+cd "$build"
+echo "sanitize: running the tests under $kind" >&2
+ctest --output-on-failure --timeout 600 -j"${JOBS:-2}" "${tests[@]}" "$@"
