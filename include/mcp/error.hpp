@@ -46,8 +46,8 @@ std::string peer_text(std::string_view s, std::size_t max = kMaxEchoedBytes);
 
 struct Error {
   int code = error_code::kInternalError;
-  std::string message;
-  std::optional<json::value> data;
+  std::string message{};
+  std::optional<json::value> data{};
 
   static Error parse_error(std::string msg) { return {error_code::kParseError, std::move(msg), {}}; }
   static Error invalid_request(std::string msg) { return {error_code::kInvalidRequest, std::move(msg), {}}; }

@@ -1,10 +1,10 @@
+// Role keeps its own codec (its errors name the two values); Annotations is generic, plus the
+// schema's bound on priority.
 #include "mcp/protocol/annotations.hpp"
 
-#include "protocol/codec.hpp"
+#include "mcp/protocol/wire_codec.hpp"
 
 namespace mcp {
-
-using detail::ObjectReader;
 
 std::string_view to_string(Role r) { return r == Role::user ? "user" : "assistant"; }
 
@@ -24,27 +24,13 @@ Result<Role> from_json<Role>(const json::value& v) {
   return *role;
 }
 
-json::value to_json(const Annotations& a) {
-  json::object o;
-  if (!a.audience.empty()) o["audience"] = detail::to_json_array(a.audience);
-  if (a.priority) o["priority"] = detail::number_to_json(*a.priority);
-  if (a.last_modified) o["lastModified"] = *a.last_modified;
-  detail::write_extra(o, a.extra, std::nullopt);
-  return o;
+// The schema bounds priority to [0, 1].
+Result<void> wire_check(const Annotations& a) {
+  if (a.priority && !(*a.priority >= 0.0 && *a.priority <= 1.0))
+    return fail(wire::field_error("Annotations", "priority", "expected a number between 0 and 1"));
+  return {};
 }
 
-template <>
-Result<Annotations> from_json<Annotations>(const json::value& v) {
-  MCP_TRY(r, ObjectReader::open(v, "Annotations"));
-  MCP_TRY(audience, r.opt_list<Role>("audience"));
-  MCP_TRY(priority, detail::opt_unit_interval(r, "Annotations", "priority"));
-  MCP_TRY(last_modified, r.opt_str("lastModified"));
-  Annotations a;
-  a.audience = std::move(audience);
-  a.priority = priority;
-  a.last_modified = std::move(last_modified);
-  a.extra = r.rest();
-  return a;
-}
+MCP_WIRE_CODEC(Annotations)
 
 }  // namespace mcp

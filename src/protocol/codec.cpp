@@ -1,7 +1,5 @@
 #include "protocol/codec.hpp"
 
-#include <cmath>
-
 #include "mcp/protocol/base.hpp"
 
 namespace mcp::detail {
@@ -10,25 +8,6 @@ json::object to_json_object(const std::map<std::string, std::string>& m) {
   json::object o;
   for (const auto& [k, v] : m) o[k] = v;
   return o;
-}
-
-json::value number_to_json(double d) {
-  if (std::isfinite(d) && std::trunc(d) == d && std::fabs(d) < 9.0e15) return static_cast<std::int64_t>(d);
-  return d;
-}
-
-std::optional<std::int64_t> as_integer(const json::value& v) {
-  if (v.is_int64()) return v.get_int64();
-  if (v.is_uint64()) {
-    if (v.get_uint64() > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
-    return static_cast<std::int64_t>(v.get_uint64());
-  }
-  if (v.is_double()) {
-    // Beyond 2^53 a double no longer names a single integer.
-    double d = v.get_double();
-    if (std::isfinite(d) && std::trunc(d) == d && std::fabs(d) < 9.0e15) return static_cast<std::int64_t>(d);
-  }
-  return std::nullopt;
 }
 
 Result<std::vector<std::string>> opt_strings(ObjectReader& r, std::string_view what, std::string_view key) {

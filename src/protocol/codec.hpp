@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire_codec.hpp"
 #include "protocol/object_reader.hpp"
 
 // MCP_CHECK(expr): evaluates a Result<void>; on failure returns its error from the enclosing function.
@@ -48,12 +49,9 @@ inline json::array to_json_array(const std::vector<std::string>& items) {
 
 json::object to_json_object(const std::map<std::string, std::string>& m);
 
-// A double as JSON: integral values go out as integers ("50", not "5E1"), which reads better in
-// logs and keeps a peer's integer an integer through a round trip.
-json::value number_to_json(double d);
-
-// Integer in the JSON sense: JavaScript peers may send 3.0 for 3, so integral doubles are accepted.
-std::optional<std::int64_t> as_integer(const json::value& v);
+// Shared with the generic codec (mcp/protocol/wire_codec.hpp).
+using wire::as_integer;
+using wire::number_to_json;
 
 // Reads an optional array of strings.
 Result<std::vector<std::string>> opt_strings(ObjectReader& r, std::string_view what, std::string_view key);

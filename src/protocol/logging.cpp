@@ -1,13 +1,11 @@
+// LoggingLevel keeps its own codec (its error lists the levels); the params are generic.
 #include "mcp/protocol/logging.hpp"
 
 #include <array>
 
-#include "protocol/codec.hpp"
+#include "mcp/protocol/wire_codec.hpp"
 
 namespace mcp {
-
-using detail::ObjectReader;
-using detail::write_extra;
 
 namespace {
 // Indexed by the enumerator's value.
@@ -35,39 +33,7 @@ Result<LoggingLevel> from_json<LoggingLevel>(const json::value& v) {
   return *level;
 }
 
-json::value to_json(const SetLevelRequestParams& p) {
-  json::object o;
-  o["level"] = to_json(p.level);
-  write_extra(o, p.extra, p.meta);
-  return o;
-}
-
-template <>
-Result<SetLevelRequestParams> from_json<SetLevelRequestParams>(const json::value& v) {
-  MCP_TRY(r, ObjectReader::open(v, "SetLevelRequestParams"));
-  MCP_TRY(level, r.req<LoggingLevel>("level"));
-  MCP_TRY(meta, detail::request_meta(r, "SetLevelRequestParams"));
-  return SetLevelRequestParams{level, std::move(meta), r.rest()};
-}
-
-json::value to_json(const LoggingMessageNotificationParams& p) {
-  json::object o;
-  o["level"] = to_json(p.level);
-  if (p.logger) o["logger"] = *p.logger;
-  o["data"] = p.data;
-  write_extra(o, p.extra, p.meta);
-  return o;
-}
-
-template <>
-Result<LoggingMessageNotificationParams> from_json<LoggingMessageNotificationParams>(const json::value& v) {
-  MCP_TRY(r, ObjectReader::open(v, "LoggingMessageNotificationParams"));
-  MCP_TRY(level, r.req<LoggingLevel>("level"));
-  MCP_TRY(logger, r.opt_str("logger"));
-  auto data = r.opt_value("data");
-  if (!data) return fail(detail::field_error("LoggingMessageNotificationParams", "data", "required field is missing"));
-  MCP_TRY(meta, r.meta());
-  return LoggingMessageNotificationParams{level, std::move(logger), std::move(*data), std::move(meta), r.rest()};
-}
+MCP_WIRE_CODEC(SetLevelRequestParams)
+MCP_WIRE_CODEC(LoggingMessageNotificationParams)
 
 }  // namespace mcp

@@ -1,13 +1,12 @@
+// Cursors, and the generic codec of PaginatedRequestParams.
 #include "mcp/protocol/pagination.hpp"
 
 #include <algorithm>
 #include <charconv>
 
-#include "protocol/codec.hpp"
+#include "mcp/protocol/wire_codec.hpp"
 
 namespace mcp {
-
-using detail::ObjectReader;
 
 namespace {
 // A prefix so that a cursor from some other scheme (or a bare number a client made up) is told
@@ -15,20 +14,7 @@ namespace {
 constexpr std::string_view kCursorPrefix = "o:";
 }  // namespace
 
-json::value to_json(const PaginatedRequestParams& p) {
-  json::object o;
-  if (p.cursor) o["cursor"] = *p.cursor;
-  detail::write_extra(o, p.extra, p.meta);
-  return o;
-}
-
-template <>
-Result<PaginatedRequestParams> from_json<PaginatedRequestParams>(const json::value& v) {
-  MCP_TRY(r, ObjectReader::open(v, "PaginatedRequestParams"));
-  MCP_TRY(cursor, r.opt_str("cursor"));
-  MCP_TRY(meta, detail::request_meta(r, "PaginatedRequestParams"));
-  return PaginatedRequestParams{std::move(cursor), std::move(meta), r.rest()};
-}
+MCP_WIRE_CODEC(PaginatedRequestParams)
 
 Result<PageBounds> paginate(std::size_t total, const std::optional<std::string>& cursor, std::size_t page_size) {
   std::size_t begin = 0;

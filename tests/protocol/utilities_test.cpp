@@ -138,7 +138,7 @@ TEST(Completion, RequestDispatchesTheReference) {
       R"({"ref":{"type":"ref/prompt","name":"p","title":"P","x":1},"argument":{"name":"a","value":"v","x":2},
           "context":{"arguments":{"b":"c"},"x":3},"_meta":{"progressToken":1},"x":4})");
   EXPECT_INVALID(CompleteRequestParams, R"({"ref":{"type":"ref/tool","name":"t"},"argument":{"name":"a","value":"v"}})",
-                 "CompleteRequestParams.ref -> CompletionReference.type: expected \"ref/prompt\" or \"ref/resource\"");
+                 "CompleteRequestParams.ref -> CompletionReference.type: unknown reference type \"ref/tool\"");
   EXPECT_INVALID(CompleteRequestParams, R"({"ref":{"type":"ref/resource"},"argument":{"name":"a","value":"v"}})",
                  "ResourceTemplateReference.uri: required field is missing");
   EXPECT_INVALID(CompleteRequestParams, R"({"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a"}})",

@@ -51,11 +51,11 @@ struct ClientOptions {
   Implementation info{.name = "mcp-trust-client", .version = "0.1.0"};
   std::string protocol_version = "2025-11-25";  // what initialize asks for
 
-  ClientRequestHandler on_sampling;     // sampling/createMessage; declares "sampling"
+  ClientRequestHandler on_sampling{};     // sampling/createMessage; declares "sampling"
   bool sampling_tools = false;          // also declare sampling.tools
-  ClientRequestHandler on_elicitation;  // elicitation/create; declares "elicitation" (form)
+  ClientRequestHandler on_elicitation{};  // elicitation/create; declares "elicitation" (form)
   bool elicitation_url = false;         // also declare elicitation.url
-  ClientRequestHandler on_roots;        // roots/list; declares "roots"
+  ClientRequestHandler on_roots{};        // roots/list; declares "roots"
   bool roots_list_changed = false;
 
   // Every notification from the server, after the typed callbacks below.
@@ -70,17 +70,17 @@ struct ClientOptions {
   // Paging guard for the list_all_* helpers: more pages than this is an error, not a hang.
   std::size_t max_pages = 1000;
   // Capability signatures: unset (the default), lists are not checked.
-  std::optional<SignaturePolicy> signature_policy;
+  std::optional<SignaturePolicy> signature_policy{};
   // Signed tool manifests: unset (the default), tools/manifest is not fetched.
-  std::optional<ManifestPolicy> manifest;
-  Session::Options session;
+  std::optional<ManifestPolicy> manifest{};
+  Session::Options session{};
 };
 
 struct CallOptions {
-  std::optional<std::chrono::milliseconds> timeout;
+  std::optional<std::chrono::milliseconds> timeout{};
   std::function<void(const ProgressInfo&)> on_progress;
-  CancellationToken cancel;
-  std::optional<json::object> meta;  // extra _meta for the request
+  CancellationToken cancel{};
+  std::optional<json::object> meta{};  // extra _meta for the request
 };
 
 class Client {

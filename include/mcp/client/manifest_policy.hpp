@@ -56,10 +56,10 @@ inline constexpr std::string_view kMismatch = "manifest-mismatch";          // l
 struct ManifestPolicy {
   EnforcementMode mode = EnforcementMode::strict;
   // The key to verify with (pinned; the manifest's keyId is not consulted, as in the reference)...
-  std::optional<trust::Ed25519PublicKey> public_key;
+  std::optional<trust::Ed25519PublicKey> public_key{};
   // ... or, when no public_key is set, a trust store looked up by keyId (rotation, issuers).
   // With neither, every manifest is unknown_key.
-  std::shared_ptr<const trust::TrustStore> trust_store;
+  std::shared_ptr<const trust::TrustStore> trust_store{};
   // A server that does not advertise signed manifests is a violation (else it is not checked).
   bool require = false;
   trust::VerifyOptions verify;  // clock skew, size limits; now_ms for tests

@@ -31,14 +31,14 @@ namespace mcp {
 
 struct SignaturePolicy {
   EnforcementMode mode = EnforcementMode::strict;
-  std::optional<ServerSignature> expected;  // from a card or a file; see above
+  std::optional<ServerSignature> expected{};  // from a card or a file; see above
   bool freeze_without_signature = true;     // the proposal's fallback; false: no checks at all
   bool require_signature = false;           // a server without one is a violation (rule "required")
   // Hold descriptions, schemas and titles to the signature ("definition"); default: in strict mode only.
-  std::optional<bool> hold_definitions;
+  std::optional<bool> hold_definitions{};
   // The per-server setting for servers that generate descriptions: descriptions are not held.
   bool relax_descriptions = false;
-  SignatureLimits limits;  // a larger signature is refused (rule "limits")
+  SignatureLimits limits{};  // a larger signature is refused (rule "limits")
   // Every violation, in every mode, on the thread that made the call (or connect()).
   std::function<void(const SignatureViolation&)> on_violation;
 };
@@ -46,7 +46,7 @@ struct SignaturePolicy {
 // An item the signature declares but the last complete list did not contain: "available if enabled".
 struct DeclaredItem {
   ListKind kind = ListKind::tools;
-  std::string key;  // name, URI or URI template
+  std::string key{};  // name, URI or URI template
 };
 
 }  // namespace mcp

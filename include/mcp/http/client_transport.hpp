@@ -25,8 +25,8 @@
 namespace mcp::http {
 
 struct HttpClientOptions {
-  std::string url;                             // http:// or https://
-  std::map<std::string, std::string> headers;  // extra headers on every request (e.g. Authorization)
+  std::string url{};                             // http:// or https://
+  std::map<std::string, std::string> headers{};  // extra headers on every request (e.g. Authorization)
   // Deadlines of each HTTP exchange, all enforced (a server that stops mid-way cannot hang a call;
   // the session's request_timeout and cancellation also end an exchange at once):
   std::chrono::milliseconds connect_timeout{10'000};     // resolve, connect, TLS handshake
@@ -37,7 +37,7 @@ struct HttpClientOptions {
   int max_reconnect_attempts = 5;                  // per stream, consecutive failures
   bool standalone_stream = true;                   // open the GET stream after initialization
   bool verify_tls = true;                          // certificate and host name checks
-  std::string ca_file;                             // extra trust anchors (PEM); system store otherwise
+  std::string ca_file{};                             // extra trust anchors (PEM); system store otherwise
   std::size_t max_message_bytes = 4 * 1024 * 1024;
 };
 

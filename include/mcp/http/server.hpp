@@ -43,14 +43,14 @@ namespace mcp::http {
 
 // A plain HTTP exchange for extra routes (e.g. /.well-known/mcp.json).
 struct PlainRequest {
-  std::string method;
-  std::string target;                         // path and query
-  std::map<std::string, std::string> headers;  // names lower-cased
+  std::string method{};
+  std::string target{};                         // path and query
+  std::map<std::string, std::string> headers{};  // names lower-cased
 };
 struct PlainResponse {
   int status = 200;
-  std::map<std::string, std::string> headers;
-  std::string body;
+  std::map<std::string, std::string> headers{};
+  std::string body{};
 };
 using RouteHandler = std::function<PlainResponse(const PlainRequest&)>;
 
@@ -60,8 +60,8 @@ struct HttpServerOptions {
   std::string path = "/mcp";
   std::size_t io_threads = 2;
 
-  std::vector<std::string> allowed_hosts;    // Host values (without port) accepted besides loopback ones
-  std::vector<std::string> allowed_origins;  // exact Origin values accepted besides loopback and same-origin ones
+  std::vector<std::string> allowed_hosts{};    // Host values (without port) accepted besides loopback ones
+  std::vector<std::string> allowed_origins{};  // exact Origin values accepted besides loopback and same-origin ones
   bool validate_host_and_origin = true;      // false: neither check (a proxy in front does them)
 
   std::size_t max_body_bytes = 4 * 1024 * 1024;
@@ -85,11 +85,11 @@ struct HttpServerOptions {
   bool prefer_json_response = false;
 
   // TLS: PEM files. Both empty: plain HTTP.
-  std::string tls_certificate_file;
-  std::string tls_private_key_file;
+  std::string tls_certificate_file{};
+  std::string tls_private_key_file{};
 
   // Extra GET routes by exact path, served before MCP handling.
-  std::map<std::string, RouteHandler> routes;
+  std::map<std::string, RouteHandler> routes{};
 };
 
 class HttpServer {

@@ -25,17 +25,17 @@ namespace mcp::http {
 
 struct ServerCardOptions {
   // Signs the card's signature (the detached proof); null: an unsigned card.
-  std::shared_ptr<const trust::Ed25519SecretKey> key;
-  std::optional<std::string> key_id;  // default: the key's sha256 fingerprint
-  json::object extra;                 // more SEP-1649 members, carried verbatim
+  std::shared_ptr<const trust::Ed25519SecretKey> key{};
+  std::optional<std::string> key_id{};  // default: the key's sha256 fingerprint
+  json::object extra{};                 // more SEP-1649 members, carried verbatim
 };
 
 RouteHandler server_card_route(std::shared_ptr<Server> server, ServerCardOptions options = {});
 
 struct FetchedCard {
-  ServerCard card;
-  std::string etag;
-  std::string body;  // as received, for verification or pinning
+  ServerCard card{};
+  std::string etag{};
+  std::string body{};  // as received, for verification or pinning
 };
 
 // Where the card of the MCP endpoint `mcp_url` is: its origin plus kServerCardPath ("" if not a URL).

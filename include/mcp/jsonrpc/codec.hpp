@@ -29,8 +29,8 @@ struct Limits {
 };
 
 struct DecodeFailure {
-  Error error;
-  Id id;        // null unless the message's id could be read
+  Error error{};
+  Id id{};        // null unless the message's id could be read
   bool answer;  // false when the message looked like a response: JSON-RPC never answers those
 };
 

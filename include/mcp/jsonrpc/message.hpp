@@ -21,24 +21,24 @@ namespace mcp::jsonrpc {
 using Id = json::value;
 
 struct Request {
-  Id id;
-  std::string method;
-  std::optional<json::object> params;
+  Id id{};
+  std::string method{};
+  std::optional<json::object> params{};
 };
 
 struct Notification {
-  std::string method;
-  std::optional<json::object> params;
+  std::string method{};
+  std::optional<json::object> params{};
 };
 
 struct Response {
-  Id id;
-  json::value result;
+  Id id{};
+  json::value result{};
 };
 
 struct ErrorResponse {
-  Id id;  // null when the failing message's id is unknown (e.g. parse errors)
-  Error error;
+  Id id{};  // null when the failing message's id is unknown (e.g. parse errors)
+  Error error{};
 };
 
 using Message = std::variant<Request, Notification, Response, ErrorResponse>;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
@@ -21,15 +22,14 @@ std::optional<Role> parse_role(std::string_view);
 
 // Client-facing hints on content and resources (schema "Annotations").
 struct Annotations {
-  std::vector<Role> audience;
-  std::optional<double> priority;             // 0 (least important) .. 1 (effectively required)
-  std::optional<std::string> last_modified;   // "lastModified", ISO 8601; kept verbatim
-  json::object extra;
+  OptionalArray<Role> audience{};
+  std::optional<double> priority{};             // 0 (least important) .. 1 (effectively required)
+  std::optional<std::string> last_modified{};   // "lastModified", ISO 8601; kept verbatim
+  json::object extra{};
 };
+MCP_WIRE_TYPE(Annotations, audience, priority, last_modified, extra)
 
 json::value to_json(Role);
-json::value to_json(const Annotations&);
 template <> Result<Role> from_json<Role>(const json::value&);
-template <> Result<Annotations> from_json<Annotations>(const json::value&);
 
 }  // namespace mcp

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
@@ -21,32 +22,29 @@ bool is_string_or_integer(const json::value&);
 
 // Params of requests that carry only `_meta` (ping, roots/list, ...).
 struct RequestParams {
-  std::optional<json::object> meta;  // "_meta"
-  json::object extra;
+  std::optional<json::object> meta{};  // "_meta"
+  json::object extra{};
 };
+MCP_WIRE_REQUEST_PARAMS(RequestParams, meta, extra)
 
 // Params of notifications that carry only `_meta` (initialized, */list_changed, ...).
 struct NotificationParams {
-  std::optional<json::object> meta;
-  json::object extra;
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(NotificationParams, meta, extra)
 
 // A result with no fields of its own (ping, logging/setLevel, resources/subscribe, ...).
 struct EmptyResult {
-  std::optional<json::object> meta;
-  json::object extra;
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(EmptyResult, meta, extra)
 
 // The progress token of a request's `_meta`, if present and a string or an integer.
 std::optional<ProgressToken> progress_token(const std::optional<json::object>& meta);
 // Sets `_meta.progressToken`, creating `_meta` if needed and keeping its other keys.
 void set_progress_token(std::optional<json::object>& meta, const ProgressToken& token);
 
-json::value to_json(const RequestParams&);
-json::value to_json(const NotificationParams&);
-json::value to_json(const EmptyResult&);
-template <> Result<RequestParams> from_json<RequestParams>(const json::value&);
-template <> Result<NotificationParams> from_json<NotificationParams>(const json::value&);
-template <> Result<EmptyResult> from_json<EmptyResult>(const json::value&);
 
 }  // namespace mcp

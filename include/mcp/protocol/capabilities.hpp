@@ -11,67 +11,62 @@
 #include <optional>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
 // roots, prompts and tools: `{ "listChanged"?: boolean }`.
 struct ListChangedCapability {
-  std::optional<bool> list_changed;  // "listChanged": will send notifications/*/list_changed
-  json::object extra;
+  std::optional<bool> list_changed{};  // "listChanged": will send notifications/*/list_changed
+  json::object extra{};
 };
+MCP_WIRE_TYPE(ListChangedCapability, list_changed, extra)
 
 struct ResourcesCapability {
-  std::optional<bool> subscribe;     // resources/subscribe is supported
-  std::optional<bool> list_changed;  // "listChanged"
-  json::object extra;
+  std::optional<bool> subscribe{};     // resources/subscribe is supported
+  std::optional<bool> list_changed{};  // "listChanged"
+  json::object extra{};
 };
+MCP_WIRE_TYPE(ResourcesCapability, subscribe, list_changed, extra)
 
 struct SamplingCapability {
-  std::optional<json::object> context;  // includeContext other than "none" is supported
-  std::optional<json::object> tools;    // tools / toolChoice in sampling requests are supported
-  json::object extra;
+  std::optional<json::object> context{};  // includeContext other than "none" is supported
+  std::optional<json::object> tools{};    // tools / toolChoice in sampling requests are supported
+  json::object extra{};
 };
+MCP_WIRE_TYPE(SamplingCapability, context, tools, extra)
 
 struct ElicitationCapability {
-  std::optional<json::object> form;
-  std::optional<json::object> url;
-  json::object extra;
+  std::optional<json::object> form{};
+  std::optional<json::object> url{};
+  json::object extra{};
 
   // Declaring neither mode means form mode only, for compatibility with 2025-06-18 clients.
   bool supports_form() const { return form.has_value() || !url.has_value(); }
   bool supports_url() const { return url.has_value(); }
 };
+MCP_WIRE_TYPE(ElicitationCapability, form, url, extra)
 
 struct ClientCapabilities {
-  std::optional<json::object> experimental;  // name -> object
-  std::optional<ListChangedCapability> roots;
-  std::optional<SamplingCapability> sampling;
-  std::optional<ElicitationCapability> elicitation;
-  json::object extra;
+  std::optional<json::object> experimental{};  // name -> object
+  std::optional<ListChangedCapability> roots{};
+  std::optional<SamplingCapability> sampling{};
+  std::optional<ElicitationCapability> elicitation{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(ClientCapabilities, experimental, roots, sampling, elicitation, extra)
 
 struct ServerCapabilities {
-  std::optional<json::object> experimental;  // name -> object
-  std::optional<json::object> logging;
-  std::optional<json::object> completions;
-  std::optional<ListChangedCapability> prompts;
-  std::optional<ResourcesCapability> resources;
-  std::optional<ListChangedCapability> tools;
-  json::object extra;
+  std::optional<json::object> experimental{};  // name -> object
+  std::optional<json::object> logging{};
+  std::optional<json::object> completions{};
+  std::optional<ListChangedCapability> prompts{};
+  std::optional<ResourcesCapability> resources{};
+  std::optional<ListChangedCapability> tools{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(ServerCapabilities, experimental, logging, completions, prompts, resources, tools, extra)
 
-json::value to_json(const ListChangedCapability&);
-json::value to_json(const ResourcesCapability&);
-json::value to_json(const SamplingCapability&);
-json::value to_json(const ElicitationCapability&);
-json::value to_json(const ClientCapabilities&);
-json::value to_json(const ServerCapabilities&);
-template <> Result<ListChangedCapability> from_json<ListChangedCapability>(const json::value&);
-template <> Result<ResourcesCapability> from_json<ResourcesCapability>(const json::value&);
-template <> Result<SamplingCapability> from_json<SamplingCapability>(const json::value&);
-template <> Result<ElicitationCapability> from_json<ElicitationCapability>(const json::value&);
-template <> Result<ClientCapabilities> from_json<ClientCapabilities>(const json::value&);
-template <> Result<ServerCapabilities> from_json<ServerCapabilities>(const json::value&);
 
 // Whether a capabilities object (as sent on the wire) declares `path`: "tools", "resources.subscribe",
 // "sampling.tools". Extension keys that contain dots ("io.modelcontextprotocol/signed-manifests")

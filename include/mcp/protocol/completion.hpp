@@ -12,73 +12,67 @@
 #include <vector>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
 struct PromptReference {  // "type": "ref/prompt"
-  std::string name;
-  std::optional<std::string> title;
-  json::object extra;
+  std::string name{};
+  std::optional<std::string> title{};
+  json::object extra{};
 };
+MCP_WIRE_TAGGED(PromptReference, "ref/prompt", name, title, extra)
 
 struct ResourceTemplateReference {  // "type": "ref/resource"
-  std::string uri;  // a URI or URI template
-  json::object extra;
+  std::string uri{};  // a URI or URI template
+  json::object extra{};
 };
+MCP_WIRE_TAGGED(ResourceTemplateReference, "ref/resource", uri, extra)
 
 // What is being completed, dispatched on "type".
 using CompletionReference = std::variant<PromptReference, ResourceTemplateReference>;
 
 struct CompletionArgument {
-  std::string name;
-  std::string value;  // typed so far
-  json::object extra;
+  std::string name{};
+  std::string value{};  // typed so far
+  json::object extra{};
 };
+MCP_WIRE_TYPE(CompletionArgument, name, value, extra)
 
 struct CompletionContext {
-  std::map<std::string, std::string> arguments;  // already resolved arguments
-  json::object extra;
+  std::map<std::string, std::string> arguments{};  // already resolved arguments
+  json::object extra{};
 };
+MCP_WIRE_TYPE(CompletionContext, arguments, extra)
 
 struct CompleteRequestParams {
-  CompletionReference ref;
-  CompletionArgument argument;
-  std::optional<CompletionContext> context;
-  std::optional<json::object> meta;
-  json::object extra;
+  CompletionReference ref{};
+  CompletionArgument argument{};
+  std::optional<CompletionContext> context{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_REQUEST_PARAMS(CompleteRequestParams, ref, argument, context, meta, extra)
 
 struct Completion {
   // The specification caps this at 100 values per response; a server with more sets has_more.
   static constexpr std::size_t kMaxValues = 100;
 
-  std::vector<std::string> values;
-  std::optional<std::int64_t> total;  // total matches, possibly more than sent
-  std::optional<bool> has_more;       // "hasMore"
-  json::object extra;
+  std::vector<std::string> values{};
+  std::optional<std::int64_t> total{};  // total matches, possibly more than sent
+  std::optional<bool> has_more{};       // "hasMore"
+  json::object extra{};
 };
+MCP_WIRE_TYPE(Completion, values, total, has_more, extra)
 
 struct CompleteResult {
-  Completion completion;
-  std::optional<json::object> meta;
-  json::object extra;
+  Completion completion{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(CompleteResult, completion, meta, extra)
 
-json::value to_json(const PromptReference&);
-json::value to_json(const ResourceTemplateReference&);
 json::value to_json(const CompletionReference&);
-json::value to_json(const CompletionArgument&);
-json::value to_json(const CompletionContext&);
-json::value to_json(const CompleteRequestParams&);
-json::value to_json(const Completion&);
-json::value to_json(const CompleteResult&);
-template <> Result<PromptReference> from_json<PromptReference>(const json::value&);
-template <> Result<ResourceTemplateReference> from_json<ResourceTemplateReference>(const json::value&);
 template <> Result<CompletionReference> from_json<CompletionReference>(const json::value&);
-template <> Result<CompletionArgument> from_json<CompletionArgument>(const json::value&);
-template <> Result<CompletionContext> from_json<CompletionContext>(const json::value&);
-template <> Result<CompleteRequestParams> from_json<CompleteRequestParams>(const json::value&);
-template <> Result<Completion> from_json<Completion>(const json::value&);
-template <> Result<CompleteResult> from_json<CompleteResult>(const json::value&);
 
 }  // namespace mcp

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire.hpp"
 #include "mcp/protocol/annotations.hpp"
 #include "mcp/protocol/icon.hpp"
 #include "mcp/protocol/resource_contents.hpp"
@@ -20,49 +21,54 @@
 namespace mcp {
 
 struct TextContent {  // "type": "text"
-  std::string text;
-  std::optional<Annotations> annotations;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string text{};
+  std::optional<Annotations> annotations{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TAGGED(TextContent, "text", text, annotations, meta, extra)
 
 struct ImageContent {  // "type": "image"
-  std::string data;  // base64, kept encoded
-  std::string mime_type;
-  std::optional<Annotations> annotations;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string data{};  // base64, kept encoded
+  std::string mime_type{};
+  std::optional<Annotations> annotations{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TAGGED(ImageContent, "image", data, mime_type, annotations, meta, extra)
 
 struct AudioContent {  // "type": "audio"
-  std::string data;  // base64, kept encoded
-  std::string mime_type;
-  std::optional<Annotations> annotations;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string data{};  // base64, kept encoded
+  std::string mime_type{};
+  std::optional<Annotations> annotations{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TAGGED(AudioContent, "audio", data, mime_type, annotations, meta, extra)
 
 // A pointer to a resource the client may read (or subscribe to); not necessarily listed by
 // resources/list. Same fields as Resource (mcp/protocol/resource.hpp).  "type": "resource_link"
 struct ResourceLink {
-  std::string uri;
-  std::string name;
-  std::optional<std::string> title;
-  std::optional<std::string> description;
-  std::optional<std::string> mime_type;
-  std::optional<Annotations> annotations;
-  std::optional<std::int64_t> size;  // bytes, before any encoding
-  std::vector<Icon> icons;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string uri{};
+  std::string name{};
+  std::optional<std::string> title{};
+  std::optional<std::string> description{};
+  std::optional<std::string> mime_type{};
+  std::optional<Annotations> annotations{};
+  std::optional<std::int64_t> size{};  // bytes, before any encoding
+  OptionalArray<Icon> icons{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TAGGED(ResourceLink, "resource_link", uri, name, title, description, mime_type, annotations, size, icons, meta, extra)
 
 struct EmbeddedResource {  // "type": "resource"
-  ResourceContents resource;
-  std::optional<Annotations> annotations;
-  std::optional<json::object> meta;
-  json::object extra;
+  ResourceContents resource{};
+  std::optional<Annotations> annotations{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TAGGED(EmbeddedResource, "resource", resource, annotations, meta, extra)
 
 // Dispatched on "type"; an unknown type is an error (-32602), since a block the SDK cannot represent
 // would otherwise be dropped from a result without anyone noticing.
@@ -71,17 +77,7 @@ using ContentBlock = std::variant<TextContent, ImageContent, AudioContent, Resou
 // The wire "type" of a block: "text", "image", "audio", "resource_link" or "resource".
 std::string_view content_type(const ContentBlock&);
 
-json::value to_json(const TextContent&);
-json::value to_json(const ImageContent&);
-json::value to_json(const AudioContent&);
-json::value to_json(const ResourceLink&);
-json::value to_json(const EmbeddedResource&);
 json::value to_json(const ContentBlock&);
-template <> Result<TextContent> from_json<TextContent>(const json::value&);
-template <> Result<ImageContent> from_json<ImageContent>(const json::value&);
-template <> Result<AudioContent> from_json<AudioContent>(const json::value&);
-template <> Result<ResourceLink> from_json<ResourceLink>(const json::value&);
-template <> Result<EmbeddedResource> from_json<EmbeddedResource>(const json::value&);
 template <> Result<ContentBlock> from_json<ContentBlock>(const json::value&);
 
 }  // namespace mcp

@@ -20,28 +20,28 @@ namespace mcp {
 // specification allows (string, number, integer, boolean, or an array for multi-select enums),
 // because clients can only render those.
 struct RequestedSchema {
-  json::object properties;
-  std::vector<std::string> required;
-  std::optional<std::string> schema;  // "$schema"
-  json::object extra;
+  json::object properties{};
+  std::vector<std::string> required{};
+  std::optional<std::string> schema{};  // "$schema"
+  json::object extra{};
 };
 
 // Form mode: the answer travels back through the client in ElicitResult::content. Must not be used
 // for secrets (passwords, API keys): those go through URL mode.
 struct ElicitRequestFormParams {
-  std::string message;
-  RequestedSchema requested_schema;  // "requestedSchema"
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string message{};
+  RequestedSchema requested_schema{};  // "requestedSchema"
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
 
 // URL mode (new in 2025-11-25): the user is sent to `url` and the data never passes the client.
 struct ElicitRequestURLParams {
-  std::string message;
-  std::string url;
-  std::string elicitation_id;  // "elicitationId"; echoed by notifications/elicitation/complete
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string message{};
+  std::string url{};
+  std::string elicitation_id{};  // "elicitationId"; echoed by notifications/elicitation/complete
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
 
 // Dispatched on "mode": "url" is URL mode; "form" or no mode at all (peers older than 2025-11-25)
@@ -55,15 +55,15 @@ std::optional<ElicitAction> parse_elicit_action(std::string_view);
 struct ElicitResult {
   ElicitAction action = ElicitAction::cancel;
   // Form mode, action accept: field name -> string | number | boolean | array of strings.
-  std::optional<json::object> content;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::optional<json::object> content{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
 
 struct ElicitationCompleteNotificationParams {
-  std::string elicitation_id;  // "elicitationId"
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string elicitation_id{};  // "elicitationId"
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
 
 // The error (-32042) a server returns when a request needs URL elicitations completed first.

@@ -7,19 +7,19 @@
 #include <vector>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
 // An icon for display (schema "Icon").
 struct Icon {
-  std::string src;                       // URI: https: or data:
-  std::optional<std::string> mime_type;  // "mimeType"
-  std::vector<std::string> sizes;        // e.g. "48x48", "any"
-  std::optional<std::string> theme;      // "light" | "dark"
-  json::object extra;
+  std::string src{};                       // URI: https: or data:
+  std::optional<std::string> mime_type{};  // "mimeType"
+  OptionalArray<std::string> sizes{};        // e.g. "48x48", "any"
+  std::optional<std::string> theme{};      // "light" | "dark"
+  json::object extra{};
 };
+MCP_WIRE_TYPE(Icon, src, mime_type, sizes, theme, extra)
 
-json::value to_json(const Icon&);
-template <> Result<Icon> from_json<Icon>(const json::value&);
 
 }  // namespace mcp

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
@@ -21,24 +22,21 @@ std::optional<LoggingLevel> parse_logging_level(std::string_view);
 
 struct SetLevelRequestParams {
   LoggingLevel level = LoggingLevel::info;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_REQUEST_PARAMS(SetLevelRequestParams, level, meta, extra)
 
 struct LoggingMessageNotificationParams {
   LoggingLevel level = LoggingLevel::info;
-  std::optional<std::string> logger;
-  json::value data;  // anything JSON-serialisable, including null (required on the wire even then)
-  std::optional<json::object> meta;
-  json::object extra;
+  std::optional<std::string> logger{};
+  json::value data{};  // anything JSON-serialisable, including null (required on the wire even then)
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(LoggingMessageNotificationParams, level, logger, data, meta, extra)
 
 json::value to_json(LoggingLevel);
-json::value to_json(const SetLevelRequestParams&);
-json::value to_json(const LoggingMessageNotificationParams&);
 template <> Result<LoggingLevel> from_json<LoggingLevel>(const json::value&);
-template <> Result<SetLevelRequestParams> from_json<SetLevelRequestParams>(const json::value&);
-template <> Result<LoggingMessageNotificationParams> from_json<LoggingMessageNotificationParams>(
-    const json::value&);
 
 }  // namespace mcp

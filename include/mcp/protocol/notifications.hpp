@@ -9,31 +9,30 @@
 #include <string>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire.hpp"
 #include "mcp/protocol/base.hpp"
 
 namespace mcp {
 
 struct ProgressNotificationParams {
-  ProgressToken progress_token;  // "progressToken": the requester's token, exactly as it sent it
+  ProgressToken progress_token{};  // "progressToken": the requester's token, exactly as it sent it
   double progress = 0;           // must increase with each notification, even if total is unknown
-  std::optional<double> total;
-  std::optional<std::string> message;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::optional<double> total{};
+  std::optional<std::string> message{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(ProgressNotificationParams, progress_token, progress, total, message, meta, extra)
 
 struct CancelledNotificationParams {
   // "requestId": a string or an integer, kept as the json::value the request carried (jsonrpc::Id).
   // Optional in 2025-11-25 because tasks are cancelled by tasks/cancel instead.
-  std::optional<json::value> request_id;
-  std::optional<std::string> reason;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::optional<json::value> request_id{};
+  std::optional<std::string> reason{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(CancelledNotificationParams, request_id, reason, meta, extra)
 
-json::value to_json(const ProgressNotificationParams&);
-json::value to_json(const CancelledNotificationParams&);
-template <> Result<ProgressNotificationParams> from_json<ProgressNotificationParams>(const json::value&);
-template <> Result<CancelledNotificationParams> from_json<CancelledNotificationParams>(const json::value&);
 
 }  // namespace mcp

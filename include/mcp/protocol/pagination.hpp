@@ -10,25 +10,25 @@
 #include <vector>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
 // Params of resources/list, resources/templates/list, prompts/list and tools/list.
 struct PaginatedRequestParams {
-  std::optional<std::string> cursor;  // opaque; from a previous result's nextCursor
-  std::optional<json::object> meta;
-  json::object extra;
+  std::optional<std::string> cursor{};  // opaque; from a previous result's nextCursor
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_REQUEST_PARAMS(PaginatedRequestParams, cursor, meta, extra)
 
-json::value to_json(const PaginatedRequestParams&);
-template <> Result<PaginatedRequestParams> from_json<PaginatedRequestParams>(const json::value&);
 
 // One page of a list the server holds in full: items [begin, end) go out, and `next_cursor` goes
 // into the result's nextCursor (absent on the last page, which is how clients know they are done).
 struct PageBounds {
   std::size_t begin = 0;
   std::size_t end = 0;
-  std::optional<std::string> next_cursor;
+  std::optional<std::string> next_cursor{};
 };
 
 // Cursors made here encode an offset. Clients must treat them as opaque, so the format may change;

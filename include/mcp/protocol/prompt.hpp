@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire.hpp"
 #include "mcp/protocol/annotations.hpp"
 #include "mcp/protocol/content.hpp"
 #include "mcp/protocol/icon.hpp"
@@ -17,62 +18,56 @@
 namespace mcp {
 
 struct PromptArgument {
-  std::string name;
-  std::optional<std::string> title;
-  std::optional<std::string> description;
-  std::optional<bool> required;
-  json::object extra;
+  std::string name{};
+  std::optional<std::string> title{};
+  std::optional<std::string> description{};
+  std::optional<bool> required{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(PromptArgument, name, title, description, required, extra)
 
 struct Prompt {
-  std::string name;
-  std::optional<std::string> title;
-  std::optional<std::string> description;
-  std::vector<PromptArgument> arguments;
-  std::vector<Icon> icons;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string name{};
+  std::optional<std::string> title{};
+  std::optional<std::string> description{};
+  OptionalArray<PromptArgument> arguments{};
+  OptionalArray<Icon> icons{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(Prompt, name, title, description, arguments, icons, meta, extra)
 
 // Unlike a sampling message, a prompt message holds exactly one block and has no `_meta`.
 struct PromptMessage {
   Role role = Role::user;
-  ContentBlock content;
-  json::object extra;
+  ContentBlock content{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(PromptMessage, role, content, extra)
 
 struct GetPromptRequestParams {
-  std::string name;
-  std::map<std::string, std::string> arguments;  // values are strings on the wire, always
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string name{};
+  std::map<std::string, std::string> arguments{};  // values are strings on the wire, always
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_REQUEST_PARAMS(GetPromptRequestParams, name, arguments, meta, extra)
 
 struct GetPromptResult {
-  std::optional<std::string> description;
-  std::vector<PromptMessage> messages;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::optional<std::string> description{};
+  std::vector<PromptMessage> messages{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(GetPromptResult, description, messages, meta, extra)
 
 struct ListPromptsResult {
-  std::vector<Prompt> prompts;
-  std::optional<std::string> next_cursor;  // "nextCursor"
-  std::optional<json::object> meta;
-  json::object extra;
+  std::vector<Prompt> prompts{};
+  std::optional<std::string> next_cursor{};  // "nextCursor"
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(ListPromptsResult, prompts, next_cursor, meta, extra)
 
-json::value to_json(const PromptArgument&);
-json::value to_json(const Prompt&);
-json::value to_json(const PromptMessage&);
-json::value to_json(const GetPromptRequestParams&);
-json::value to_json(const GetPromptResult&);
-json::value to_json(const ListPromptsResult&);
-template <> Result<PromptArgument> from_json<PromptArgument>(const json::value&);
-template <> Result<Prompt> from_json<Prompt>(const json::value&);
-template <> Result<PromptMessage> from_json<PromptMessage>(const json::value&);
-template <> Result<GetPromptRequestParams> from_json<GetPromptRequestParams>(const json::value&);
-template <> Result<GetPromptResult> from_json<GetPromptResult>(const json::value&);
-template <> Result<ListPromptsResult> from_json<ListPromptsResult>(const json::value&);
 
 }  // namespace mcp

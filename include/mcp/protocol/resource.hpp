@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire.hpp"
 #include "mcp/protocol/annotations.hpp"
 #include "mcp/protocol/icon.hpp"
 #include "mcp/protocol/resource_contents.hpp"
@@ -19,82 +20,74 @@
 namespace mcp {
 
 struct Resource {
-  std::string uri;
-  std::string name;
-  std::optional<std::string> title;
-  std::optional<std::string> description;
-  std::optional<std::string> mime_type;  // "mimeType"
-  std::optional<Annotations> annotations;
-  std::optional<std::int64_t> size;  // bytes, before any encoding
-  std::vector<Icon> icons;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string uri{};
+  std::string name{};
+  std::optional<std::string> title{};
+  std::optional<std::string> description{};
+  std::optional<std::string> mime_type{};  // "mimeType"
+  std::optional<Annotations> annotations{};
+  std::optional<std::int64_t> size{};  // bytes, before any encoding
+  OptionalArray<Icon> icons{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(Resource, uri, name, title, description, mime_type, annotations, size, icons, meta, extra)
 
 struct ResourceTemplate {
-  std::string uri_template;  // "uriTemplate", RFC 6570
-  std::string name;
-  std::optional<std::string> title;
-  std::optional<std::string> description;
-  std::optional<std::string> mime_type;  // for every resource the template matches, if uniform
-  std::optional<Annotations> annotations;
-  std::vector<Icon> icons;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string uri_template{};  // "uriTemplate", RFC 6570
+  std::string name{};
+  std::optional<std::string> title{};
+  std::optional<std::string> description{};
+  std::optional<std::string> mime_type{};  // for every resource the template matches, if uniform
+  std::optional<Annotations> annotations{};
+  OptionalArray<Icon> icons{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(ResourceTemplate, uri_template, name, title, description, mime_type, annotations, icons, meta, extra)
 
 struct ListResourcesResult {
-  std::vector<Resource> resources;
-  std::optional<std::string> next_cursor;  // "nextCursor"
-  std::optional<json::object> meta;
-  json::object extra;
+  std::vector<Resource> resources{};
+  std::optional<std::string> next_cursor{};  // "nextCursor"
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(ListResourcesResult, resources, next_cursor, meta, extra)
 
 struct ListResourceTemplatesResult {
-  std::vector<ResourceTemplate> resource_templates;  // "resourceTemplates"
-  std::optional<std::string> next_cursor;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::vector<ResourceTemplate> resource_templates{};  // "resourceTemplates"
+  std::optional<std::string> next_cursor{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(ListResourceTemplatesResult, resource_templates, next_cursor, meta, extra)
 
 // resources/read, resources/subscribe and resources/unsubscribe all take just a URI (the schema's
 // "ResourceRequestParams"); one struct, three names.
 struct ResourceRequestParams {
-  std::string uri;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string uri{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_REQUEST_PARAMS(ResourceRequestParams, uri, meta, extra)
 using ReadResourceRequestParams = ResourceRequestParams;
 using SubscribeRequestParams = ResourceRequestParams;
 using UnsubscribeRequestParams = ResourceRequestParams;
 
 struct ReadResourceResult {
-  std::vector<ResourceContents> contents;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::vector<ResourceContents> contents{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(ReadResourceResult, contents, meta, extra)
 
 // notifications/resources/updated. `uri` may be a sub-resource of the one subscribed to.
 struct ResourceUpdatedNotificationParams {
-  std::string uri;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string uri{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(ResourceUpdatedNotificationParams, uri, meta, extra)
 
-json::value to_json(const Resource&);
-json::value to_json(const ResourceTemplate&);
-json::value to_json(const ListResourcesResult&);
-json::value to_json(const ListResourceTemplatesResult&);
-json::value to_json(const ResourceRequestParams&);
-json::value to_json(const ReadResourceResult&);
-json::value to_json(const ResourceUpdatedNotificationParams&);
-template <> Result<Resource> from_json<Resource>(const json::value&);
-template <> Result<ResourceTemplate> from_json<ResourceTemplate>(const json::value&);
-template <> Result<ListResourcesResult> from_json<ListResourcesResult>(const json::value&);
-template <> Result<ListResourceTemplatesResult> from_json<ListResourceTemplatesResult>(const json::value&);
-template <> Result<ResourceRequestParams> from_json<ResourceRequestParams>(const json::value&);
-template <> Result<ReadResourceResult> from_json<ReadResourceResult>(const json::value&);
-template <> Result<ResourceUpdatedNotificationParams> from_json<ResourceUpdatedNotificationParams>(
-    const json::value&);
 
 }  // namespace mcp

@@ -10,34 +10,33 @@
 #include <variant>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
 struct TextResourceContents {
-  std::string uri;
-  std::optional<std::string> mime_type;  // "mimeType"
-  std::string text;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string uri{};
+  std::optional<std::string> mime_type{};  // "mimeType"
+  std::string text{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(TextResourceContents, uri, mime_type, text, meta, extra)
 
 struct BlobResourceContents {
-  std::string uri;
-  std::optional<std::string> mime_type;
-  std::string blob;  // base64, kept encoded: the SDK does not need the bytes to forward them
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string uri{};
+  std::optional<std::string> mime_type{};
+  std::string blob{};  // base64, kept encoded: the SDK does not need the bytes to forward them
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(BlobResourceContents, uri, mime_type, blob, meta, extra)
 
 // Told apart on the wire by which of "text" / "blob" is present; an object with both or neither is
 // rejected as ambiguous.
 using ResourceContents = std::variant<TextResourceContents, BlobResourceContents>;
 
-json::value to_json(const TextResourceContents&);
-json::value to_json(const BlobResourceContents&);
 json::value to_json(const ResourceContents&);
-template <> Result<TextResourceContents> from_json<TextResourceContents>(const json::value&);
-template <> Result<BlobResourceContents> from_json<BlobResourceContents>(const json::value&);
 template <> Result<ResourceContents> from_json<ResourceContents>(const json::value&);
 
 }  // namespace mcp

@@ -9,25 +9,24 @@
 #include <vector>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
 struct Root {
-  std::string uri;  // file:// in this revision; not enforced on input, so later schemes still parse
-  std::optional<std::string> name;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string uri{};  // file:// in this revision; not enforced on input, so later schemes still parse
+  std::optional<std::string> name{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(Root, uri, name, meta, extra)
 
 struct ListRootsResult {
-  std::vector<Root> roots;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::vector<Root> roots{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(ListRootsResult, roots, meta, extra)
 
-json::value to_json(const Root&);
-json::value to_json(const ListRootsResult&);
-template <> Result<Root> from_json<Root>(const json::value&);
-template <> Result<ListRootsResult> from_json<ListRootsResult>(const json::value&);
 
 }  // namespace mcp

@@ -18,17 +18,17 @@
 namespace mcp {
 
 struct ModelHint {
-  std::optional<std::string> name;  // a substring of a model name, e.g. "claude-3-5-sonnet"
-  json::object extra;
+  std::optional<std::string> name{};  // a substring of a model name, e.g. "claude-3-5-sonnet"
+  json::object extra{};
 };
 
 // Priorities are in [0, 1]; from_json rejects anything else.
 struct ModelPreferences {
-  std::vector<ModelHint> hints;  // in order of preference
-  std::optional<double> cost_priority;          // "costPriority"
-  std::optional<double> speed_priority;         // "speedPriority"
-  std::optional<double> intelligence_priority;  // "intelligencePriority"
-  json::object extra;
+  std::vector<ModelHint> hints{};  // in order of preference
+  std::optional<double> cost_priority{};          // "costPriority"
+  std::optional<double> speed_priority{};         // "speedPriority"
+  std::optional<double> intelligence_priority{};  // "intelligencePriority"
+  json::object extra{};
 };
 
 // `auto` is a C++ keyword, hence `automatic` for the wire's "auto".
@@ -37,8 +37,8 @@ std::string_view to_string(ToolChoiceMode);
 std::optional<ToolChoiceMode> parse_tool_choice_mode(std::string_view);
 
 struct ToolChoice {
-  std::optional<ToolChoiceMode> mode;  // absent means automatic
-  json::object extra;
+  std::optional<ToolChoiceMode> mode{};  // absent means automatic
+  json::object extra{};
 };
 
 // Soft-deprecated: "thisServer" and "allServers" only when the client declares sampling.context.
@@ -47,18 +47,18 @@ std::string_view to_string(IncludeContext);
 std::optional<IncludeContext> parse_include_context(std::string_view);
 
 struct CreateMessageRequestParams {
-  std::vector<SamplingMessage> messages;
-  std::optional<ModelPreferences> model_preferences;  // "modelPreferences"
-  std::optional<std::string> system_prompt;           // "systemPrompt"
-  std::optional<IncludeContext> include_context;      // "includeContext"
-  std::optional<double> temperature;
+  std::vector<SamplingMessage> messages{};
+  std::optional<ModelPreferences> model_preferences{};  // "modelPreferences"
+  std::optional<std::string> system_prompt{};           // "systemPrompt"
+  std::optional<IncludeContext> include_context{};      // "includeContext"
+  std::optional<double> temperature{};
   std::int64_t max_tokens = 0;  // "maxTokens", required
-  std::vector<std::string> stop_sequences;  // "stopSequences"
-  std::optional<json::object> metadata;     // provider-specific, passed through
-  std::vector<Tool> tools;                  // requires the client's sampling.tools capability
-  std::optional<ToolChoice> tool_choice;    // "toolChoice"
-  std::optional<json::object> meta;
-  json::object extra;
+  std::vector<std::string> stop_sequences{};  // "stopSequences"
+  std::optional<json::object> metadata{};     // provider-specific, passed through
+  std::vector<Tool> tools{};                  // requires the client's sampling.tools capability
+  std::optional<ToolChoice> tool_choice{};    // "toolChoice"
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
 
 // Well-known stop reasons; the field is an open string.
@@ -72,12 +72,12 @@ inline constexpr std::string_view kToolUse = "toolUse";
 // `content` has the same one-or-many shape as SamplingMessage's (see there).
 struct CreateMessageResult {
   Role role = Role::assistant;
-  std::vector<SamplingMessageContentBlock> content;
+  std::vector<SamplingMessageContentBlock> content{};
   bool content_as_array = false;
-  std::string model;
-  std::optional<std::string> stop_reason;  // "stopReason"
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string model{};
+  std::optional<std::string> stop_reason{};  // "stopReason"
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
 
 json::value to_json(ToolChoiceMode);

@@ -18,21 +18,21 @@ namespace mcp {
 
 // The model asks to call a tool (only in assistant messages).  "type": "tool_use"
 struct ToolUseContent {
-  std::string id;  // matched by ToolResultContent::tool_use_id
-  std::string name;
-  json::object input;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string id{};  // matched by ToolResultContent::tool_use_id
+  std::string name{};
+  json::object input{};
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
 
 // The outcome of a tool use, sent back in the next user message.  "type": "tool_result"
 struct ToolResultContent {
-  std::string tool_use_id;  // "toolUseId"
-  std::vector<ContentBlock> content;
-  std::optional<json::object> structured_content;  // "structuredContent"
-  std::optional<bool> is_error;                     // "isError"
-  std::optional<json::object> meta;
-  json::object extra;
+  std::string tool_use_id{};  // "toolUseId"
+  std::vector<ContentBlock> content{};
+  std::optional<json::object> structured_content{};  // "structuredContent"
+  std::optional<bool> is_error{};                     // "isError"
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
 
 // Dispatched on "type"; resource links and embedded resources are not allowed in sampling.
@@ -44,10 +44,10 @@ using SamplingMessageContentBlock =
 // goes back as one, and a lone block otherwise goes out bare, which older peers understand.
 struct SamplingMessage {
   Role role = Role::user;
-  std::vector<SamplingMessageContentBlock> content;
+  std::vector<SamplingMessageContentBlock> content{};
   bool content_as_array = false;
-  std::optional<json::object> meta;
-  json::object extra;
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
 
 // The wire "type" of a block: "text", "image", "audio", "tool_use" or "tool_result".

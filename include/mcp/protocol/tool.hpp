@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire.hpp"
 #include "mcp/protocol/icon.hpp"
 
 namespace mcp {
@@ -18,38 +19,35 @@ namespace mcp {
 // Hints about a tool's behaviour (schema "ToolAnnotations"). Untrusted unless the server is trusted;
 // the capability-signature extension is what makes them enforceable.
 struct ToolAnnotations {
-  std::optional<std::string> title;
-  std::optional<bool> read_only_hint;     // "readOnlyHint", default false
-  std::optional<bool> destructive_hint;   // "destructiveHint", default true
-  std::optional<bool> idempotent_hint;    // "idempotentHint", default false
-  std::optional<bool> open_world_hint;    // "openWorldHint", default true
-  json::object extra;
+  std::optional<std::string> title{};
+  std::optional<bool> read_only_hint{};     // "readOnlyHint", default false
+  std::optional<bool> destructive_hint{};   // "destructiveHint", default true
+  std::optional<bool> idempotent_hint{};    // "idempotentHint", default false
+  std::optional<bool> open_world_hint{};    // "openWorldHint", default true
+  json::object extra{};
 };
+MCP_WIRE_TYPE(ToolAnnotations, title, read_only_hint, destructive_hint, idempotent_hint, open_world_hint, extra)
 
 // Per-tool execution settings (schema "ToolExecution", 2025-11-25 tasks).
 struct ToolExecution {
-  std::optional<std::string> task_support;  // "taskSupport": "forbidden" | "optional" | "required"
-  json::object extra;
+  std::optional<std::string> task_support{};  // "taskSupport": "forbidden" | "optional" | "required"
+  json::object extra{};
 };
+MCP_WIRE_TYPE(ToolExecution, task_support, extra)
 
 struct Tool {
-  std::string name;
-  std::optional<std::string> title;
-  std::optional<std::string> description;
+  std::string name{};
+  std::optional<std::string> title{};
+  std::optional<std::string> description{};
   json::object input_schema{{"type", "object"}};  // "inputSchema"; must be a JSON Schema object
-  std::optional<json::object> output_schema;        // "outputSchema"
-  std::optional<ToolAnnotations> annotations;
-  std::optional<ToolExecution> execution;
-  std::vector<Icon> icons;
-  std::optional<json::object> meta;  // "_meta"
-  json::object extra;
+  std::optional<json::object> output_schema{};        // "outputSchema"
+  std::optional<ToolAnnotations> annotations{};
+  std::optional<ToolExecution> execution{};
+  OptionalArray<Icon> icons{};
+  std::optional<json::object> meta{};  // "_meta"
+  json::object extra{};
 };
+MCP_WIRE_TYPE(Tool, name, title, description, input_schema, output_schema, annotations, execution, icons, meta, extra)
 
-json::value to_json(const ToolAnnotations&);
-json::value to_json(const ToolExecution&);
-json::value to_json(const Tool&);
-template <> Result<ToolAnnotations> from_json<ToolAnnotations>(const json::value&);
-template <> Result<ToolExecution> from_json<ToolExecution>(const json::value&);
-template <> Result<Tool> from_json<Tool>(const json::value&);
 
 }  // namespace mcp

@@ -10,40 +10,43 @@
 #include <vector>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire.hpp"
 #include "mcp/protocol/content.hpp"
 #include "mcp/protocol/tool.hpp"
 
 namespace mcp {
 
 struct ListToolsResult {
-  std::vector<Tool> tools;
-  std::optional<std::string> next_cursor;  // "nextCursor"
-  std::optional<json::object> meta;
-  json::object extra;
+  std::vector<Tool> tools{};
+  std::optional<std::string> next_cursor{};  // "nextCursor"
+  std::optional<json::object> meta{};
+  json::object extra{};
 };
+MCP_WIRE_TYPE(ListToolsResult, tools, next_cursor, meta, extra)
 
 struct CallToolRequestParams {
-  std::string name;
-  std::optional<json::object> arguments;
-  std::optional<json::object> meta;  // may carry "progressToken" (see progress_token() in base.hpp)
-  json::object extra;
+  std::string name{};
+  std::optional<json::object> arguments{};
+  std::optional<json::object> meta{};  // may carry "progressToken" (see progress_token() in base.hpp)
+  json::object extra{};
 };
+MCP_WIRE_REQUEST_PARAMS(CallToolRequestParams, name, arguments, meta, extra)
 
 // A tool's own failure is a result with is_error = true, not a JSON-RPC error, so that the model
 // can see it and recover; JSON-RPC errors are for calls that never reached the tool.
 struct CallToolResult {
-  std::vector<ContentBlock> content;
-  std::optional<json::object> structured_content;  // "structuredContent"; should match outputSchema
-  std::optional<bool> is_error;                     // "isError"; absent means false
-  std::optional<json::object> meta;
-  json::object extra;
-};
+  std::vector<ContentBlock> content{};
+  std::optional<json::object> structured_content{};  // "structuredContent"; should match outputSchema
+  std::optional<bool> is_error{};                     // "isError"; absent means false
+  std::optional<json::object> meta{};
+  json::object extra{};
 
-json::value to_json(const ListToolsResult&);
-json::value to_json(const CallToolRequestParams&);
-json::value to_json(const CallToolResult&);
-template <> Result<ListToolsResult> from_json<ListToolsResult>(const json::value&);
-template <> Result<CallToolRequestParams> from_json<CallToolRequestParams>(const json::value&);
-template <> Result<CallToolResult> from_json<CallToolResult>(const json::value&);
+  // The common answers, without spelling out a content block: one text block; one text block
+  // marked isError (a tool failure the model should see, not a protocol error).
+  static CallToolResult text(std::string text);
+  static CallToolResult error(std::string message);
+};
+MCP_WIRE_TYPE(CallToolResult, content, structured_content, is_error, meta, extra)
+
 
 }  // namespace mcp

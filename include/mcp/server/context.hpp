@@ -29,14 +29,14 @@ namespace mcp {
 
 // The client as one request sees it.
 struct ClientView {
-  std::string protocol_version;
-  json::object client_info;    // the client's Implementation {name, version, ...}
-  json::object capabilities;   // the client's ClientCapabilities, as sent
+  std::string protocol_version{};
+  json::object client_info{};    // the client's Implementation {name, version, ...}
+  json::object capabilities{};   // the client's ClientCapabilities, as sent
   // Unique within the process for the ServerSession's lifetime ("s1", "s2", ...): a key for state
   // a server keeps per connection (a permission granted mid-session, say).
-  std::string session_id;
+  std::string session_id{};
   // Who the transport authenticated, if anyone (ServerSession::set_identity); empty on stdio.
-  std::optional<std::string> identity;
+  std::optional<std::string> identity{};
 };
 
 // The way back to the client for one request. Implemented by the server session (2025-11-25) and,

@@ -35,8 +35,8 @@ namespace mcp {
 
 struct ManifestSigning {
   trust::Ed25519SecretKey key;
-  std::string issuer;                 // required: the manifest's "issuer" (e.g. the server's name)
-  std::optional<std::string> key_id;  // default: the key's "sha256:" fingerprint
+  std::string issuer{};                 // required: the manifest's "issuer" (e.g. the server's name)
+  std::optional<std::string> key_id{};  // default: the key's "sha256:" fingerprint
   // expiresAt - issuedAt. Default one day: short enough that a leaked old manifest soon stops
   // verifying (docs/wire/signed-manifest.md §6, replay), long enough for any session's clock skew.
   std::chrono::milliseconds lifetime = std::chrono::hours(24);

@@ -54,7 +54,7 @@ class ServerSession;
 
 struct ServerOptions {
   Implementation info{.name = "mcp-trust-server", .version = "0.1.0"};
-  std::optional<std::string> instructions;
+  std::optional<std::string> instructions{};
   // Items per page of every list result; a nextCursor is sent when more remain. 0 = no paging.
   std::size_t page_size = 100;
   // Declare resources.subscribe (clients may subscribe to resource updates).
@@ -67,7 +67,7 @@ struct ServerOptions {
   // max_subscriptions * max_uri_bytes.
   std::size_t max_uri_bytes = 8 * 1024;
   std::size_t max_subscriptions = 256;
-  Session::Options session;
+  Session::Options session{};
 };
 
 // How a server serves and polices its capability signature. Defaults in each comment.
@@ -82,14 +82,14 @@ struct SignatureServing {
   // descriptions are relaxed for a server that generates them. Defaults true and false.
   bool hold_definitions = true;
   bool relax_descriptions = false;
-  SignatureLimits limits;  // an explicit or derived signature over these is refused
+  SignatureLimits limits{};  // an explicit or derived signature over these is refused
 };
 
 // Whether one tool is available to one request, and with which declared annotations.
 struct ToolAvailability {
   bool available = true;
   // Listed instead of the worst case: one of the tool's declared annotation objects.
-  std::optional<ToolAnnotations> annotations;
+  std::optional<ToolAnnotations> annotations{};
 };
 
 // Per-request availability within the signature. Each hook runs on the thread serving the request,

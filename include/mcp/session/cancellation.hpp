@@ -62,7 +62,7 @@ class CancellationToken {
   struct State {
     mutable std::mutex mu;
     bool cancelled = false;
-    std::string reason;
+    std::string reason{};
     std::vector<std::function<void()>> callbacks;
   };
   std::shared_ptr<State> state_;

@@ -36,21 +36,21 @@ namespace mcp {
 
 struct ProgressInfo {
   double progress = 0;
-  std::optional<double> total;
-  std::optional<std::string> message;
+  std::optional<double> total{};
+  std::optional<std::string> message{};
 };
 
 struct RequestOptions {
   // Default: Session::Options::request_timeout.
-  std::optional<std::chrono::milliseconds> timeout;
+  std::optional<std::chrono::milliseconds> timeout{};
   // If set, a progressToken is attached to params._meta and progress notifications come here
   // (on the reader thread: keep it short).
   std::function<void(const ProgressInfo&)> on_progress;
   // Progress restarts the timeout, bounded by max_total_timeout (default: none).
   bool reset_timeout_on_progress = true;
-  std::optional<std::chrono::milliseconds> max_total_timeout;
+  std::optional<std::chrono::milliseconds> max_total_timeout{};
   // Cancelling it sends notifications/cancelled to the peer and fails the call with -32800.
-  CancellationToken cancel;
+  CancellationToken cancel{};
   // Routing hint for transports: the inbound request this one is sent on behalf of.
   jsonrpc::Id related_request_id;
 };
@@ -58,10 +58,10 @@ struct RequestOptions {
 // An inbound request as a handler sees it.
 struct InboundRequest {
   jsonrpc::Id id;
-  std::string method;
-  json::object params;                     // {} when the request had none
-  std::optional<json::value> progress_token;  // params._meta.progressToken, if any
-  CancellationToken cancel;                // cancelled by the peer, by shutdown, or by close
+  std::string method{};
+  json::object params{};                     // {} when the request had none
+  std::optional<json::value> progress_token{};  // params._meta.progressToken, if any
+  CancellationToken cancel{};                // cancelled by the peer, by shutdown, or by close
 };
 
 class Session : public std::enable_shared_from_this<Session> {
@@ -69,7 +69,7 @@ class Session : public std::enable_shared_from_this<Session> {
   struct Options {
     std::chrono::milliseconds request_timeout{60'000};  // outbound requests
     std::size_t max_workers = 16;                       // this session's concurrent inbound handlers
-    std::shared_ptr<ThreadPool> pool;                   // where they run; null: ThreadPool::shared()
+    std::shared_ptr<ThreadPool> pool{};                   // where they run; null: ThreadPool::shared()
     std::size_t max_pending_inbound = 1024;             // queued + running; past it: -32603 "busy"
     std::size_t max_pending_inbound_bytes = 16 << 20;   // their frames' bytes; past it: -32603 "busy"
     jsonrpc::Limits limits;                             // decoder limits (see codec.hpp)

@@ -57,8 +57,8 @@ Result<json::object> make_server_card(const Implementation& info, const ServerSi
 
 // What the HTTP layer serves: the canonical body and its strong ETag.
 struct CardRepresentation {
-  std::string body;  // RFC 8785 canonical bytes of the card
-  std::string etag;  // "\"sha256:<64 hex>\"", quotes included
+  std::string body{};  // RFC 8785 canonical bytes of the card
+  std::string etag{};  // "\"sha256:<64 hex>\"", quotes included
 };
 Result<CardRepresentation> card_representation(const json::object& card);
 
@@ -68,10 +68,10 @@ bool if_none_match(std::string_view header_value, std::string_view etag);
 
 // A card as read, without verifying the proof.
 struct ServerCard {
-  json::object card;                      // the whole card, as parsed
-  ServerSignature signature;              // its "signature", parsed under the limits
-  std::string signature_digest;           // "sha256:..." of the canonical bytes of "signature"
-  std::optional<json::object> proof;      // kSignatureProofMember, when present
+  json::object card{};                      // the whole card, as parsed
+  ServerSignature signature{};              // its "signature", parsed under the limits
+  std::string signature_digest{};           // "sha256:..." of the canonical bytes of "signature"
+  std::optional<json::object> proof{};      // kSignatureProofMember, when present
 };
 // Strict JSON parse (mcp/trust/jcs.hpp) and the signature's limits. A card without "signature" is
 // an error (this SDK reads cards for their signatures).
@@ -80,9 +80,9 @@ Result<ServerCard> parse_server_card(std::string_view text, const SignatureLimit
 struct CardVerification {
   trust::Verdict verdict = trust::Verdict::malformed;  // valid, bad_signature, unknown_key, malformed,
                                                        // unsupported_algorithm
-  std::string detail;                                  // why, in words; empty when valid
-  std::optional<ServerCard> card;                      // once parsed; act on it only when ok()
-  std::string key_id;                                  // the proof's keyId, once read
+  std::string detail{};                                  // why, in words; empty when valid
+  std::optional<ServerCard> card{};                      // once parsed; act on it only when ok()
+  std::string key_id{};                                  // the proof's keyId, once read
   bool ok() const noexcept { return verdict == trust::Verdict::valid; }
 };
 // Verifies the proof with one trusted key (the proof's keyId is not consulted) or with a trust

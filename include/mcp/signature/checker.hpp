@@ -83,11 +83,11 @@ inline constexpr std::string_view kRequired = "required";
 }  // namespace signature_rule
 
 struct SignatureViolation {
-  std::string rule;  // one of signature_rule
-  std::optional<ListKind> kind;  // the list it was found in; empty for a whole-signature problem
-  std::string item;    // the item's key; empty for a whole-signature problem
-  std::string field;   // the member that differs ("annotations", "description", "name", ...)
-  std::string detail;  // what differed, in words; quoted values are shortened
+  std::string rule{};  // one of signature_rule
+  std::optional<ListKind> kind{};  // the list it was found in; empty for a whole-signature problem
+  std::string item{};    // the item's key; empty for a whole-signature problem
+  std::string field{};   // the member that differs ("annotations", "description", "name", ...)
+  std::string detail{};  // what differed, in words; quoted values are shortened
   // "tools/list: tool 'x', field 'annotations': <detail> [annotation-completeness]", or
   // "initialize: field 'signature': <detail> [stability]" for a whole-signature problem.
   std::string describe() const;

@@ -23,10 +23,10 @@ namespace mcp {
 
 struct SignatureDeclarations {
   // Annotation variants per tool name, beyond the registered tool's own annotations.
-  std::map<std::string, std::vector<ToolAnnotations>> tool_variants;
+  std::map<std::string, std::vector<ToolAnnotations>> tool_variants{};
   // Items the server may list though they are not registered now. A registered item with the same
   // key takes precedence over the one here.
-  ServerSignature also;
+  ServerSignature also{};
 };
 
 // A signature tool for `tool` with `variants` added to its own annotations.

@@ -34,21 +34,21 @@ namespace mcp {
 // A tool as a signature declares it. `tool.annotations` is not used (to_json ignores it); the
 // declared possibilities are `annotations`.
 struct SignatureTool {
-  Tool tool;
+  Tool tool{};
   // Every annotation object the tool may be listed with. Empty: the signature declares none, and
   // the tool may only be listed without annotations (or with an object meaning the defaults).
-  std::vector<ToolAnnotations> annotations;
+  std::vector<ToolAnnotations> annotations{};
   // The wire form of `annotations`: an array (true) or one object (false). Kept so that a
   // signature read and written again has the same canonical bytes; an array of one stays an array.
   bool annotations_array = false;
 };
 
 struct ServerSignature {
-  std::vector<SignatureTool> tools;
-  std::vector<Prompt> prompts;
-  std::vector<Resource> resources;
-  std::vector<ResourceTemplate> resource_templates;  // "resourceTemplates"
-  json::object extra;  // members a later revision may add; kept, and covered by canonical bytes
+  std::vector<SignatureTool> tools{};
+  std::vector<Prompt> prompts{};
+  std::vector<Resource> resources{};
+  std::vector<ResourceTemplate> resource_templates{};  // "resourceTemplates"
+  json::object extra{};  // members a later revision may add; kept, and covered by canonical bytes
 
   std::size_t item_count() const {
     return tools.size() + prompts.size() + resources.size() + resource_templates.size();

@@ -24,16 +24,16 @@
 namespace mcp {
 
 struct ChildProcessOptions {
-  std::string program;                     // looked up in PATH if it has no '/'
-  std::vector<std::string> args;           // argv[1..]
-  std::map<std::string, std::string> env;  // added to (and overriding) the inherited environment
+  std::string program{};                     // looked up in PATH if it has no '/'
+  std::vector<std::string> args{};           // argv[1..]
+  std::map<std::string, std::string> env{};  // added to (and overriding) the inherited environment
   bool inherit_env = true;
-  std::string cwd;                         // empty: ours
+  std::string cwd{};                         // empty: ours
   // Each stderr line of the child; default: copied to our stderr prefixed with "[<program>] ".
   std::function<void(const std::string& line)> on_stderr;
   std::chrono::milliseconds shutdown_grace{2000};  // per step: stdin closed, then SIGTERM
   std::size_t stderr_tail_lines = 20;              // quoted in the error when the child dies
-  FdTransportOptions framing;
+  FdTransportOptions framing{};
 };
 
 class ChildProcessTransport : public Transport {

@@ -38,18 +38,18 @@ inline constexpr std::string_view kSignedManifestsCapability = "io.modelcontextp
 inline constexpr std::int64_t kMaxSafeInteger = (std::int64_t{1} << 53) - 1;
 
 struct ToolManifest {
-  std::string issuer;
-  std::string key_id;              // "keyId"
+  std::string issuer{};
+  std::string key_id{};              // "keyId"
   std::int64_t issued_at_ms = 0;   // "issuedAt", Unix ms
   std::int64_t expires_at_ms = 0;  // "expiresAt", Unix ms; expired once now > expiresAt
-  std::vector<Tool> tools;
-  json::object extra;  // members the reference does not define, kept (and signed) as received
+  std::vector<Tool> tools{};
+  json::object extra{};  // members the reference does not define, kept (and signed) as received
 };
 
 struct SignedManifest {
-  ToolManifest manifest;
-  std::string signature;  // "ed25519:<128 lowercase hex>"
-  json::object extra;     // unknown envelope members; not covered by the signature
+  ToolManifest manifest{};
+  std::string signature{};  // "ed25519:<128 lowercase hex>"
+  json::object extra{};     // unknown envelope members; not covered by the signature
 };
 
 }  // namespace mcp::trust
@@ -79,8 +79,8 @@ std::string format_signature(const Ed25519Signature& sig);
 Result<SignedManifest> sign_manifest(ToolManifest manifest, const Ed25519SecretKey& key);
 
 struct SignOptions {
-  std::string issuer;                 // required, non-empty
-  std::optional<std::string> key_id;  // default: key.public_key().key_id()
+  std::string issuer{};                 // required, non-empty
+  std::optional<std::string> key_id{};  // default: key.public_key().key_id()
   std::int64_t issued_at_ms = 0;      // usually the current time (now_unix_ms() in verify.hpp)
   std::int64_t lifetime_ms = std::int64_t{30} * 24 * 60 * 60 * 1000;  // default 30 days, as the reference demo
 };

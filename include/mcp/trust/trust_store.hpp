@@ -39,11 +39,11 @@
 namespace mcp::trust {
 
 struct TrustedKey {
-  std::string key_id;
+  std::string key_id{};
   Ed25519PublicKey public_key;
-  std::optional<std::int64_t> not_before_ms;  // "notBefore"
-  std::optional<std::int64_t> not_after_ms;   // "notAfter"
-  std::optional<std::string> issuer;
+  std::optional<std::int64_t> not_before_ms{};  // "notBefore"
+  std::optional<std::int64_t> not_after_ms{};   // "notAfter"
+  std::optional<std::string> issuer{};
 };
 
 class TrustStore {

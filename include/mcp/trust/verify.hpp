@@ -62,7 +62,7 @@ std::string_view to_string(Verdict v) noexcept;
 inline constexpr std::int64_t kDefaultClockSkewMs = 5 * 60 * 1000;
 
 struct VerifyOptions {
-  std::optional<std::int64_t> now_ms;              // default: the system clock
+  std::optional<std::int64_t> now_ms{};              // default: the system clock
   std::int64_t clock_skew_ms = kDefaultClockSkewMs;  // negative counts as 0
   // Size and nesting of the signed manifest. Default 8 MiB and 64 levels: a 100-tool manifest is
   // ~100 KB and tool schemas nest a handful of levels.
@@ -72,12 +72,12 @@ struct VerifyOptions {
 
 struct VerifyResult {
   Verdict verdict = Verdict::malformed;
-  std::string detail;  // why, in words; empty when valid
+  std::string detail{};  // why, in words; empty when valid
   // Set once the signature has been checked (verdicts valid, expired, not_yet_valid), so it is
   // authentic; act on it only when ok().
-  std::optional<ToolManifest> manifest;
-  std::string manifest_hash;  // "sha256:..." once the canonical bytes were computed
-  std::string key_id;         // the manifest's keyId, once read
+  std::optional<ToolManifest> manifest{};
+  std::string manifest_hash{};  // "sha256:..." once the canonical bytes were computed
+  std::string key_id{};         // the manifest's keyId, once read
   // The input broke a limit of VerifyOptions (size, depth, number of tools): the verdict is
   // malformed, and a client should treat the peer as hostile rather than as a failed check.
   bool limit_exceeded = false;
