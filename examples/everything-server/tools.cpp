@@ -20,21 +20,13 @@ Tool tool(std::string name, std::string description, json::object schema = no_ar
   return t;
 }
 
-CallToolResult text_result(std::string text) {
-  CallToolResult r;
-  r.content.push_back(TextContent{.text = std::move(text)});
-  return r;
-}
-
 json::object string_prop(std::string description) {
   return json::object{{"type", "string"}, {"description", std::move(description)}};
 }
 
 // Turns a nested request's failure into a tool result the model can read, instead of a protocol error.
 CallToolResult nested_failure(std::string_view what, const Error& e) {
-  auto r = text_result(std::string(what) + " failed: " + e.message);
-  r.is_error = true;
-  return r;
+  return CallToolResult::error(std::string(what) + " failed: " + e.message);
 }
 
 void pause() { std::this_thread::sleep_for(std::chrono::milliseconds(50)); }
@@ -46,7 +38,7 @@ Result<CallToolResult> elicit_and_describe(RequestContext& ctx, json::object par
   const auto* o = r->if_object();
   const json::value* action = o ? o->if_contains("action") : nullptr;
   const json::value* content = o ? o->if_contains("content") : nullptr;
-  return text_result(prefix + ": action=" + (action && action->is_string() ? std::string(action->get_string()) : "?") +
+  return CallToolResult::text(prefix + ": action=" + (action && action->is_string() ? std::string(action->get_string()) : "?") +
                      ", content=" + (content ? json::serialize(*content) : "{}"));
 }
 
@@ -57,7 +49,7 @@ void add_tools(Server& s) {
   const ToolOptions instant{.non_blocking = true};
   s.add_tool(tool("test_simple_text", "Returns a simple text response"),
              [](const json::object&, RequestContext&) -> Result<CallToolResult> {
-               return text_result("This is a simple text response for testing.");
+               return CallToolResult::text("This is a simple text response for testing.");
              },
              instant);
 
@@ -102,7 +94,7 @@ void add_tools(Server& s) {
                ctx.log("info", "Tool processing data");
                pause();
                ctx.log("info", "Tool execution completed");
-               return text_result("Tool with logging executed successfully");
+               return CallToolResult::text("Tool with logging executed successfully");
              });
 
   s.add_tool(tool("test_tool_with_progress", "Reports progress 0, 50 and 100 of 100"),
@@ -116,13 +108,11 @@ void add_tools(Server& s) {
                }
                std::string token = "no progress token";
                if (ctx.has_progress_token()) token = json::serialize(ctx.request_meta()->at("progressToken"));
-               return text_result("Progress reported for token " + token);
+               return CallToolResult::text("Progress reported for token " + token);
              });
 
   s.add_tool(tool("test_error_handling", "Always fails, as a tool error"), [](const json::object&, RequestContext&) -> Result<CallToolResult> {
-    auto r = text_result("This tool intentionally returns an error for testing");
-    r.is_error = true;
-    return r;
+    return CallToolResult::error("This tool intentionally returns an error for testing");
   });
 
   s.add_tool(tool("test_sampling", "Asks the client's model to answer a prompt",
@@ -142,7 +132,7 @@ void add_tools(Server& s) {
                if (auto c = r->as_object().if_contains("content"); c && c->is_object()) {
                  if (auto t = c->as_object().if_contains("text"); t && t->is_string()) text = std::string(t->get_string());
                }
-               return text_result("LLM response: " + text);
+               return CallToolResult::text("LLM response: " + text);
              });
 
   s.add_tool(tool("test_elicitation", "Asks the user for a username and an email",
@@ -211,7 +201,7 @@ void add_tools(Server& s) {
  "then":{"required":["phone"]},"else":{"required":["email"]},
  "additionalProperties":false})").as_object()),
              [](const json::object& args, RequestContext&) -> Result<CallToolResult> {
-               return text_result("JSON Schema 2020-12 tool called with: " + json::serialize(args));
+               return CallToolResult::text("JSON Schema 2020-12 tool called with: " + json::serialize(args));
              });
 
   // Over HTTP the request's SSE stream is closed before the answer, which then arrives on the
@@ -220,7 +210,7 @@ void add_tools(Server& s) {
              [](const json::object&, RequestContext& ctx) -> Result<CallToolResult> {
                ctx.close_stream();
                std::this_thread::sleep_for(std::chrono::milliseconds(100));
-               return text_result(
+               return CallToolResult::text(
                    "Reconnection test completed successfully. If you received this, the client properly reconnected "
                    "after stream closure.");
              });

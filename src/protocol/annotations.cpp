@@ -25,11 +25,7 @@ Result<Role> from_json<Role>(const json::value& v) {
 }
 
 // The schema bounds priority to [0, 1].
-Result<void> wire_check(const Annotations& a) {
-  if (a.priority && !(*a.priority >= 0.0 && *a.priority <= 1.0))
-    return fail(wire::field_error("Annotations", "priority", "expected a number between 0 and 1"));
-  return {};
-}
+Result<void> wire_check(const Annotations& a) { return wire::check_unit_interval("Annotations", "priority", a.priority); }
 
 MCP_WIRE_CODEC(Annotations)
 

@@ -1,14 +1,6 @@
 #include "protocol/codec.hpp"
 
-#include "mcp/protocol/base.hpp"
-
 namespace mcp::detail {
-
-json::object to_json_object(const std::map<std::string, std::string>& m) {
-  json::object o;
-  for (const auto& [k, v] : m) o[k] = v;
-  return o;
-}
 
 Result<std::vector<std::string>> opt_strings(ObjectReader& r, std::string_view what, std::string_view key) {
   MCP_TRY(arr, r.opt_array(key));
@@ -24,22 +16,9 @@ Result<std::vector<std::string>> opt_strings(ObjectReader& r, std::string_view w
   return out;
 }
 
-Result<std::map<std::string, std::string>> opt_string_map(ObjectReader& r, std::string_view what,
-                                                          std::string_view key) {
-  MCP_TRY(obj, r.opt_object(key));
-  std::map<std::string, std::string> out;
-  if (!obj) return out;
-  for (const auto& kv : *obj) {
-    if (!kv.value().is_string())
-      return fail(field_error(what, std::string(key) + "." + std::string(kv.key()), "expected a string"));
-    out.emplace(std::string(kv.key()), std::string(kv.value().get_string()));
-  }
-  return out;
-}
-
 Result<std::optional<double>> opt_unit_interval(ObjectReader& r, std::string_view what, std::string_view key) {
   MCP_TRY(n, r.opt_number(key));
-  if (n && !(*n >= 0.0 && *n <= 1.0)) return fail(field_error(what, key, "expected a number between 0 and 1"));
+  MCP_CHECK(wire::check_unit_interval(what, key, n));
   return n;
 }
 
@@ -51,10 +30,7 @@ Result<void> expect_type(ObjectReader& r, std::string_view what, std::string_vie
 
 Result<std::optional<json::object>> request_meta(ObjectReader& r, std::string_view what) {
   MCP_TRY(meta, r.meta());
-  if (meta) {
-    if (const auto* t = meta->if_contains("progressToken"); t && !is_string_or_integer(*t))
-      return fail(field_error(what, "_meta.progressToken", "expected a string or an integer"));
-  }
+  if (auto e = wire::check_request_meta(what, meta)) return fail(std::move(*e));
   return meta;
 }
 

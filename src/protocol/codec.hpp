@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,14 +22,7 @@
 
 namespace mcp::detail {
 
-inline Error field_error(std::string_view what, std::string_view key, std::string_view problem) {
-  std::string m(what);
-  m += '.';
-  m += key;
-  m += ": ";
-  m += problem;
-  return Error::invalid_params(std::move(m));
-}
+using wire::field_error;
 
 template <class T>
 json::array to_json_array(const std::vector<T>& items) {
@@ -47,17 +39,12 @@ inline json::array to_json_array(const std::vector<std::string>& items) {
   return a;
 }
 
-json::object to_json_object(const std::map<std::string, std::string>& m);
-
 // Shared with the generic codec (mcp/protocol/wire_codec.hpp).
 using wire::as_integer;
 using wire::number_to_json;
 
 // Reads an optional array of strings.
 Result<std::vector<std::string>> opt_strings(ObjectReader& r, std::string_view what, std::string_view key);
-
-// Reads an optional object whose values must all be strings (prompt and completion arguments).
-Result<std::map<std::string, std::string>> opt_string_map(ObjectReader& r, std::string_view what, std::string_view key);
 
 // Reads an optional number that the schema bounds to [0, 1] (priorities).
 Result<std::optional<double>> opt_unit_interval(ObjectReader& r, std::string_view what, std::string_view key);

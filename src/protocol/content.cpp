@@ -6,10 +6,7 @@
 namespace mcp {
 
 // The schema's size is a byte count: never negative.
-Result<void> wire_check(const ResourceLink& r) {
-  if (r.size && *r.size < 0) return fail(wire::field_error("ResourceLink", "size", "expected a non-negative integer"));
-  return {};
-}
+Result<void> wire_check(const ResourceLink& r) { return wire::check_non_negative("ResourceLink", "size", r.size); }
 
 MCP_WIRE_CODEC(TextContent)
 MCP_WIRE_CODEC(ImageContent)

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "mcp/protocol/wire_codec.hpp"
+
 namespace mcp::detail {
 
 Result<ObjectReader> ObjectReader::open(const json::value& v, std::string_view what) {
@@ -18,9 +20,7 @@ Error ObjectReader::wrong_type(std::string_view key, std::string_view expected) 
 }
 
 Error ObjectReader::prefix(const std::string& key, const Error& inner) const {
-  Error e = inner;
-  e.message = what_ + "." + key + " -> " + inner.message;
-  return e;
+  return wire::nested_error(what_, key, inner);
 }
 
 Result<std::string> ObjectReader::str(std::string_view key) {

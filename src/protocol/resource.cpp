@@ -6,10 +6,7 @@
 namespace mcp {
 
 // The schema's size is a byte count: never negative.
-Result<void> wire_check(const Resource& r) {
-  if (r.size && *r.size < 0) return fail(wire::field_error("Resource", "size", "expected a non-negative integer"));
-  return {};
-}
+Result<void> wire_check(const Resource& r) { return wire::check_non_negative("Resource", "size", r.size); }
 
 MCP_WIRE_CODEC(Resource)
 MCP_WIRE_CODEC(ResourceTemplate)

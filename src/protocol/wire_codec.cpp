@@ -48,6 +48,16 @@ std::optional<Error> check_request_meta(std::string_view what, const std::option
   return std::nullopt;
 }
 
+Result<void> check_unit_interval(std::string_view what, std::string_view key, const std::optional<double>& v) {
+  if (v && !(*v >= 0.0 && *v <= 1.0)) return fail(field_error(what, key, "expected a number between 0 and 1"));
+  return {};
+}
+
+Result<void> check_non_negative(std::string_view what, std::string_view key, const std::optional<std::int64_t>& v) {
+  if (v && *v < 0) return fail(field_error(what, key, "expected a non-negative integer"));
+  return {};
+}
+
 std::string index_key(std::string_view key, std::size_t i) {
   return std::string(key) + "[" + std::to_string(i) + "]";
 }

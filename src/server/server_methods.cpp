@@ -48,10 +48,7 @@ Result<json::value> ServerSessionImpl::call_tool(const json::object& params, Req
     } catch (const std::exception& e) {
       // A tool that throws reports a tool error the model can see, as the reference SDK does.
       MCP_LOG_ERROR("server: tool {} threw: {}", peer_text(*name), e.what());
-      CallToolResult err;
-      err.content.push_back(TextContent{.text = std::string("tool failed: ") + e.what()});
-      err.is_error = true;
-      return err;
+      return CallToolResult::error(std::string("tool failed: ") + e.what());
     }
   }();
   if (!r) return fail(r.error());

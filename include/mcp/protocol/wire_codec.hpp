@@ -28,8 +28,6 @@ namespace mcp::wire {
 template <class T>
 concept Described = boost::describe::has_describe_members<T>::value;
 template <class T>
-concept DescribedEnum = std::is_enum_v<T> && boost::describe::has_describe_enumerators<T>::value;
-template <class T>
 concept Tagged = requires { wire_tag(static_cast<const T*>(nullptr)); };
 
 template <class T> struct is_optional : std::false_type {};
@@ -50,8 +48,13 @@ json::value number_to_json(double d);
 std::optional<std::int64_t> as_integer(const json::value& v);
 Error field_error(std::string_view what, std::string_view key, std::string_view problem);
 Error nested_error(std::string_view what, std::string_view key, const Error& inner);
+// Rules of the schema beyond shapes, shared by wire_check hooks and the remaining hand-written readers.
 // `_meta.progressToken` of a request's params must be a string or an integer.
 std::optional<Error> check_request_meta(std::string_view what, const std::optional<json::object>& meta);
+// Priorities lie in [0, 1].
+Result<void> check_unit_interval(std::string_view what, std::string_view key, const std::optional<double>& v);
+// Sizes are byte counts.
+Result<void> check_non_negative(std::string_view what, std::string_view key, const std::optional<std::int64_t>& v);
 std::string index_key(std::string_view key, std::size_t i);
 
 template <class T>
@@ -77,13 +80,7 @@ json::value encode_value(const T& v) {
   else if constexpr (std::is_integral_v<T>) return json::value(static_cast<std::int64_t>(v));
   else if constexpr (std::is_same_v<T, json::value> || std::is_same_v<T, json::object> || std::is_same_v<T, json::array>)
     return json::value(v);
-  else if constexpr (DescribedEnum<T>) {
-    const char* name = "";
-    boost::mp11::mp_for_each<boost::describe::describe_enumerators<T>>([&](auto E) {
-      if (E.value == v) name = E.name;
-    });
-    return json::value(name);
-  } else if constexpr (is_vector<T>::value || is_optional_array<T>::value) {
+  else if constexpr (is_vector<T>::value || is_optional_array<T>::value) {
     json::array a;
     a.reserve(v.size());
     for (const auto& item : v) a.push_back(encode_value(item));
@@ -159,13 +156,6 @@ std::optional<Error> read_value(T& out, const json::value& v, std::string_view w
   } else if constexpr (std::is_same_v<T, json::array>) {
     if (!v.is_array()) return field_error(what, key, "expected an array");
     out = v.get_array();
-  } else if constexpr (DescribedEnum<T>) {
-    bool found = false;
-    if (const auto* s = v.if_string())
-      boost::mp11::mp_for_each<boost::describe::describe_enumerators<T>>([&](auto E) {
-        if (!found && *s == E.name) out = E.value, found = true;
-      });
-    if (!found) return field_error(what, key, "unknown value " + (v.is_string() ? "\"" + peer_text(v.get_string()) + "\"" : std::string("(not a string)")));
   } else if constexpr (is_vector<T>::value || is_optional_array<T>::value) {
     if (!v.is_array()) return field_error(what, key, "expected an array");
     const auto& a = v.get_array();
