@@ -9,6 +9,7 @@
 
 #include "log/log.hpp"
 #include "mcp/session/thread_pool.hpp"
+#include "session/timer.hpp"
 
 namespace mcp {
 
@@ -32,14 +33,26 @@ struct Pending {
   std::chrono::milliseconds timeout{};
   bool reset_on_progress = true;
 
+  // request_async(): called with the answer instead of storing it in `result`.
+  std::function<void(Result<json::value>)> on_done;
+
   void complete(Result<json::value> r) {
+    std::function<void(Result<json::value>)> callback;
     {
       std::lock_guard lock(mu);
-      if (result) return;
-      result = std::move(r);
+      if (done.load(std::memory_order_relaxed)) return;
+      if (on_done) callback = std::move(on_done);
+      else result = std::move(r);
       done.store(true, std::memory_order_release);
     }
     cv.notify_all();
+    if (callback) {
+      {
+        std::lock_guard progress_lock(progress_mu);
+        finished = true;
+      }
+      callback(std::move(r));
+    }
   }
 };
 
@@ -66,6 +79,33 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
         pool(opts.pool ? opts.pool : ThreadPool::shared()) {
     if (opts.max_workers == 0) opts.max_workers = 1;
   }
+
+
+  // The answer slot of one inbound request (see Responder): the first answer is sent, and one that
+  // never comes is replaced by an error when the last Responder copy goes.
+  struct InboundSlot final : Responder::Slot {
+    InboundSlot(std::shared_ptr<Impl> s, jsonrpc::Id i, std::string k, CancellationToken t)
+        : session(std::move(s)), request_id(std::move(i)), key(std::move(k)), token(std::move(t)) {}
+    ~InboundSlot() override {
+      if (!answered.exchange(true)) {
+        session->finish(request_id, key, token,
+                        fail(Error::internal("the request's handler finished without answering it")));
+      }
+    }
+    bool answer(Result<json::value> result) override {
+      if (answered.exchange(true)) return false;
+      session->finish(request_id, key, token, std::move(result));
+      return true;
+    }
+    bool abandoned() const override { return token.cancelled(); }
+    const jsonrpc::Id& id() const override { return request_id; }
+
+    std::shared_ptr<Impl> session;
+    jsonrpc::Id request_id;
+    std::string key;
+    CancellationToken token;
+    std::atomic<bool> answered{false};
+  };
 
   std::shared_ptr<Transport> transport;
   Handler& handler;
@@ -240,31 +280,17 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
       if (auto m = in.params.if_contains("_meta"); m && m->is_object()) {
         if (auto pt = m->get_object().if_contains("progressToken")) in.progress_token = *pt;
       }
-      Result<json::value> result = token.cancelled() ? Result<json::value>(fail(Error::cancelled(token.reason())))
-                                                     : handler.handle_request(in);
-      bool peer_cancelled;
-      {
-        // The request stops counting against max_pending_inbound *before* its answer goes out: a
-        // client that waits for each answer may send its next request the moment this one
-        // arrives, and must never find the slot still taken. An input-end drain waits for
-        // `answering` as well, so it still waits for the answer to be written.
-        std::lock_guard lock(mu);
-        peer_cancelled = token.cancelled() || closed;
-        forget_inbound(key);
-        ++answering;
+      Responder reply(std::make_shared<InboundSlot>(shared_from_this(), in.id, key, token));
+      if (token.cancelled()) {
+        reply(fail(Error::cancelled(token.reason())));
+        return;
       }
-      // The specification asks receivers of a cancellation not to answer the cancelled request.
-      if (!peer_cancelled) {
-        if (result) send(jsonrpc::encode_result(in.id, *result), SendInfo::Kind::response, in.id);
-        else send_error(in.id, result.error());
-      } else {
-        transport->request_dropped(in.id);
+      try {
+        handler.start_request(in, std::move(reply));
+      } catch (const std::exception& e) {
+        // Pool jobs must not throw; the peer gets an answer (unless the handler gave one already).
+        MCP_LOG_ERROR("{}: the handler of {} threw: {}", opts.name, peer_text(in.method), e.what());
       }
-      {
-        std::lock_guard lock(mu);
-        --answering;
-      }
-      drained_cv.notify_all();
     };
     // Requests the handler knows cannot block (list methods, tools declared non-blocking) run right
     // here on the reader thread: no hand-off to a worker and back, which dominates short calls.
@@ -282,6 +308,104 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
       send_error(id_copy, Error::internal("server busy: no worker thread could be started for this request"));
       drained_cv.notify_all();
     }
+  }
+
+  // Sends one inbound request's answer (InboundSlot) and frees its place.
+  void finish(const jsonrpc::Id& id, const std::string& key, const CancellationToken& token, Result<json::value> result) {
+    bool peer_cancelled;
+    {
+      // The request stops counting against max_pending_inbound *before* its answer goes out: a
+      // client that waits for each answer may send its next request the moment this one
+      // arrives, and must never find the slot still taken. An input-end drain waits for
+      // `answering` as well, so it still waits for the answer to be written.
+      std::lock_guard lock(mu);
+      peer_cancelled = token.cancelled() || closed;
+      forget_inbound(key);
+      ++answering;
+    }
+    // The specification asks receivers of a cancellation not to answer the cancelled request.
+    if (!peer_cancelled) {
+      if (result) send(jsonrpc::encode_result(id, *result), SendInfo::Kind::response, id);
+      else send_error(id, result.error());
+    } else {
+      transport->request_dropped(id);
+    }
+    {
+      std::lock_guard lock(mu);
+      --answering;
+    }
+    drained_cv.notify_all();
+  }
+
+  // --- outbound --------------------------------------------------------------------------------
+  // Registers and sends a request for `p`; its id, or why it could not be sent.
+  Result<std::int64_t> send_request(std::string_view method, json::object& params, const RequestOptions& options,
+                                    const std::shared_ptr<Pending>& p) {
+    std::int64_t id;
+    {
+      std::unique_lock lock(mu);
+      if (closed) {
+        lock.unlock();
+        return fail(closed_error());
+      }
+      id = next_id++;
+      outbound.emplace(id, p);
+    }
+    if (p->on_progress) {
+      json::value& meta = params["_meta"];
+      if (!meta.is_object()) meta = json::object{};
+      meta.get_object()["progressToken"] = id;
+    }
+    auto sent = transport->send(jsonrpc::encode_request(id, method, &params),
+                                SendInfo{SendInfo::Kind::request, options.related_request_id});
+    if (!sent) {
+      {
+        std::lock_guard lock(mu);
+        outbound.erase(id);
+      }
+      return fail(closed_error(sent.error()));
+    }
+    return id;
+  }
+
+  // Gives up on an outbound request still unanswered (timeout, local cancellation): fails it with
+  // `e` and tells the peer to stop working on it. A no-op once it was answered.
+  void abandon(std::int64_t id, const std::shared_ptr<Pending>& p, const Error& e, const jsonrpc::Id& related) {
+    {
+      std::lock_guard lock(mu);
+      if (outbound.erase(id) == 0) return;
+    }
+    p->complete(fail(e));
+    json::object cp{{"requestId", id}, {"reason", e.message}};
+    send(jsonrpc::encode_notification("notifications/cancelled", &cp), SendInfo::Kind::notification, related);
+  }
+
+  // request_async's timeout: fires at the deadline, which progress may have moved on.
+  void arm_timeout(std::int64_t id, const std::shared_ptr<Pending>& p, std::string method, jsonrpc::Id related) {
+    Clock::time_point when;
+    {
+      std::lock_guard lock(p->mu);
+      when = p->deadline;
+    }
+    detail::run_at(when, [weak_self = weak_from_this(), weak_p = std::weak_ptr<Pending>(p), id,
+                          method = std::move(method), related = std::move(related)]() mutable {
+      auto self = weak_self.lock();
+      auto pending = weak_p.lock();
+      if (!self || !pending || pending->done.load(std::memory_order_acquire)) return;
+      bool expired;
+      {
+        std::lock_guard lock(pending->mu);
+        expired = Clock::now() >= pending->deadline;
+      }
+      if (!expired) {
+        self->arm_timeout(id, pending, std::move(method), std::move(related));
+        return;
+      }
+      self->abandon(id, pending,
+                    Error::timeout("request " + method + " timed out after " +
+                                   std::to_string(pending->timeout.count()) + " ms"),
+                    related);
+    });
   }
 
   void on_message(jsonrpc::Notification&& n) {
@@ -361,17 +485,17 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
 
   void on_closed(std::optional<Error> reason) {
     std::unordered_map<std::int64_t, std::shared_ptr<Pending>> pending;
-    std::unordered_map<std::string, CancellationToken> running;
+    std::unordered_map<std::string, CancellationToken> in_progress;
     {
       std::lock_guard lock(mu);
       if (local_failure) reason = local_failure;
       closed = true;
       pending.swap(outbound);
-      running = inbound;
+      in_progress = inbound;
     }
     Error err = Error::connection_closed(reason ? "connection closed: " + reason->message : "connection closed");
     for (auto& [id, p] : pending) p->complete(fail(err));
-    for (auto& [id, t] : running) t.cancel("connection closed");
+    for (auto& [id, t] : in_progress) t.cancel("connection closed");
     handler.handle_closed(reason);
     // Notify under the lock: wait_closed() may return, and the session be destroyed, as soon as
     // the lock is free, so nothing here may touch the session after releasing it.
@@ -411,39 +535,50 @@ Result<void> Session::start() {
   return started;
 }
 
-Result<json::value> Session::request(std::string_view method, json::object params, RequestOptions options) {
+namespace {
+std::shared_ptr<Pending> make_pending(RequestOptions& options, std::chrono::milliseconds default_timeout) {
   auto p = std::make_shared<Pending>();
-  p->timeout = options.timeout.value_or(impl_->opts.request_timeout);
+  p->timeout = options.timeout.value_or(default_timeout);
   p->reset_on_progress = options.reset_timeout_on_progress && options.on_progress;
   auto now = Clock::now();
   p->deadline = now + p->timeout;
   if (options.max_total_timeout) p->hard_deadline = now + *options.max_total_timeout;
   p->on_progress = std::move(options.on_progress);
+  return p;
+}
+}  // namespace
 
-  std::int64_t id;
-  {
-    std::unique_lock lock(impl_->mu);
-    if (impl_->closed) {
-      lock.unlock();
-      return fail(impl_->closed_error());
-    }
-    id = impl_->next_id++;
-    impl_->outbound.emplace(id, p);
+bool Responder::operator()(Result<json::value> result) const { return slot_ && slot_->answer(std::move(result)); }
+
+const jsonrpc::Id& Responder::id() const {
+  static const jsonrpc::Id none;
+  return slot_ ? slot_->id() : none;
+}
+
+void Session::request_async(std::string_view method, json::object params, RequestOptions options,
+                            std::function<void(Result<json::value>)> done) {
+  auto p = make_pending(options, impl_->opts.request_timeout);
+  p->on_done = std::move(done);
+  auto id = impl_->send_request(method, params, options, p);
+  if (!id) {
+    p->complete(fail(id.error()));
+    return;
   }
-  if (p->on_progress) {
-    json::value& meta = params["_meta"];
-    if (!meta.is_object()) meta = json::object{};
-    meta.get_object()["progressToken"] = id;
-  }
-  auto sent = impl_->transport->send(jsonrpc::encode_request(id, method, &params),
-                                     SendInfo{SendInfo::Kind::request, options.related_request_id});
-  if (!sent) {
-    {
-      std::lock_guard lock(impl_->mu);
-      impl_->outbound.erase(id);
-    }
-    return fail(impl_->closed_error(sent.error()));
-  }
+  // The answer may have come already; then abandon() and the timer find nothing to do.
+  options.cancel.on_cancel_with_reason([weak_impl = std::weak_ptr<Impl>(impl_), weak_p = std::weak_ptr<Pending>(p),
+                                        id = *id, related = options.related_request_id](const std::string& reason) {
+    auto impl = weak_impl.lock();
+    auto pending = weak_p.lock();
+    if (impl && pending) impl->abandon(id, pending, Error::cancelled(reason), related);
+  });
+  impl_->arm_timeout(*id, p, std::string(method), options.related_request_id);
+}
+
+Result<json::value> Session::request(std::string_view method, json::object params, RequestOptions options) {
+  auto p = make_pending(options, impl_->opts.request_timeout);
+  auto sent_id = impl_->send_request(method, params, options, p);
+  if (!sent_id) return fail(sent_id.error());
+  const std::int64_t id = *sent_id;
   // Weak: a long-lived token must not keep every request it ever guarded alive.
   std::weak_ptr<Pending> weak_pending = p;
   options.cancel.on_cancel_with_reason([weak_pending](const std::string& reason) {

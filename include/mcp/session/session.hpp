@@ -11,10 +11,13 @@
 //  - the transport's reader thread decodes frames, completes outbound requests, delivers
 //    notifications to Handler::handle_notification (in order; must not block) and queues requests;
 //  - threads of a pool shared across sessions (Options::pool, default ThreadPool::shared()) run
-//    Handler::handle_request, at most Options::max_workers of this session's at once; it may
+//    Handler::start_request, at most Options::max_workers of this session's at once; it may
 //    block, including on a nested request() to the peer; requests the handler declares
 //    non-blocking (Handler::runs_inline) run on the reader thread instead;
-//  - request() blocks its calling thread until the response, the timeout or cancellation.
+//  - a handler may also answer later, from any thread, through the Responder it was given: an
+//    asynchronous handler holds no thread while it waits (mcp/session/responder.hpp);
+//  - request() blocks its calling thread until the response, the timeout or cancellation;
+//    request_async() returns at once and calls back with the answer, holding no thread.
 // All public members are thread-safe. The Handler must outlive the session's `shutdown()`.
 #pragma once
 
@@ -29,6 +32,7 @@
 #include "mcp/json.hpp"
 #include "mcp/jsonrpc/codec.hpp"
 #include "mcp/session/cancellation.hpp"
+#include "mcp/session/responder.hpp"
 #include "mcp/session/thread_pool.hpp"
 #include "mcp/transport/transport.hpp"
 
@@ -85,9 +89,15 @@ class Session : public std::enable_shared_from_this<Session> {
   class Handler {
    public:
     virtual ~Handler() = default;
-    // On a worker thread; may block. The session sends the result or error, unless the peer
-    // cancelled the request meanwhile (then nothing is sent, as the specification asks).
-    virtual Result<json::value> handle_request(InboundRequest& request) = 0;
+    // Where a request starts: on a worker thread (or the reader thread, see runs_inline). Answer
+    // through `reply`, before returning or later from any thread. The session sends the answer,
+    // unless the peer cancelled the request meanwhile (then nothing is sent, as the specification
+    // asks). Default: reply(handle_request(request)).
+    virtual void start_request(InboundRequest& request, Responder reply) { reply(handle_request(request)); }
+    // The synchronous form, for handlers that answer before returning; may block.
+    virtual Result<json::value> handle_request(InboundRequest& request) {
+      return fail(Error::method_not_found(request.method));
+    }
     // On the reader thread, in arrival order; must not block. cancelled/progress are handled by
     // the session first and then passed on here too.
     virtual void handle_notification(const jsonrpc::Notification& notification) = 0;
@@ -118,6 +128,11 @@ class Session : public std::enable_shared_from_this<Session> {
   // Sends a request and blocks for its result. Errors: the peer's error response as sent; -32001 on
   // timeout; -32800 on cancellation; -32000 if the connection closes first.
   Result<json::value> request(std::string_view method, json::object params, RequestOptions options = {});
+  // The same without blocking: `done` is called once with what request() would have returned, on
+  // the reader thread (an answer), the timer's thread (a timeout), the cancelling thread, or this
+  // one (the connection had closed). Keep it short; it must not block on the peer.
+  void request_async(std::string_view method, json::object params, RequestOptions options,
+                     std::function<void(Result<json::value>)> done);
 
   Result<void> notify(std::string_view method, json::object params, const jsonrpc::Id& related_request_id = nullptr);
 
