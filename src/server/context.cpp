@@ -1,6 +1,7 @@
 #include "mcp/server/context.hpp"
 
 #include "mcp/protocol/capabilities.hpp"
+#include "mcp/protocol/methods.hpp"
 
 #include <array>
 
@@ -51,7 +52,7 @@ void RequestContext::progress(double progress, std::optional<double> total, std:
   json::object p{{"progressToken", meta_->at("progressToken")}, {"progress", number(progress)}};
   if (total) p["total"] = number(*total);
   if (message) p["message"] = *message;
-  (void)channel_.notify("notifications/progress", std::move(p), request_id_);
+  (void)channel_.notify(method::kProgress, std::move(p), request_id_);
 }
 
 void RequestContext::log(std::string_view level, json::value data, std::optional<std::string> logger) {
@@ -61,40 +62,79 @@ void RequestContext::log(std::string_view level, json::value data, std::optional
   if (!min.empty() && rank < log_level_rank(min)) return;
   json::object p{{"level", level}, {"data", std::move(data)}};
   if (logger) p["logger"] = *logger;
-  (void)channel_.notify("notifications/message", std::move(p), request_id_);
+  (void)channel_.notify(method::kLoggingMessage, std::move(p), request_id_);
 }
+
+Result<void> RequestContext::may_ask(std::string_view capability, std::string_view method) const {
+  if (client_supports(capability)) return {};
+  return fail(error_code::kMethodNotFound, "the client did not declare the '" + std::string(capability) +
+                                               "' capability, so " + std::string(method) + " cannot be sent to it");
+}
+
+namespace {
+// The nested request goes on the outer one's behalf, and a cancelled outer request cancels it.
+RequestOptions nested_options(RequestOptions options, const jsonrpc::Id& outer, const CancellationToken& outer_cancel) {
+  options.related_request_id = outer;
+  auto inner = options.cancel;
+  outer_cancel.on_cancel([inner] { inner.cancel("the request that asked was cancelled"); });
+  return options;
+}
+
+std::string_view sampling_capability(const json::object& params) {
+  return params.contains("tools") || params.contains("toolChoice") ? "sampling.tools" : "sampling";
+}
+
+std::string_view elicitation_capability(const json::object& params) {
+  auto mode = params.if_contains("mode");
+  return mode && mode->is_string() && mode->get_string() == "url" ? "elicitation.url" : "elicitation";
+}
+}  // namespace
 
 Result<json::value> RequestContext::nested(std::string_view capability, std::string_view method, json::object params,
                                            RequestOptions options) {
   if (no_nested_) {
     return fail(Error::internal(std::string(method) + " cannot be sent from a handler registered as non_blocking"));
   }
-  if (!client_supports(capability)) {
-    return fail(error_code::kMethodNotFound,
-                "the client did not declare the '" + std::string(capability) + "' capability, so " +
-                    std::string(method) + " cannot be sent to it");
+  if (auto ok = may_ask(capability, method); !ok) return fail(ok.error());
+  return channel_.request(method, std::move(params), nested_options(std::move(options), request_id_, cancel_));
+}
+
+void RequestContext::nested_async(std::string_view capability, std::string_view method, json::object params,
+                                  RequestOptions options, Done done) {
+  if (auto ok = may_ask(capability, method); !ok) {
+    done(fail(ok.error()));
+    return;
   }
-  options.related_request_id = request_id_;
-  // A cancelled outer request cancels what it is waiting for.
-  auto inner = options.cancel;
-  cancel_.on_cancel([inner] { inner.cancel("the request that asked was cancelled"); });
-  return channel_.request(method, std::move(params), std::move(options));
+  channel_.request_async(method, std::move(params), nested_options(std::move(options), request_id_, cancel_),
+                         std::move(done));
 }
 
 Result<json::value> RequestContext::create_message(json::object params, RequestOptions options) {
-  bool wants_tools = params.contains("tools") || params.contains("toolChoice");
-  return nested(wants_tools ? "sampling.tools" : "sampling", "sampling/createMessage", std::move(params),
-                std::move(options));
+  auto capability = sampling_capability(params);
+  return nested(capability, method::kSamplingCreateMessage, std::move(params), std::move(options));
 }
 
 Result<json::value> RequestContext::elicit(json::object params, RequestOptions options) {
-  auto mode = params.if_contains("mode");
-  bool url = mode && mode->is_string() && mode->get_string() == "url";
-  return nested(url ? "elicitation.url" : "elicitation", "elicitation/create", std::move(params), std::move(options));
+  auto capability = elicitation_capability(params);
+  return nested(capability, method::kElicitationCreate, std::move(params), std::move(options));
 }
 
 Result<json::value> RequestContext::list_roots(RequestOptions options) {
-  return nested("roots", "roots/list", json::object{}, std::move(options));
+  return nested("roots", method::kRootsList, json::object{}, std::move(options));
+}
+
+void RequestContext::create_message_async(json::object params, Done done, RequestOptions options) {
+  auto capability = sampling_capability(params);
+  nested_async(capability, method::kSamplingCreateMessage, std::move(params), std::move(options), std::move(done));
+}
+
+void RequestContext::elicit_async(json::object params, Done done, RequestOptions options) {
+  auto capability = elicitation_capability(params);
+  nested_async(capability, method::kElicitationCreate, std::move(params), std::move(options), std::move(done));
+}
+
+void RequestContext::list_roots_async(Done done, RequestOptions options) {
+  nested_async("roots", method::kRootsList, json::object{}, std::move(options), std::move(done));
 }
 
 }  // namespace mcp

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "mcp/protocol/methods.hpp"
 #include "mcp/transport/stdio.hpp"
 #include "mcp/trust/manifest.hpp"
 #include "server/manifest_signer.hpp"
@@ -68,19 +69,41 @@ void Server::Impl::broadcast(std::string_view method, const json::object& params
   }
 }
 
-Server::Server(ServerOptions options) : impl_(std::make_shared<Impl>(std::move(options))) {}
+Server::Server(ServerOptions options) : impl_(std::make_shared<Impl>(std::move(options))) {
+  std::lock_guard lock(impl_->mu);
+  impl_->rebuild_stages();
+}
 Server::~Server() = default;
 
 const ServerOptions& Server::options() const { return impl_->opts; }
 json::object Server::capabilities() const { return impl_->capabilities(); }
 
-void Server::add_tool(Tool tool, ToolHandler handler, ToolOptions options) {
+void Server::Impl::add_tool(ToolEntry entry) {
   {
-    std::lock_guard lock(impl_->mu);
-    upsert(impl_->tools, [](const auto& e) -> const std::string& { return e.tool.name; },
-           Impl::ToolEntry{std::move(tool), std::move(handler), options});
+    std::lock_guard lock(mu);
+    upsert(tools, [](const auto& e) -> const std::string& { return e.tool.name; }, std::move(entry));
   }
-  impl_->broadcast("notifications/tools/list_changed", {});
+  broadcast(method::kToolsListChanged, {});
+}
+
+void Server::add_tool(Tool tool, ToolHandler handler, ToolOptions options) {
+  impl_->add_tool(Impl::ToolEntry{std::move(tool), std::move(handler), options});
+}
+
+void Server::add_async_tool(Tool tool, AsyncToolHandler handler) {
+  impl_->add_tool(Impl::ToolEntry{std::move(tool), nullptr, ToolOptions{}, std::move(handler)});
+}
+
+void Server::Impl::rebuild_stages() {
+  auto list = std::make_shared<StageList>(user_stages);
+  list->push_back(make_availability_stage(hooks));
+  inner_stages = std::move(list);
+}
+
+void Server::use(std::shared_ptr<Stage> stage) {
+  std::lock_guard lock(impl_->mu);
+  impl_->user_stages.push_back(std::move(stage));
+  impl_->rebuild_stages();
 }
 
 bool Server::remove_tool(const std::string& name) {
@@ -89,7 +112,7 @@ bool Server::remove_tool(const std::string& name) {
     std::lock_guard lock(impl_->mu);
     removed = erase_first(impl_->tools, [&](const auto& e) { return e.tool.name == name; });
   }
-  if (removed) impl_->broadcast("notifications/tools/list_changed", {});
+  if (removed) impl_->broadcast(method::kToolsListChanged, {});
   return removed;
 }
 
@@ -99,7 +122,7 @@ void Server::add_resource(Resource resource, ResourceReader reader) {
     upsert(impl_->resources, [](const auto& e) -> const std::string& { return e.resource.uri; },
            Impl::ResourceEntry{std::move(resource), std::move(reader)});
   }
-  impl_->broadcast("notifications/resources/list_changed", {});
+  impl_->broadcast(method::kResourcesListChanged, {});
 }
 
 bool Server::remove_resource(const std::string& uri) {
@@ -108,7 +131,7 @@ bool Server::remove_resource(const std::string& uri) {
     std::lock_guard lock(impl_->mu);
     removed = erase_first(impl_->resources, [&](const auto& e) { return e.resource.uri == uri; });
   }
-  if (removed) impl_->broadcast("notifications/resources/list_changed", {});
+  if (removed) impl_->broadcast(method::kResourcesListChanged, {});
   return removed;
 }
 
@@ -120,7 +143,7 @@ Result<void> Server::add_resource_template(ResourceTemplate resource_template, T
     upsert(impl_->templates, [](const auto& e) -> const std::string& { return e.resource_template.uri_template; },
            Impl::TemplateEntry{std::move(resource_template), std::move(*matcher), std::move(reader)});
   }
-  impl_->broadcast("notifications/resources/list_changed", {});
+  impl_->broadcast(method::kResourcesListChanged, {});
   return {};
 }
 
@@ -130,7 +153,7 @@ void Server::add_prompt(Prompt prompt, PromptHandler handler) {
     upsert(impl_->prompts, [](const auto& e) -> const std::string& { return e.prompt.name; },
            Impl::PromptEntry{std::move(prompt), std::move(handler)});
   }
-  impl_->broadcast("notifications/prompts/list_changed", {});
+  impl_->broadcast(method::kPromptsListChanged, {});
 }
 
 bool Server::remove_prompt(const std::string& name) {
@@ -139,7 +162,7 @@ bool Server::remove_prompt(const std::string& name) {
     std::lock_guard lock(impl_->mu);
     removed = erase_first(impl_->prompts, [&](const auto& e) { return e.prompt.name == name; });
   }
-  if (removed) impl_->broadcast("notifications/prompts/list_changed", {});
+  if (removed) impl_->broadcast(method::kPromptsListChanged, {});
   return removed;
 }
 
@@ -149,32 +172,28 @@ void Server::set_completer(Completer completer) {
 }
 
 void Server::notify_resource_updated(const std::string& uri) {
-  impl_->broadcast("notifications/resources/updated", json::object{{"uri", uri}}, uri);
+  impl_->broadcast(method::kResourcesUpdated, json::object{{"uri", uri}}, uri);
+}
+
+Result<std::shared_ptr<ServerSessionImpl>> Server::Impl::open_session(std::shared_ptr<Transport> transport) {
+  auto s = ServerSessionImpl::create(shared_from_this(), std::move(transport));
+  if (!s) return fail(s.error());
+  // Forget sessions that have ended, so the list is bounded by the live ones.
+  std::lock_guard lock(mu);
+  std::erase_if(sessions, [](const auto& w) { return w.expired(); });
+  sessions.push_back(*s);
+  return s;
 }
 
 Result<std::shared_ptr<ServerSession>> Server::connect(std::shared_ptr<Transport> transport) {
-  auto s = ServerSessionImpl::create(impl_, std::move(transport));
+  auto s = impl_->open_session(std::move(transport));
   if (!s) return fail(s.error());
-  {
-    // Forget sessions that have ended, so the list is bounded by the live ones (it used to be
-    // pruned only by broadcasts).
-    std::lock_guard lock(impl_->mu);
-    std::erase_if(impl_->sessions, [](const auto& w) { return w.expired(); });
-    impl_->sessions.push_back(*s);
-  }
   return std::shared_ptr<ServerSession>(*s);
 }
 
 std::optional<Error> Server::serve_stdio() {
-  auto s = ServerSessionImpl::create(impl_, make_stdio_transport());
+  auto s = impl_->open_session(make_stdio_transport());
   if (!s) return s.error();
-  {
-    // Forget sessions that have ended, so the list is bounded by the live ones (it used to be
-    // pruned only by broadcasts).
-    std::lock_guard lock(impl_->mu);
-    std::erase_if(impl_->sessions, [](const auto& w) { return w.expired(); });
-    impl_->sessions.push_back(*s);
-  }
   (*s)->wait_closed();
   auto reason = (*s)->close_reason();
   (*s)->close();

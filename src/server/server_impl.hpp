@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "mcp/server/server.hpp"
+#include "server/chain.hpp"
 
 namespace mcp {
 
@@ -33,10 +34,11 @@ struct SessionSignature {
 Result<std::shared_ptr<const SessionSignature>> make_session_signature(ServerSignature signature,
                                                                        const SignatureServing& serving);
 
-struct Server::Impl {
+struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   explicit Impl(ServerOptions o) : opts(std::move(o)) {}
 
-  struct ToolEntry { Tool tool; ToolHandler handler; ToolOptions options; };
+  // One of handler / async_handler is set.
+  struct ToolEntry { Tool tool; ToolHandler handler; ToolOptions options; AsyncToolHandler async_handler{}; };
   struct ResourceEntry { Resource resource; ResourceReader reader; };
   struct TemplateEntry { ResourceTemplate resource_template; UriTemplate matcher; TemplateReader reader; };
   struct PromptEntry { Prompt prompt; PromptHandler handler; };
@@ -54,7 +56,15 @@ struct Server::Impl {
   std::shared_ptr<const SessionSignature> explicit_signature;
   std::optional<SignatureDeclarations> derive_from;
   SignatureServing derive_serving;
-  AvailabilityHooks hooks;
+  std::shared_ptr<const AvailabilityHooks> hooks = std::make_shared<AvailabilityHooks>();
+  // The chain's server part: the stages added with use(), then availability. Replaced whole on
+  // each change, so a request holds one list for its whole life.
+  std::vector<std::shared_ptr<Stage>> user_stages;
+  std::shared_ptr<const StageList> inner_stages;
+  void rebuild_stages();  // requires mu
+  void add_tool(ToolEntry entry);
+  // Creates a session on `transport` and records it for broadcasts.
+  Result<std::shared_ptr<ServerSessionImpl>> open_session(std::shared_ptr<Transport> transport);
   std::shared_ptr<ManifestSigner> manifest_signer;  // null: no tools/manifest (server_manifest.cpp)
 
   // The signature for a session initializing now; null when the server has none.

@@ -1,5 +1,6 @@
 // Signed tool manifests on the server: configuring the signer, and the tools/manifest method, which
 // signs exactly what this session's tools/list shows (mcp/server/manifest_signing.hpp).
+#include "mcp/protocol/methods.hpp"
 #include "server/manifest_signer.hpp"
 #include "server/server_session.hpp"
 
@@ -13,15 +14,16 @@ Result<void> Server::set_manifest_signing(ManifestSigning signing) {
   return {};
 }
 
-Result<json::value> ServerSessionImpl::tools_manifest(RequestContext& ctx) {
+Result<json::value> ServerSessionImpl::tools_manifest(ServerRequest& r) {
   std::shared_ptr<ManifestSigner> signer;
   {
     std::lock_guard lock(server_->mu);
     signer = server_->manifest_signer;
   }
   // Without a key the method does not exist, as for a server that never heard of the extension.
-  if (!signer) return fail(Error::method_not_found("tools/manifest"));
-  return signer->manifest_for(listed_tools(ctx));
+  if (!signer) return fail(Error::method_not_found(method::kToolsManifest));
+  // Through the same stages as tools/list: the manifest covers exactly what the list shows.
+  return signer->manifest_for(listed_tools(r));
 }
 
 }  // namespace mcp

@@ -1,149 +1,173 @@
 // The server side of the methods that use an item: call, read, get, complete (lists: server_lists.cpp).
-// Handlers are copied out of the registry under its lock and run outside it, so a slow handler
-// never blocks registration or other requests.
+// The find_* steps run before the chain: they decode the params and copy the item's entry out of
+// the registry under its lock, so the stages can judge the item and the handler runs outside the
+// lock (a slow handler never blocks registration or other requests).
 #include <algorithm>
 
 #include "log/log.hpp"
+#include "mcp/protocol/methods.hpp"
 #include "server/server_session.hpp"
 
 namespace mcp {
 
 namespace {
 
-Result<std::string> required_string(const json::object& params, std::string_view key, std::string_view method) {
-  const json::value* v = params.if_contains(key);
-  if (!v || !v->is_string()) {
-    return fail(Error::invalid_params(std::string(method) + ": " + std::string(key) + " must be a string"));
-  }
-  return std::string(v->get_string());
+// Typed params, or -32602 naming the method and the member.
+template <class T>
+Result<T> params_of(const ServerRequest& r) {
+  auto p = from_json<T>(r.in.params);
+  if (!p) return fail(Error::invalid_params(r.in.method + ": " + p.error().message));
+  return p;
+}
+
+template <class T>
+Result<json::value> json_of(Result<T> r) {
+  if (!r) return fail(std::move(r.error()));
+  return to_json(*r);
 }
 
 }  // namespace
 
-Result<json::value> ServerSessionImpl::call_tool(const json::object& params, RequestContext& ctx) {
-  auto name = required_string(params, "name", "tools/call");
-  if (!name) return fail(name.error());
-  json::object args;
-  if (auto a = params.if_contains("arguments"); a && !a->is_null()) {
-    if (!a->is_object()) return fail(Error::invalid_params("tools/call: arguments must be an object"));
-    args = a->get_object();
+Result<void> ServerSessionImpl::find_tool(ServerRequest& r) {
+  auto call = params_of<CallToolRequestParams>(r);
+  if (!call) return fail(call.error());
+  r.tool_call = std::move(*call);
+  r.target = Target{.kind = ListKind::tools, .key = r.tool_call->name};
+  std::lock_guard lock(server_->mu);
+  auto it = std::find_if(server_->tools.begin(), server_->tools.end(),
+                         [&](const auto& e) { return e.tool.name == r.tool_call->name; });
+  if (it != server_->tools.end()) {
+    r.tool = *it;
+    r.target->tool = &r.tool.tool;
+    r.found = true;
   }
-  ToolHandler handler;
-  std::optional<Tool> tool;  // copied only when an availability hook needs to see it
-  {
-    std::lock_guard lock(server_->mu);
-    auto it = std::find_if(server_->tools.begin(), server_->tools.end(), [&](const auto& e) { return e.tool.name == *name; });
-    if (it != server_->tools.end()) {
-      handler = it->handler;
-      if (server_->hooks.tool) tool = it->tool;
-    }
+  return {};
+}
+
+void ServerSessionImpl::call_tool(const std::shared_ptr<ServerRequest>& r) {
+  const auto& name = r->tool_call->name;
+  // An unknown tool is a protocol error (-32602), per the tools specification.
+  if (!r->tool.handler && !r->tool.async_handler) {
+    finish(*r, fail(unknown_item_error(*r->target)));
+    return;
   }
-  // An unknown tool is a protocol error (-32602), per the tools specification; so is one this
-  // request may not see (undeclared, or unavailable to it), which must look no different.
-  if (!handler || !usable(ListKind::tools, *name, tool ? &*tool : nullptr, ctx))
-    return fail(Error::invalid_params("Unknown tool: " + peer_text(*name)));
-  Result<CallToolResult> r = [&]() -> Result<CallToolResult> {
+  // Read after the chain, which may have rewritten them (the tool itself was fixed before it).
+  static const json::object kNoArguments;
+  const json::value* a = r->in.params.if_contains("arguments");
+  if (a && !a->is_null() && !a->is_object()) {
+    finish(*r, fail(Error::invalid_params("tools/call: arguments must be an object")));
+    return;
+  }
+  const json::object& args = a && a->is_object() ? a->get_object() : kNoArguments;
+  if (r->tool.async_handler) {
+    // The context and the reply keep the request (and so this session) alive until answered.
+    std::shared_ptr<RequestContext> ctx(r, &r->ctx);
+    Reply<CallToolResult> reply([self = shared_from_this(), r](Result<json::value> a) { return self->finish(*r, std::move(a)); });
     try {
-      return handler(args, ctx);
+      r->tool.async_handler(args, std::move(ctx), std::move(reply));
+    } catch (const std::exception& e) {
+      MCP_LOG_ERROR("server: tool {} threw: {}", peer_text(name), e.what());
+      finish(*r, to_json(CallToolResult::error(std::string("tool failed: ") + e.what())));
+    }
+    return;
+  }
+  Result<CallToolResult> result = [&]() -> Result<CallToolResult> {
+    try {
+      return r->tool.handler(args, r->ctx);
     } catch (const std::exception& e) {
       // A tool that throws reports a tool error the model can see, as the reference SDK does.
-      MCP_LOG_ERROR("server: tool {} threw: {}", peer_text(*name), e.what());
+      MCP_LOG_ERROR("server: tool {} threw: {}", peer_text(name), e.what());
       return CallToolResult::error(std::string("tool failed: ") + e.what());
     }
   }();
-  if (!r) return fail(r.error());
-  return to_json(*r);
+  finish(*r, json_of(std::move(result)));
 }
 
-Result<json::value> ServerSessionImpl::read_resource(const json::object& params, RequestContext& ctx) {
-  auto uri = required_string(params, "uri", "resources/read");
-  if (!uri) return fail(uri.error());
-  if (uri->size() > server_->opts.max_uri_bytes) {
-    return fail(Error::invalid_params("resources/read: uri is " + std::to_string(uri->size()) +
+Result<void> ServerSessionImpl::find_resource(ServerRequest& r) {
+  auto request = params_of<ResourceRequestParams>(r);
+  if (!request) return fail(request.error());
+  std::string& uri = request->uri;
+  if (uri.size() > server_->opts.max_uri_bytes) {
+    return fail(Error::invalid_params("resources/read: uri is " + std::to_string(uri.size()) +
                                       " bytes, over the limit of " + std::to_string(server_->opts.max_uri_bytes) +
                                       " (max_uri_bytes)"));
   }
-  ResourceReader reader;
-  TemplateReader treader;
-  UriTemplate::Variables vars;
-  std::string matched_template;
-  {
-    std::lock_guard lock(server_->mu);
-    auto it = std::find_if(server_->resources.begin(), server_->resources.end(),
-                           [&](const auto& e) { return e.resource.uri == *uri; });
-    if (it != server_->resources.end()) {
-      reader = it->reader;
-    } else {
-      // Static resources win over templates; among templates, the first registered that matches.
-      for (const auto& t : server_->templates) {
-        if (auto m = t.matcher.match(*uri)) {
-          treader = t.reader;
-          vars = std::move(*m);
-          matched_template = t.resource_template.uri_template;
-          break;
-        }
-      }
+  r.target = Target{.kind = ListKind::resources, .key = uri, .uri = uri};
+  std::lock_guard lock(server_->mu);
+  auto it = std::find_if(server_->resources.begin(), server_->resources.end(),
+                         [&](const auto& e) { return e.resource.uri == uri; });
+  if (it != server_->resources.end()) {
+    r.resource_reader = it->reader;
+    r.found = true;
+    return {};
+  }
+  // Static resources win over templates; among templates, the first registered that matches.
+  for (const auto& t : server_->templates) {
+    if (auto m = t.matcher.match(uri)) {
+      r.template_reader = t.reader;
+      r.variables = std::move(*m);
+      r.target->kind = ListKind::resource_templates;
+      r.target->key = t.resource_template.uri_template;
+      r.found = true;
+      break;
     }
   }
-  // Hidden from this request, or outside the signature: as if it did not exist.
-  if ((reader && !usable(ListKind::resources, *uri, nullptr, ctx)) ||
-      (treader && !usable(ListKind::resource_templates, matched_template, nullptr, ctx))) {
-    reader = nullptr;
-    treader = nullptr;
-  }
-  Result<ReadResourceResult> r = reader ? reader(*uri, ctx)
-                                 : treader ? treader(*uri, vars, ctx)
-                                           : Result<ReadResourceResult>(fail(Error{
-                                                 error_code::kResourceNotFound, "Resource not found: " + peer_text(*uri),
-                                                 json::object{{"uri", *uri}}}));
-  if (!r) return fail(r.error());
-  return to_json(*r);
+  return {};
 }
 
-Result<json::value> ServerSessionImpl::get_prompt(const json::object& params, RequestContext& ctx) {
-  auto req = from_json<GetPromptRequestParams>(params);
-  if (!req) return fail(req.error());
-  PromptHandler handler;
-  std::vector<PromptArgument> declared;
-  {
-    std::lock_guard lock(server_->mu);
-    auto it = std::find_if(server_->prompts.begin(), server_->prompts.end(),
-                           [&](const auto& e) { return e.prompt.name == req->name; });
-    if (it != server_->prompts.end()) {
-      handler = it->handler;
-      declared = it->prompt.arguments;
-    }
-  }
-  if (!handler || !usable(ListKind::prompts, req->name, nullptr, ctx))
-    return fail(Error::invalid_params("Unknown prompt: " + peer_text(req->name)));
-  for (const auto& a : declared) {
-    if (a.required.value_or(false) && !req->arguments.contains(a.name)) {
-      return fail(Error::invalid_params("prompts/get " + peer_text(req->name) + ": missing required argument '" + a.name + "'"));
-    }
-  }
-  auto r = handler(req->arguments, ctx);
-  if (!r) return fail(r.error());
-  return to_json(*r);
+Result<json::value> ServerSessionImpl::read_resource(ServerRequest& r) {
+  const std::string& uri = r.target->uri;
+  if (r.resource_reader) return json_of(r.resource_reader(uri, r.ctx));
+  if (r.template_reader) return json_of(r.template_reader(uri, r.variables, r.ctx));
+  return fail(unknown_item_error(*r.target));
 }
 
-Result<json::value> ServerSessionImpl::complete(const json::object& params, RequestContext& ctx) {
+Result<void> ServerSessionImpl::find_prompt(ServerRequest& r) {
+  auto request = params_of<GetPromptRequestParams>(r);
+  if (!request) return fail(request.error());
+  r.target = Target{.kind = ListKind::prompts, .key = request->name};
+  std::lock_guard lock(server_->mu);
+  auto it = std::find_if(server_->prompts.begin(), server_->prompts.end(),
+                         [&](const auto& e) { return e.prompt.name == request->name; });
+  if (it != server_->prompts.end()) {
+    r.prompt = *it;
+    r.found = true;
+  }
+  return {};
+}
+
+Result<json::value> ServerSessionImpl::get_prompt(ServerRequest& r) {
+  if (!r.prompt.handler) return fail(unknown_item_error(*r.target));
+  // Decoded again: a stage may have rewritten the arguments (not the prompt, fixed before the chain).
+  auto request = params_of<GetPromptRequestParams>(r);
+  if (!request) return fail(request.error());
+  for (const auto& a : r.prompt.prompt.arguments) {
+    if (a.required.value_or(false) && !request->arguments.contains(a.name)) {
+      return fail(Error::invalid_params("prompts/get " + peer_text(request->name) + ": missing required argument '" +
+                                        a.name + "'"));
+    }
+  }
+  return json_of(r.prompt.handler(request->arguments, r.ctx));
+}
+
+Result<json::value> ServerSessionImpl::complete(ServerRequest& r) {
   Completer completer;
   {
     std::lock_guard lock(server_->mu);
     completer = server_->completer;
   }
-  if (!completer) return fail(Error::method_not_found("completion/complete"));
-  auto req = from_json<CompleteRequestParams>(params);
-  if (!req) return fail(req.error());
-  auto r = completer(*req, ctx);
-  if (!r) return fail(r.error());
+  if (!completer) return fail(Error::method_not_found(method::kCompletionComplete));
+  auto request = params_of<CompleteRequestParams>(r);
+  if (!request) return fail(request.error());
+  auto result = completer(*request, r.ctx);
+  if (!result) return fail(result.error());
   // The specification caps a completion at 100 values.
-  if (r->completion.values.size() > 100) {
-    if (!r->completion.total) r->completion.total = static_cast<std::int64_t>(r->completion.values.size());
-    r->completion.values.resize(100);
-    r->completion.has_more = true;
+  if (result->completion.values.size() > 100) {
+    if (!result->completion.total) result->completion.total = static_cast<std::int64_t>(result->completion.values.size());
+    result->completion.values.resize(100);
+    result->completion.has_more = true;
   }
-  return to_json(*r);
+  return to_json(*result);
 }
 
 }  // namespace mcp

@@ -4,12 +4,12 @@
 #include <array>
 
 #include "log/log.hpp"
+#include "mcp/protocol/logging.hpp"
+#include "mcp/protocol/methods.hpp"
 
 namespace mcp {
 
 namespace {
-constexpr std::array<std::string_view, 3> kSupportedVersions = {"2025-11-25", "2025-06-18", "2025-03-26"};
-
 std::string next_session_id() {
   static std::atomic<std::uint64_t> counter{0};
   return "s" + std::to_string(++counter);
@@ -78,6 +78,11 @@ Result<json::value> ServerSessionImpl::request(std::string_view method, json::ob
   return session_->request(method, std::move(params), std::move(options));
 }
 
+void ServerSessionImpl::request_async(std::string_view method, json::object params, RequestOptions options,
+                                      std::function<void(Result<json::value>)> done) {
+  session_->request_async(method, std::move(params), std::move(options), std::move(done));
+}
+
 std::string ServerSessionImpl::log_level() const {
   std::lock_guard lock(mu_);
   return log_level_;
@@ -97,7 +102,7 @@ void ServerSessionImpl::notify_if_ready(std::string_view method, const json::obj
 }
 
 void ServerSessionImpl::handle_notification(const jsonrpc::Notification& n) {
-  if (n.method == "notifications/initialized") {
+  if (n.method == method::kInitialized) {
     std::lock_guard lock(mu_);
     ready_ = client_ != nullptr;
   }
@@ -110,17 +115,14 @@ void ServerSessionImpl::handle_closed(const std::optional<Error>& reason) {
 }
 
 Result<json::value> ServerSessionImpl::initialize(const json::object& params) {
+  auto request = from_json<InitializeRequestParams>(params);
+  if (!request) return fail(Error::invalid_params("initialize: " + request.error().message));
   auto view = std::make_shared<ClientView>();
-  const json::value* v = params.if_contains("protocolVersion");
-  if (!v || !v->is_string()) return fail(Error::invalid_params("initialize: protocolVersion must be a string"));
-  std::string requested(v->get_string());
   // Version negotiation: answer with the client's version if we speak it, else our latest.
-  bool known = std::find(kSupportedVersions.begin(), kSupportedVersions.end(), requested) != kSupportedVersions.end();
-  view->protocol_version = known ? requested : std::string(kSupportedVersions.front());
-  if (auto c = params.if_contains("capabilities"); c && c->is_object()) view->capabilities = c->get_object();
-  else return fail(Error::invalid_params("initialize: capabilities must be an object"));
-  if (auto ci = params.if_contains("clientInfo"); ci && ci->is_object()) view->client_info = ci->get_object();
-  else return fail(Error::invalid_params("initialize: clientInfo must be an object"));
+  view->protocol_version = is_supported_protocol_version(request->protocol_version) ? request->protocol_version
+                                                                                    : std::string(kLatestProtocolVersion);
+  view->capabilities = to_json(request->capabilities).as_object();
+  view->client_info = to_json(request->client_info).as_object();
   view->session_id = id_;
   // The signature is fixed now for the whole session (SEP-2091 "Stability").
   auto signature = server_->session_signature();
@@ -128,6 +130,8 @@ Result<json::value> ServerSessionImpl::initialize(const json::object& params) {
     MCP_LOG_ERROR("server: cannot derive the capability signature: {}", signature.error().message);
     return fail(Error::internal("the server's capability signature is unavailable: " + signature.error().message));
   }
+  InitializeResult result;
+  result.protocol_version = view->protocol_version;
   {
     // Notifications may flow from here on: the specification restricts only *requests* before
     // notifications/initialized, and waiting for it would lose a list_changed raced with it.
@@ -135,111 +139,57 @@ Result<json::value> ServerSessionImpl::initialize(const json::object& params) {
     view->identity = identity_;
     client_ = std::move(view);
     signature_ = *signature;
+    outer_stages_ = std::make_shared<const StageList>(StageList{make_log_stage(id_), make_signature_stage(signature_)});
     ready_ = true;
   }
-  json::object result;
-  result["protocolVersion"] = client()->protocol_version;
-  result["capabilities"] = server_->capabilities();
-  result["serverInfo"] = to_json(server_->opts.info);
-  if (server_->opts.instructions) result["instructions"] = *server_->opts.instructions;
-  if (*signature && (*signature)->serving.in_initialize) result["signature"] = (*signature)->json;
-  return result;
+  result.server_info = server_->opts.info;
+  result.instructions = server_->opts.instructions;
+  auto out = to_json(result);
+  // Built as JSON: they carry extensions (signature, signed manifests) the typed struct does not name.
+  out.as_object()["capabilities"] = server_->capabilities();
+  if (*signature && (*signature)->serving.in_initialize) out.as_object()["signature"] = (*signature)->json;
+  return out;
 }
 
-bool ServerSessionImpl::runs_inline(const std::string& method, const json::object* params) const {
-  // Listing copies registry entries and never waits on anything.
-  if (method == "tools/list" || method == "prompts/list" || method == "resources/list" ||
-      method == "resources/templates/list" || method == "logging/setLevel") {
-    return true;
-  }
-  if (method != "tools/call" || !params) return false;
-  const json::value* name = params->if_contains("name");
-  if (!name || !name->is_string()) return false;
-  std::lock_guard lock(server_->mu);
-  for (const auto& e : server_->tools) {
-    if (e.tool.name == name->get_string()) return e.options.non_blocking;
-  }
-  return false;
-}
-
-Result<json::value> ServerSessionImpl::handle_request(InboundRequest& req) {
-  if (req.method == "initialize") return initialize(req.params);
-  auto view = client();
-  if (!view) {
-    return fail(Error::invalid_request("the session is not initialized: send initialize first (got " + peer_text(req.method) + ")"));
-  }
-  std::optional<json::object> meta;
-  if (auto m = req.params.if_contains("_meta"); m && m->is_object()) meta = m->get_object();
-  RequestContext ctx(std::move(view), *this, req.id, std::move(meta), req.cancel);
-  if (runs_inline(req.method, &req.params)) ctx.forbid_nested_requests();
-  try {
-    return dispatch(req, ctx);
-  } catch (const std::exception& e) {
-    // A handler bug must not take the connection down; the client gets a clear internal error.
-    MCP_LOG_ERROR("server: handler for {} threw: {}", peer_text(req.method), e.what());
-    return fail(Error::internal("internal error while handling " + peer_text(req.method) + ": " + e.what()));
-  }
-}
-
-Result<json::value> ServerSessionImpl::dispatch(InboundRequest& req, RequestContext& ctx) {
-  const auto& m = req.method;
-  const auto& p = req.params;
-  if (m == "tools/list") return list_tools(p, ctx);
-  if (m == "tools/call") return call_tool(p, ctx);
-  if (m == "tools/manifest") return tools_manifest(ctx);
-  if (m == "resources/list") return list_resources(p, ctx);
-  if (m == "resources/templates/list") return list_resource_templates(p, ctx);
-  if (m == "resources/read") return read_resource(p, ctx);
-  if (m == "resources/subscribe") return subscribe(p, true);
-  if (m == "resources/unsubscribe") return subscribe(p, false);
-  if (m == "prompts/list") return list_prompts(p, ctx);
-  if (m == "prompts/get") return get_prompt(p, ctx);
-  if (m == "completion/complete") return complete(p, ctx);
-  if (m == "logging/setLevel") return set_level(p);
-  return fail(Error::method_not_found(m));
-}
-
-Result<json::value> ServerSessionImpl::set_level(const json::object& params) {
-  if (!server_->opts.logging) return fail(Error::method_not_found("logging/setLevel"));
-  const json::value* level = params.if_contains("level");
-  if (!level || !level->is_string() || log_level_rank(level->get_string()) < 0) {
-    return fail(Error::invalid_params("logging/setLevel: level must be one of debug, info, notice, warning, error, "
-                                      "critical, alert, emergency"));
-  }
+Result<json::value> ServerSessionImpl::set_level(ServerRequest& r) {
+  if (!server_->opts.logging) return fail(Error::method_not_found(method::kLoggingSetLevel));
+  auto request = from_json<SetLevelRequestParams>(r.in.params);
+  if (!request) return fail(Error::invalid_params("logging/setLevel: " + request.error().message));
   std::lock_guard lock(mu_);
-  log_level_ = std::string(level->get_string());
+  log_level_ = std::string(to_string(request->level));
   return json::object{};
 }
 
-Result<json::value> ServerSessionImpl::subscribe(const json::object& params, bool on) {
-  if (!server_->opts.resource_subscriptions) {
-    return fail(Error::method_not_found(on ? "resources/subscribe" : "resources/unsubscribe"));
-  }
-  const json::value* uri = params.if_contains("uri");
-  if (!uri || !uri->is_string()) return fail(Error::invalid_params("uri must be a string"));
+Result<json::value> ServerSessionImpl::subscribe(ServerRequest& r) { return change_subscription(r, true); }
+Result<json::value> ServerSessionImpl::unsubscribe(ServerRequest& r) { return change_subscription(r, false); }
+
+Result<json::value> ServerSessionImpl::change_subscription(ServerRequest& r, bool on) {
+  if (!server_->opts.resource_subscriptions) return fail(Error::method_not_found(r.in.method));
+  auto request = from_json<ResourceRequestParams>(r.in.params);
+  if (!request) return fail(Error::invalid_params(r.in.method + ": " + request.error().message));
+  const std::string& uri = request->uri;
   const auto& opts = server_->opts;
-  if (uri->get_string().size() > opts.max_uri_bytes) {
-    return fail(Error::invalid_params("uri is " + std::to_string(uri->get_string().size()) + " bytes, over the limit of " +
+  if (uri.size() > opts.max_uri_bytes) {
+    return fail(Error::invalid_params("uri is " + std::to_string(uri.size()) + " bytes, over the limit of " +
                                       std::to_string(opts.max_uri_bytes) + " (max_uri_bytes)"));
   }
   std::lock_guard lock(mu_);
   if (!on) {
-    subscriptions_.erase(std::string(uri->get_string()));
+    subscriptions_.erase(uri);
     return json::object{};
   }
-  if (!subscriptions_.contains(std::string(uri->get_string())) && subscriptions_.size() >= opts.max_subscriptions) {
+  if (!subscriptions_.contains(uri) && subscriptions_.size() >= opts.max_subscriptions) {
     return fail(Error::invalid_params("this session already holds " + std::to_string(subscriptions_.size()) +
                                       " subscriptions, the limit (max_subscriptions); unsubscribe first"));
   }
-  subscriptions_.insert(std::string(uri->get_string()));
+  subscriptions_.insert(uri);
   return json::object{};
 }
 
-Result<Page> page_of(const json::object& params, std::size_t total, std::size_t page_size) {
+Result<Page> page_of(const std::optional<std::string>& cursor, std::size_t total, std::size_t page_size) {
   Page page;
-  if (auto c = params.if_contains("cursor"); c && !c->is_null()) {
-    if (!c->is_string()) return fail(Error::invalid_params("cursor must be a string"));
-    auto s = std::string_view(c->get_string());
+  if (cursor) {
+    std::string_view s = *cursor;
     std::size_t off = 0;
     bool ok = !s.empty() && s.size() < 12 && std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
     if (ok) off = std::stoull(std::string(s));

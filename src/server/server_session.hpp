@@ -9,6 +9,7 @@
 
 #include "mcp/server/server.hpp"
 #include "server/server_impl.hpp"
+#include "server/server_request.hpp"
 
 namespace mcp {
 
@@ -31,8 +32,8 @@ class ServerSessionImpl final : public ServerSession,
   void set_identity(std::optional<std::string> identity) override;
   std::shared_ptr<const ServerSignature> signature() const override;
 
-  // Session::Handler
-  Result<json::value> handle_request(InboundRequest& request) override;
+  // Session::Handler (dispatch.cpp): the dispatch table and the chain.
+  void start_request(InboundRequest& request, Responder reply) override;
   bool runs_inline(const std::string& method, const json::object* params) const override;
   void handle_notification(const jsonrpc::Notification& notification) override;
   void handle_closed(const std::optional<Error>& reason) override;
@@ -41,6 +42,8 @@ class ServerSessionImpl final : public ServerSession,
 
   // ClientChannel
   Result<json::value> request(std::string_view method, json::object params, RequestOptions options) override;
+  void request_async(std::string_view method, json::object params, RequestOptions options,
+                     std::function<void(Result<json::value>)> done) override;
   Result<void> notify(std::string_view method, json::object params, const jsonrpc::Id& related) override;
   std::string log_level() const override;
   void close_stream(const jsonrpc::Id& request_id) override { session_->close_request_stream(request_id); }
@@ -49,40 +52,42 @@ class ServerSessionImpl final : public ServerSession,
   void notify_if_ready(std::string_view method, const json::object& params);
   std::optional<Error> close_reason() const;
 
+  // The answer to `r`: back through the stages that saw it, then to the client. The first call
+  // answers; later ones return false.
+  bool finish(ServerRequest& r, Result<json::value> answer);
+
+  // The methods, as the dispatch table calls them (after the chain): each answers through finish.
+  // server_lists.cpp
+  Result<json::value> list_tools(ServerRequest& r);
+  Result<json::value> list_resources(ServerRequest& r);
+  Result<json::value> list_resource_templates(ServerRequest& r);
+  Result<json::value> list_prompts(ServerRequest& r);
+  // server_methods.cpp; the find_* steps run before the chain and fill r.target.
+  Result<void> find_tool(ServerRequest& r);
+  Result<void> find_resource(ServerRequest& r);
+  Result<void> find_prompt(ServerRequest& r);
+  void call_tool(const std::shared_ptr<ServerRequest>& r);
+  Result<json::value> read_resource(ServerRequest& r);
+  Result<json::value> subscribe(ServerRequest& r);
+  Result<json::value> unsubscribe(ServerRequest& r);
+  Result<json::value> get_prompt(ServerRequest& r);
+  Result<json::value> complete(ServerRequest& r);
+  Result<json::value> set_level(ServerRequest& r);
+  // server_manifest.cpp: tools/manifest, signed over listed_tools.
+  Result<json::value> tools_manifest(ServerRequest& r);
+
  private:
   Result<json::value> initialize(const json::object& params);
-  Result<json::value> dispatch(InboundRequest& request, RequestContext& ctx);
-
-  // server_lists.cpp: the four lists, filtered by availability and by the session's signature.
-  Result<json::value> list_tools(const json::object& params, RequestContext& ctx);
-  Result<json::value> list_resources(const json::object& params, RequestContext& ctx);
-  Result<json::value> list_resource_templates(const json::object& params, RequestContext& ctx);
-  Result<json::value> list_prompts(const json::object& params, RequestContext& ctx);
   // The tools this request's tools/list shows, whole and unpaged (list_tools pages it; the signed
   // manifest covers it).
-  json::array listed_tools(RequestContext& ctx);
-  // Prompts, resources or templates: the registry's `entries`, filtered by the item hook and the
-  // signature, paged under `json_key`. `item` picks the definition out of an entry, `key_of` its key.
+  json::array listed_tools(ServerRequest& r);
+  // Prompts, resources or templates: the registry's `entries`, through the chain's list stages,
+  // paged under `json_key`. `item` picks the definition out of an entry, `key_of` its key.
   template <class Entry, class Item, class KeyOf>
   Result<json::value> list_items(ListKind kind, std::vector<Entry> Server::Impl::*entries, Item Entry::*item,
-                                 KeyOf key_of, std::string_view json_key, const json::object& params,
-                                 RequestContext& ctx);
+                                 KeyOf key_of, ServerRequest& r);
   std::shared_ptr<const SessionSignature> session_signature() const;
-  // Whether an item about to be listed keeps to the signature; logs an error naming it if not.
-  bool may_list(const SessionSignature* sig, ListKind kind, const json::object& item, const std::string& key) const;
-  // Whether this request may use `key` (call a tool, get a prompt, read a resource): declared, when
-  // the server polices its signature, and available. `tool` is needed for the tool hook.
-  bool usable(ListKind kind, const std::string& key, const Tool* tool, RequestContext& ctx) const;
-
-  // server_methods.cpp
-  Result<json::value> call_tool(const json::object& params, RequestContext& ctx);
-  Result<json::value> read_resource(const json::object& params, RequestContext& ctx);
-  Result<json::value> subscribe(const json::object& params, bool on);
-  Result<json::value> get_prompt(const json::object& params, RequestContext& ctx);
-  Result<json::value> complete(const json::object& params, RequestContext& ctx);
-  Result<json::value> set_level(const json::object& params);
-  // server_manifest.cpp: tools/manifest, signed over listed_tools.
-  Result<json::value> tools_manifest(RequestContext& ctx);
+  Result<json::value> change_subscription(ServerRequest& r, bool on);
 
   std::shared_ptr<Server::Impl> server_;
   std::shared_ptr<Session> session_;
@@ -91,6 +96,7 @@ class ServerSessionImpl final : public ServerSession,
   std::shared_ptr<const ClientView> client_;
   std::optional<std::string> identity_;                  // applied to client_ at initialize
   std::shared_ptr<const SessionSignature> signature_;    // fixed at initialize
+  std::shared_ptr<const StageList> outer_stages_;        // log, signature: set at initialize
   bool ready_ = false;  // initialize answered: server notifications may be sent
   std::string log_level_;
   std::set<std::string> subscriptions_;
@@ -102,6 +108,6 @@ struct Page {
   std::size_t begin = 0, end = 0;
   std::optional<std::string> next_cursor;
 };
-Result<Page> page_of(const json::object& params, std::size_t total, std::size_t page_size);
+Result<Page> page_of(const std::optional<std::string>& cursor, std::size_t total, std::size_t page_size);
 
 }  // namespace mcp

@@ -1,6 +1,7 @@
 // The server's capability signature: setting or deriving it, preparing it for a session, and the
 // availability hooks that decide what each request sees within it.
 #include "log/log.hpp"
+#include "mcp/protocol/methods.hpp"
 #include "mcp/signature/reduction.hpp"
 #include "server/server_impl.hpp"
 
@@ -88,15 +89,16 @@ std::shared_ptr<const ServerSignature> Server::signature() const {
 
 void Server::set_availability(AvailabilityHooks hooks) {
   std::lock_guard lock(impl_->mu);
-  impl_->hooks = std::move(hooks);
+  impl_->hooks = std::make_shared<const AvailabilityHooks>(std::move(hooks));
+  impl_->rebuild_stages();
 }
 
 void Server::availability_changed(ListKind kind) {
   switch (kind) {
-    case ListKind::tools: impl_->broadcast("notifications/tools/list_changed", {}); break;
-    case ListKind::prompts: impl_->broadcast("notifications/prompts/list_changed", {}); break;
+    case ListKind::tools: impl_->broadcast(method::kToolsListChanged, {}); break;
+    case ListKind::prompts: impl_->broadcast(method::kPromptsListChanged, {}); break;
     case ListKind::resources:
-    case ListKind::resource_templates: impl_->broadcast("notifications/resources/list_changed", {}); break;
+    case ListKind::resource_templates: impl_->broadcast(method::kResourcesListChanged, {}); break;
   }
 }
 

@@ -9,12 +9,6 @@ namespace mcp {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kMethods = {"tools/list", "prompts/list", "resources/list",
-                                                      "resources/templates/list"};
-constexpr std::array<std::string_view, 4> kResultKeys = {"tools", "prompts", "resources", "resourceTemplates"};
-constexpr std::array<std::string_view, 4> kNouns = {"tool", "prompt", "resource", "resource template"};
-constexpr std::array<std::string_view, 4> kKeyFields = {"name", "name", "uri", "uriTemplate"};
-
 std::size_t at(ListKind k) { return static_cast<std::size_t>(k); }
 
 // The members "definition" holds, per kind.
@@ -57,19 +51,6 @@ SignatureViolation violation(std::string_view rule, ListKind kind, const std::st
 }
 
 }  // namespace
-
-std::string_view list_method(ListKind kind) { return kMethods[at(kind)]; }
-std::string_view result_key(ListKind kind) { return kResultKeys[at(kind)]; }
-std::string_view item_noun(ListKind kind) { return kNouns[at(kind)]; }
-std::string_view key_field(ListKind kind) { return kKeyFields[at(kind)]; }
-
-std::optional<ListKind> list_kind_of_method(std::string_view method) {
-  if (method == "notifications/tools/list_changed" || method == "tools/list") return ListKind::tools;
-  if (method == "notifications/prompts/list_changed" || method == "prompts/list") return ListKind::prompts;
-  if (method == "notifications/resources/list_changed" || method == "resources/list") return ListKind::resources;
-  if (method == "resources/templates/list") return ListKind::resource_templates;
-  return std::nullopt;
-}
 
 std::string_view to_string(EnforcementMode mode) {
   switch (mode) {

@@ -416,12 +416,10 @@ class HoldFirstAnswer final : public Transport {
 // A client that waits for each answer before it sends the next request never has more than one
 // request in progress, so max_pending_inbound = 1 must never refuse it.
 //
-// KNOWN BUG, fails today: Session::Impl::on_message(Request) frees a request's slot in `inbound`
-// only after the worker has written the answer (src/session/session.cpp, "Only now is the request
-// done"), so the client's next request, sent the moment that answer arrives, can reach the reader
-// thread first and be refused -32603 "server busy". Unforced, up to 6% of back-to-back calls are
-// refused on two cores here; HoldFirstAnswer makes the interleaving certain: the answer to
-// initialize is held, and the first call after connect() is refused.
+// Regression test: a request's slot used to be freed only after its answer was written, so the
+// client's next request, sent the moment that answer arrived, could reach the reader thread first
+// and be refused -32603 "server busy". HoldFirstAnswer makes that interleaving certain: the answer
+// to initialize is held until the next request has come in.
 TEST(Server, ASequentialClientIsNeverRefusedAsBusy) {
   ServerOptions so;
   so.session.max_pending_inbound = 1;

@@ -54,6 +54,9 @@ inline constexpr std::array kAll = {
     kRootsList, kRootsListChanged, kTasksGet, kTasksResult, kTasksCancel, kTasksList, kTasksStatus,
 };
 
+// Extensions this SDK implements; not in the schema, so not in kAll. Signed tool manifests.
+inline constexpr std::string_view kToolsManifest = "tools/manifest";
+
 // Notifications are exactly the methods under "notifications/".
 constexpr bool is_notification(std::string_view m) { return m.starts_with("notifications/"); }
 }  // namespace method

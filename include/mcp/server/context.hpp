@@ -14,6 +14,7 @@
 // be called from that thread (progress and log also from threads the handler starts, while it runs).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +46,9 @@ class ClientChannel {
  public:
   virtual ~ClientChannel() = default;
   virtual Result<json::value> request(std::string_view method, json::object params, RequestOptions options) = 0;
+  // The same without blocking (Session::request_async).
+  virtual void request_async(std::string_view method, json::object params, RequestOptions options,
+                             std::function<void(Result<json::value>)> done) = 0;
   virtual Result<void> notify(std::string_view method, json::object params, const jsonrpc::Id& related) = 0;
   // The minimum level of notifications/message the client asked for (logging/setLevel); "" = all.
   virtual std::string log_level() const = 0;
@@ -85,6 +89,14 @@ class RequestContext {
   Result<json::value> elicit(json::object params, RequestOptions options = {});          // elicitation/create
   Result<json::value> list_roots(RequestOptions options = {});                            // roots/list
 
+  // The same for asynchronous handlers: they return at once and call `done` with the answer (on
+  // the thread that received it; keep it short), holding no thread while the client answers.
+  // Allowed on the reader thread too, since nothing waits.
+  using Done = std::function<void(Result<json::value>)>;
+  void create_message_async(json::object params, Done done, RequestOptions options = {});
+  void elicit_async(json::object params, Done done, RequestOptions options = {});
+  void list_roots_async(Done done, RequestOptions options = {});
+
   // Makes create_message / elicit / list_roots fail at once: set for handlers running on the
   // transport's reader thread, where waiting for the client's answer would deadlock.
   void forbid_nested_requests() { no_nested_ = true; }
@@ -96,6 +108,10 @@ class RequestContext {
  private:
   Result<json::value> nested(std::string_view capability, std::string_view method, json::object params,
                              RequestOptions options);
+  // Whether the client declared `capability`; the error naming it if not.
+  Result<void> may_ask(std::string_view capability, std::string_view method) const;
+  void nested_async(std::string_view capability, std::string_view method, json::object params,
+                    RequestOptions options, Done done);
 
   std::shared_ptr<const ClientView> client_;
   ClientChannel& channel_;

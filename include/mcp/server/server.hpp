@@ -19,8 +19,10 @@
 // Signed tool manifests: give the server a key with set_manifest_signing; it advertises
 // capabilities["io.modelcontextprotocol/signed-manifests"] and answers tools/manifest.
 //
-// Handlers run on the session's worker threads, concurrently; they may block (for instance on
-// ctx.create_message()). Errors as values: return a Result error for a protocol error (it reaches the
+// Every request after initialize passes through a chain of stages (mcp/server/stage.hpp) on its
+// way to the method's handler, and its answer back through them. Blocking handlers run on the
+// session's worker threads, concurrently; they may block (for instance on ctx.create_message()).
+// Asynchronous tools (add_async_tool) answer later through a Reply and hold no thread meanwhile. Errors as values: return a Result error for a protocol error (it reaches the
 // client as a JSON-RPC error); report a tool's own failure as CallToolResult{is_error = true}.
 //
 // Thread-safety: all members are thread-safe.
@@ -41,6 +43,8 @@
 #include "mcp/protocol/tool_call.hpp"
 #include "mcp/server/context.hpp"
 #include "mcp/server/manifest_signing.hpp"
+#include "mcp/server/reply.hpp"
+#include "mcp/server/stage.hpp"
 #include "mcp/protocol/uri_template.hpp"
 #include "mcp/session/session.hpp"
 #include "mcp/signature/checker.hpp"
@@ -102,6 +106,11 @@ struct AvailabilityHooks {
 };
 
 using ToolHandler = std::function<Result<CallToolResult>(const json::object& arguments, RequestContext& ctx)>;
+// A tool that answers later (mcp/server/reply.hpp): it starts its work and returns at once, on the
+// thread that read the request, so it must not block; it holds no thread while the work runs.
+// `ctx` stays valid while the handler keeps it; nested requests go through its *_async forms.
+using AsyncToolHandler = std::function<void(const json::object& arguments, std::shared_ptr<RequestContext> ctx,
+                                            Reply<CallToolResult> reply)>;
 using ResourceReader = std::function<Result<ReadResourceResult>(const std::string& uri, RequestContext& ctx)>;
 using TemplateReader = std::function<Result<ReadResourceResult>(
     const std::string& uri, const UriTemplate::Variables& variables, RequestContext& ctx)>;
@@ -124,6 +133,7 @@ class Server : public std::enable_shared_from_this<Server> {
 
   // Registration. Adding a name that exists replaces it. Input: the definition as it will be listed.
   void add_tool(Tool tool, ToolHandler handler, ToolOptions options = {});
+  void add_async_tool(Tool tool, AsyncToolHandler handler);
   bool remove_tool(const std::string& name);
   void add_resource(Resource resource, ResourceReader reader);
   bool remove_resource(const std::string& uri);
@@ -156,6 +166,11 @@ class Server : public std::enable_shared_from_this<Server> {
   Result<void> set_manifest_signing(ManifestSigning signing);
 
   void set_availability(AvailabilityHooks hooks);
+
+  // Adds a stage to every session's chain (mcp/server/stage.hpp), inside the ones added before
+  // (and the signature self-check), outside availability. Requests already running keep the
+  // chain they started with.
+  void use(std::shared_ptr<Stage> stage);
   // Availability changed (a permission granted, a feature switched on): sends the list's
   // notifications/*/list_changed to every session, so clients list again.
   void availability_changed(ListKind kind);

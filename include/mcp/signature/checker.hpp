@@ -42,21 +42,12 @@
 #include <vector>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/list_kind.hpp"
 #include "mcp/signature/reduction.hpp"
 #include "mcp/signature/signature.hpp"
 #include "mcp/trust/sha256.hpp"
 
 namespace mcp {
-
-enum class ListKind { tools, prompts, resources, resource_templates };
-
-std::string_view list_method(ListKind kind);  // "tools/list", ..., "resources/templates/list"
-std::string_view result_key(ListKind kind);   // "tools", "prompts", "resources", "resourceTemplates"
-std::string_view item_noun(ListKind kind);    // "tool", "prompt", "resource", "resource template"
-std::string_view key_field(ListKind kind);    // "name", "name", "uri", "uriTemplate"
-// The list whose notifications/<x>/list_changed this is ("tools", "prompts", "resources"; resources
-// covers both resource lists).
-std::optional<ListKind> list_kind_of_method(std::string_view method);
 
 // What a client does with a violation (the proposal's "Enforcement Modes").
 enum class EnforcementMode {

@@ -1,0 +1,22 @@
+// mcp/protocol/list_kind.hpp — the four lists a server offers, and the names each goes by on the wire.
+//
+// In the protocol layer because every layer above names lists: the server's chain and registry, the
+// signature checker, the client's enforcers.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace mcp {
+
+enum class ListKind { tools, prompts, resources, resource_templates };
+
+std::string_view list_method(ListKind kind);  // "tools/list", ..., "resources/templates/list"
+std::string_view result_key(ListKind kind);   // "tools", "prompts", "resources", "resourceTemplates"
+std::string_view item_noun(ListKind kind);    // "tool", "prompt", "resource", "resource template"
+std::string_view key_field(ListKind kind);    // "name", "name", "uri", "uriTemplate"
+// The list a list method, or a notifications/<x>/list_changed, is about (resources' covers both
+// resource lists).
+std::optional<ListKind> list_kind_of_method(std::string_view method);
+
+}  // namespace mcp

@@ -1,0 +1,56 @@
+// Private: running the stages of mcp/server/stage.hpp over one request.
+//
+// A session's chain is two runs of stages: its own outer ones (log, signature: they need the
+// session's signature) and the server's (those added with use(), then availability), which
+// use() may replace at any time; each request takes the server's list once, so one request
+// sees one chain from start to end.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "mcp/server/stage.hpp"
+
+namespace mcp {
+
+using StageList = std::vector<std::shared_ptr<Stage>>;
+
+class ChainView {
+ public:
+  ChainView(std::shared_ptr<const StageList> outer, std::shared_ptr<const StageList> inner)
+      : outer_(std::move(outer)), inner_(std::move(inner)) {}
+
+  // on_request of each stage, outermost first, until one answers. `depth` is then how many stages
+  // saw the request: only they see the answer in leave().
+  struct Entered {
+    std::optional<Result<json::value>> answer;
+    std::size_t depth = 0;
+  };
+  Entered enter(Call& call) const;
+  // on_result of the first `depth` stages, innermost first.
+  void leave(const Call& call, std::size_t depth, Result<json::value>& answer) const;
+  // on_list_item of every stage, innermost first; false as soon as one hides the item.
+  bool keep(const Call& call, ListedItem& item) const;
+  std::size_t size() const { return outer_size() + (inner_ ? inner_->size() : 0); }
+
+ private:
+  std::size_t outer_size() const { return outer_ ? outer_->size() : 0; }
+  Stage& at(std::size_t i) const { return i < outer_size() ? *(*outer_)[i] : *(*inner_)[i - outer_size()]; }
+
+  // Shared, never copied per request: a request holds both lists for its whole life.
+  std::shared_ptr<const StageList> outer_;
+  std::shared_ptr<const StageList> inner_;
+};
+
+// What a request naming an item that does not exist (or that it may not see) gets.
+Error unknown_item_error(const Target& target);
+
+// The built-in stages (builtin_stages.cpp).
+struct SessionSignature;
+struct AvailabilityHooks;
+std::shared_ptr<Stage> make_log_stage(std::string session_id);
+// `signature` may be null (a server without one): the stage then passes everything.
+std::shared_ptr<Stage> make_signature_stage(std::shared_ptr<const SessionSignature> signature);
+std::shared_ptr<Stage> make_availability_stage(std::shared_ptr<const AvailabilityHooks> hooks);
+
+}  // namespace mcp

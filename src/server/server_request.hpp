@@ -1,0 +1,46 @@
+// Private: one request on its way through a server session's chain to its handler and back.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+#include "mcp/protocol/completion.hpp"
+#include "mcp/protocol/prompt.hpp"
+#include "mcp/protocol/resource.hpp"
+#include "mcp/protocol/tool_call.hpp"
+#include "mcp/server/context.hpp"
+#include "mcp/server/stage.hpp"
+#include "server/chain.hpp"
+#include "server/server_impl.hpp"
+
+namespace mcp {
+
+struct ServerRequest {
+  ServerRequest(InboundRequest&& request, RequestContext&& context, Responder responder, ChainView stages,
+                std::shared_ptr<void> session)
+      : in(std::move(request)), ctx(std::move(context)), reply(std::move(responder)), chain(std::move(stages)),
+        keep_session(std::move(session)) {}
+
+  InboundRequest in;
+  RequestContext ctx;
+  Responder reply;
+  ChainView chain;
+  // What the handler's ClientChannel points at: kept alive while an asynchronous handler holds ctx.
+  std::shared_ptr<void> keep_session;
+  std::optional<Target> target;  // what the request names (for error messages)
+  bool found = false;            // ... and it is registered: the stages see it as call.target
+  Call call{in.method, in.params, ctx, nullptr};
+  std::size_t depth = 0;  // how many stages saw the request (see ChainView::enter)
+  std::atomic<bool> answered{false};
+
+  // Found before the chain by the method's find step (copied out of the registry under its lock).
+  std::optional<CallToolRequestParams> tool_call;
+  Server::Impl::ToolEntry tool{};
+  ResourceReader resource_reader{};
+  TemplateReader template_reader{};
+  UriTemplate::Variables variables{};
+  Server::Impl::PromptEntry prompt{};
+};
+
+}  // namespace mcp

@@ -1,0 +1,302 @@
+// The server's middleware chain and asynchronous tools, through our client over the in-memory
+// transport: stages see requests in order and answers in reverse, can refuse, rewrite and hide; an
+// asynchronous tool answers later without holding a worker, and may ask the client on the way.
+#include <gtest/gtest.h>
+
+#include <future>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "mcp/client/client.hpp"
+#include "mcp/protocol/methods.hpp"
+#include "mcp/server/server.hpp"
+#include "mcp/transport/memory.hpp"
+#include "support/event.hpp"
+
+using namespace mcp;
+using namespace std::chrono_literals;
+using mcp::test::Event;
+
+namespace {
+
+Tool make_tool(std::string name) {
+  Tool t;
+  t.name = std::move(name);
+  t.description = "test tool";
+  return t;
+}
+
+Result<CallToolResult> echo_name(const json::object& args, RequestContext&) {
+  auto it = args.find("name");
+  return CallToolResult::text(it == args.end() ? "none" : json::serialize(it->value()));
+}
+
+struct Connected {
+  std::shared_ptr<Server> server;
+  std::shared_ptr<ServerSession> session;
+  std::unique_ptr<Client> client;
+
+  explicit Connected(std::shared_ptr<Server> s, ClientOptions co = {}) : server(std::move(s)) {
+    co.session.request_timeout = 10s;
+    client = std::make_unique<Client>(std::move(co));
+    auto [a, b] = make_memory_transport_pair();
+    auto connected = server->connect(a);
+    EXPECT_TRUE(connected);
+    if (connected) session = *connected;
+    auto init = client->connect(b);
+    EXPECT_TRUE(init) << init.error().message;
+  }
+  ~Connected() {
+    client.reset();
+    if (session) session->close();
+  }
+};
+
+// The text of a result's first block ("" if it has none).
+std::string text_of(const CallToolResult& r) {
+  if (r.content.empty()) return "";
+  const auto* t = std::get_if<TextContent>(&r.content.front());
+  return t ? t->text : "";
+}
+
+std::vector<std::string> tool_names(const ListToolsResult& r) {
+  std::vector<std::string> names;
+  for (const auto& t : r.tools) names.push_back(t.name);
+  return names;
+}
+
+}  // namespace
+
+TEST(Chain, TheDocumentedDenyStageHidesAndRefusesATool) {
+  auto server = std::make_shared<Server>();
+  server->add_tool(make_tool("rm"), echo_name);
+  server->add_tool(make_tool("ls"), echo_name);
+  // The example in mcp/server/stage.hpp, as written there.
+  server->use(mcp::make_stage("deny-rm", {
+      .on_request = [](mcp::Call& call) -> std::optional<mcp::Result<mcp::json::value>> {
+        if (call.target && call.target->kind == mcp::ListKind::tools && call.target->key == "rm")
+          return mcp::fail(mcp::Error::invalid_params("Unknown tool: rm"));
+        return std::nullopt;
+      },
+      .on_list_item = [](const mcp::Call&, mcp::ListedItem& item) {
+        return !(item.kind == mcp::ListKind::tools && item.key == "rm");
+      }}));
+  Connected c(server);
+  auto list = c.client->list_tools();
+  ASSERT_TRUE(list) << list.error().message;
+  EXPECT_EQ(tool_names(*list), std::vector<std::string>{"ls"});
+  auto rm = c.client->call_tool("rm");
+  ASSERT_FALSE(rm);
+  EXPECT_EQ(rm.error().code, error_code::kInvalidParams);
+  EXPECT_EQ(rm.error().message, "Unknown tool: rm");
+  EXPECT_TRUE(c.client->call_tool("ls"));
+}
+
+TEST(Chain, StagesSeeRequestsInOrderAndAnswersInReverse) {
+  auto server = std::make_shared<Server>();
+  std::mutex mu;
+  std::vector<std::string> trace;
+  auto record = [&](std::string s) {
+    std::lock_guard l(mu);
+    trace.push_back(std::move(s));
+  };
+  server->add_tool(make_tool("t"), [&](const json::object&, RequestContext&) -> Result<CallToolResult> {
+    record("handler");
+    return CallToolResult::text("ok");
+  });
+  for (std::string name : {"A", "B"}) {
+    server->use(make_stage(name, {.on_request = [&record, name](Call& call) -> std::optional<Result<json::value>> {
+                                    if (call.method == method::kToolsCall) record(name + " in");
+                                    return std::nullopt;
+                                  },
+                                  .on_result = [&record, name](const Call& call, Result<json::value>&) {
+                                    if (call.method == method::kToolsCall) record(name + " out");
+                                  }}));
+  }
+  Connected c(server);
+  ASSERT_TRUE(c.client->call_tool("t"));
+  std::lock_guard l(mu);
+  EXPECT_EQ(trace, (std::vector<std::string>{"A in", "B in", "handler", "B out", "A out"}));
+}
+
+TEST(Chain, AStageThatAnswersStopsTheRequestAndOnlyOuterStagesSeeTheAnswer) {
+  auto server = std::make_shared<Server>();
+  std::atomic<int> handler_runs{0}, inner_saw{0};
+  std::atomic<bool> outer_saw_error{false};
+  server->add_tool(make_tool("t"), [&](const json::object&, RequestContext&) -> Result<CallToolResult> {
+    ++handler_runs;
+    return CallToolResult::text("ok");
+  });
+  server->use(make_stage("outer", {.on_result = [&](const Call& call, Result<json::value>& answer) {
+                                     if (call.method == method::kToolsCall && !answer) outer_saw_error = true;
+                                   }}));
+  server->use(make_stage("gate", {.on_request = [](Call& call) -> std::optional<Result<json::value>> {
+                                    if (call.method == method::kToolsCall) return fail(Error::invalid_request("closed for maintenance"));
+                                    return std::nullopt;
+                                  }}));
+  server->use(make_stage("inner", {.on_request = [&](Call& call) -> std::optional<Result<json::value>> {
+                                     if (call.method == method::kToolsCall) ++inner_saw;
+                                     return std::nullopt;
+                                   }}));
+  Connected c(server);
+  auto r = c.client->call_tool("t");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "closed for maintenance");
+  EXPECT_EQ(handler_runs, 0);
+  EXPECT_EQ(inner_saw, 0);
+  EXPECT_TRUE(outer_saw_error);
+}
+
+TEST(Chain, StagesRewriteParamsAndAnswers) {
+  auto server = std::make_shared<Server>();
+  server->add_tool(make_tool("t"), echo_name);
+  server->use(make_stage("rewrite", {.on_request = [](Call& call) -> std::optional<Result<json::value>> {
+                                       if (call.method == method::kToolsCall)
+                                         call.params["arguments"] = json::object{{"name", "from-stage"}};
+                                       return std::nullopt;
+                                     },
+                                     .on_result = [](const Call& call, Result<json::value>& answer) {
+                                       if (call.method == method::kToolsCall && answer)
+                                         answer->as_object()["_meta"] = json::object{{"stamped", true}};
+                                     }}));
+  Connected c(server);
+  auto r = c.client->call_tool("t", json::object{{"name", "from-client"}});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(text_of(*r), "\"from-stage\"");
+  ASSERT_TRUE(r->meta);
+  EXPECT_EQ(r->meta->at("stamped"), true);
+}
+
+TEST(Chain, AStageThatThrowsIsAnInternalErrorAndTheSessionGoesOn) {
+  auto server = std::make_shared<Server>();
+  server->add_tool(make_tool("t"), echo_name);
+  server->add_tool(make_tool("boom"), echo_name);
+  server->use(make_stage("buggy", {.on_request = [](Call& call) -> std::optional<Result<json::value>> {
+                                     if (call.target && call.target->key == "boom") throw std::runtime_error("stage bug");
+                                     return std::nullopt;
+                                   }}));
+  Connected c(server);
+  auto r = c.client->call_tool("boom");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, error_code::kInternalError);
+  EXPECT_NE(r.error().message.find("stage bug"), std::string::npos);
+  EXPECT_TRUE(c.client->call_tool("t"));
+}
+
+TEST(Chain, MalformedParamsAreRefusedNamingTheMember) {
+  auto server = std::make_shared<Server>();
+  server->add_tool(make_tool("t"), echo_name);
+  Connected c(server);
+  auto r = c.client->request(method::kToolsCall, json::object{{"name", 7}});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, error_code::kInvalidParams);
+  EXPECT_NE(r.error().message.find("tools/call"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("name"), std::string::npos) << r.error().message;
+  auto args = c.client->request(method::kToolsCall, json::object{{"name", "t"}, {"arguments", "x"}});
+  ASSERT_FALSE(args);
+  EXPECT_NE(args.error().message.find("arguments"), std::string::npos) << args.error().message;
+}
+
+TEST(AsyncTool, ManyInFlightHoldNoWorker) {
+  // One worker per session; twenty asynchronous calls wait unanswered while a blocking tool is
+  // still served: they hold no thread. Then each is answered from this thread.
+  ServerOptions so;
+  so.session.max_workers = 1;
+  auto server = std::make_shared<Server>(so);
+  std::mutex mu;
+  std::vector<Reply<CallToolResult>> waiting;
+  Event all_waiting;
+  server->add_async_tool(make_tool("later"), [&](const json::object&, std::shared_ptr<RequestContext>, Reply<CallToolResult> reply) {
+    std::lock_guard l(mu);
+    waiting.push_back(std::move(reply));
+    if (waiting.size() == 20) all_waiting.set();
+  });
+  server->add_tool(make_tool("now"), echo_name);
+  Connected c(server);
+  std::vector<std::future<Result<CallToolResult>>> calls;
+  for (int i = 0; i < 20; ++i) calls.push_back(std::async(std::launch::async, [&] { return c.client->call_tool("later"); }));
+  ASSERT_TRUE(all_waiting.wait());
+  auto now = c.client->call_tool("now");
+  ASSERT_TRUE(now) << now.error().message;
+  {
+    std::lock_guard l(mu);
+    for (std::size_t i = 0; i < waiting.size(); ++i) EXPECT_TRUE(waiting[i](CallToolResult::text("done " + std::to_string(i))));
+    EXPECT_FALSE(waiting[0](CallToolResult::text("again")));  // one answer per request
+  }
+  for (auto& f : calls) {
+    auto r = f.get();
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(text_of(*r).rfind("done ", 0), 0u);
+  }
+}
+
+TEST(AsyncTool, AsksTheClientWithoutBlocking) {
+  // The tool starts on the reader thread, where a blocking create_message is refused; the
+  // asynchronous form works there and the tool answers with what the client's sampler said.
+  auto server = std::make_shared<Server>();
+  server->add_async_tool(make_tool("ask"), [](const json::object&, std::shared_ptr<RequestContext> ctx, Reply<CallToolResult> reply) {
+    auto blocking = ctx->create_message(json::object{{"messages", json::array{}}, {"maxTokens", 5}});
+    if (blocking) {
+      reply(CallToolResult::error("a blocking nested request was allowed on the reader thread"));
+      return;
+    }
+    ctx->create_message_async(json::object{{"messages", json::array{}}, {"maxTokens", 5}},
+                              [reply](Result<json::value> answer) {
+                                if (!answer) reply(fail(answer.error()));
+                                else reply(CallToolResult::text(json::serialize(answer->at("content").at("text"))));
+                              });
+  });
+  ClientOptions co;
+  co.on_sampling = [](const json::object&, const CancellationToken&) -> Result<json::value> {
+    return json::object{{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "sampled"}}}, {"model", "m"}};
+  };
+  Connected c(server, co);
+  auto r = c.client->call_tool("ask");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(text_of(*r), "\"sampled\"");
+  EXPECT_FALSE(r->is_error.value_or(false)) << text_of(*r);
+}
+
+TEST(AsyncTool, AsyncNestedRequestNeedsTheCapability) {
+  auto server = std::make_shared<Server>();
+  server->add_async_tool(make_tool("ask"), [](const json::object&, std::shared_ptr<RequestContext> ctx, Reply<CallToolResult> reply) {
+    ctx->elicit_async(json::object{{"message", "?"}, {"requestedSchema", {{"type", "object"}, {"properties", json::object{}}}}},
+                      [reply](Result<json::value> answer) {
+                        reply(answer ? CallToolResult::text("asked") : CallToolResult::error(answer.error().message));
+                      });
+  });
+  Connected c(server);  // declares no elicitation
+  auto r = c.client->call_tool("ask");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_TRUE(r->is_error.value_or(false));
+  EXPECT_NE(text_of(*r).find("'elicitation' capability"), std::string::npos) << text_of(*r);
+}
+
+TEST(AsyncTool, ADroppedReplyIsAnInternalError) {
+  auto server = std::make_shared<Server>();
+  server->add_async_tool(make_tool("forgets"), [](const json::object&, std::shared_ptr<RequestContext>, Reply<CallToolResult>) {});
+  Connected c(server);
+  auto r = c.client->call_tool("forgets");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, error_code::kInternalError);
+  EXPECT_NE(r.error().message.find("without answering"), std::string::npos) << r.error().message;
+}
+
+TEST(AsyncTool, AnErrorReplyReachesTheClientThroughTheChain) {
+  auto server = std::make_shared<Server>();
+  std::atomic<bool> stage_saw{false};
+  server->use(make_stage("watch", {.on_result = [&](const Call& call, Result<json::value>& answer) {
+                                     if (call.method == method::kToolsCall && !answer) stage_saw = true;
+                                   }}));
+  std::thread answerer;
+  server->add_async_tool(make_tool("refuses"), [&](const json::object&, std::shared_ptr<RequestContext>, Reply<CallToolResult> reply) {
+    answerer = std::thread([reply] { reply(fail(Error::invalid_params("no such thing"))); });
+  });
+  Connected c(server);
+  auto r = c.client->call_tool("refuses");
+  answerer.join();
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "no such thing");
+  EXPECT_TRUE(stage_saw);
+}
