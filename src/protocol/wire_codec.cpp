@@ -62,4 +62,21 @@ std::string index_key(std::string_view key, std::size_t i) {
   return std::string(key) + "[" + std::to_string(i) + "]";
 }
 
+std::optional<std::size_t> find_name(std::span<const std::string_view> names, std::string_view s) {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == s) return i;
+  return std::nullopt;
+}
+
+Error enum_error(std::string_view what, std::span<const std::string_view> names) {
+  std::string m = std::string(what) + ": expected ";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) m += i + 1 == names.size() ? " or " : ", ";
+    m += '"';
+    m += names[i];
+    m += '"';
+  }
+  return Error::invalid_params(std::move(m));
+}
+
 }  // namespace mcp::wire

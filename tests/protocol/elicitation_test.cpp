@@ -64,7 +64,10 @@ TEST(Elicitation, RequestErrors) {
   EXPECT_INVALID(ElicitRequestParams, R"({"mode":"url","message":"m","url":"https://e.com"})",
                  "ElicitRequestURLParams.elicitationId: required field is missing");
   EXPECT_INVALID(ElicitRequestParams, R"({"mode":"popup","message":"m"})",
-                 "ElicitRequestParams.mode: expected \"form\" or \"url\"");
+                 "ElicitRequestParams.mode: unknown elicitation mode \"popup\"");
+  EXPECT_INVALID(ElicitRequestParams, R"({"mode":1,"message":"m"})", "ElicitRequestParams.mode: expected a string");
+  EXPECT_INVALID(ElicitRequestURLParams, R"({"message":"m","url":"https://e.com","elicitationId":"e"})",
+                 "ElicitRequestURLParams.mode: required field is missing");
   EXPECT_INVALID(ElicitRequestParams, R"({"message":"m"})",
                  "ElicitRequestFormParams.requestedSchema: required field is missing");
   EXPECT_INVALID(ElicitRequestFormParams, R"({"mode":"url","message":"m","requestedSchema":{}})",
@@ -74,13 +77,29 @@ TEST(Elicitation, RequestErrors) {
   // Nested objects are not allowed: forms are flat.
   EXPECT_INVALID(ElicitRequestParams,
                  R"({"message":"m","requestedSchema":{"type":"object","properties":{"address":{"type":"object"}}}})",
-                 "ElicitRequestFormParams.requestedSchema -> RequestedSchema.properties.address.type");
+                 "ElicitRequestFormParams.requestedSchema -> RequestedSchema.properties.address.type: expected "
+                 "\"string\", \"number\", \"integer\", \"boolean\" or \"array\"");
   EXPECT_INVALID(ElicitRequestParams,
                  R"({"message":"m","requestedSchema":{"type":"object","properties":{"a":"string"}}})",
                  "RequestedSchema.properties.a: expected an object");
   EXPECT_INVALID(ElicitRequestParams,
                  R"({"message":"m","requestedSchema":{"type":"object","properties":{},"required":[1]}})",
                  "RequestedSchema.required[0]: expected a string");
+  EXPECT_INVALID(ElicitRequestParams,
+                 R"({"message":"m","requestedSchema":{"type":"object","properties":{},"$schema":1}})",
+                 "RequestedSchema.$schema: expected a string");
+}
+
+TEST(Elicitation, FormModeMayBeNullOrAbsentWhenReadDirectly) {
+  auto form = parse_ok<ElicitRequestFormParams>(
+      R"({"mode":null,"message":"m","requestedSchema":{"type":"object","properties":{},
+          "$schema":"https://json-schema.org/draft/2020-12/schema"}})");
+  EXPECT_EQ(form.requested_schema.extra.at("$schema"), "https://json-schema.org/draft/2020-12/schema");
+  EXPECT_TRUE(form.extra.empty());
+  EXPECT_EQ(to_json(form).at("mode"), "form");
+  parse_ok<ElicitRequestFormParams>(R"({"message":"m","requestedSchema":{"type":"object","properties":{}}})");
+  EXPECT_TRUE(std::holds_alternative<ElicitRequestFormParams>(parse_ok<ElicitRequestParams>(
+      R"({"mode":null,"message":"m","requestedSchema":{"type":"object","properties":{}}})")));
 }
 
 TEST(Elicitation, Results) {
@@ -91,7 +110,8 @@ TEST(Elicitation, Results) {
   expect_round_trip<ElicitResult>(R"({"action":"decline"})");
   expect_round_trip<ElicitResult>(R"({"action":"cancel","x":1})");
   expect_round_trip<ElicitResult>(R"({"action":"accept","content":{"n":1,"s":"s"},"_meta":{}})");
-  EXPECT_INVALID(ElicitResult, R"({"action":"ok"})", "ElicitResult.action -> ElicitAction");
+  EXPECT_INVALID(ElicitResult, R"({"action":"ok"})",
+                 "ElicitResult.action -> ElicitAction: expected \"accept\", \"decline\" or \"cancel\"");
   EXPECT_INVALID(ElicitResult, R"({"content":{}})", "ElicitResult.action: required field is missing");
   EXPECT_INVALID(ElicitResult, R"({"action":"accept","content":{"address":{"city":"Paris"}}})",
                  "ElicitResult.content.address: expected a string, a number, a boolean or an array of strings");

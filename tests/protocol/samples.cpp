@@ -116,9 +116,10 @@ ToolResultContent tool_result() {
 
 CreateMessageRequestParams create_message_params() {
   CreateMessageRequestParams p;
-  p.messages = {SamplingMessage{Role::user, {text("Weather in Paris?")}, false, meta(), {}},
-                SamplingMessage{Role::assistant, {tool_use()}, true, meta(), {}},
-                SamplingMessage{Role::user, {tool_result()}, false, meta(), {}}};
+  p.messages = {SamplingMessage{Role::user, {text("Weather in Paris?")}, meta(), {}},
+                SamplingMessage{Role::assistant, {tool_use()}, meta(), {}},
+                SamplingMessage{Role::user, {tool_result()}, meta(), {}}};
+  p.messages[1].content.as_array = true;
   p.model_preferences = ModelPreferences{{ModelHint{std::string("claude-3-sonnet"), {}}}, 0.25, 0.5, 0.75, {}};
   p.system_prompt = "You are a helpful assistant.";
   p.include_context = IncludeContext::this_server;
@@ -144,7 +145,7 @@ CreateMessageResult create_message_result() {
 
 ElicitRequestFormParams elicit_form() {
   RequestedSchema s;
-  s.schema = "https://json-schema.org/draft/2020-12/schema";
+  s.extra["$schema"] = "https://json-schema.org/draft/2020-12/schema";
   // One property of every primitive kind the schema allows, each with every member it declares.
   json::array options{json::object{{"const", "red"}, {"title", "Red"}}, json::object{{"const", "green"}, {"title", "Green"}}};
   s.properties = json::object{

@@ -195,7 +195,6 @@ void sampling() {
   result("CreateMessageResult", create_message_result());
   result("CreateMessageResult", CreateMessageResult{Role::assistant,
                                                     {text("Paris is warmer")},
-                                                    false,
                                                     "m",
                                                     std::string(stop_reason::kEndTurn),
                                                     std::nullopt,

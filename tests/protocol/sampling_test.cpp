@@ -32,7 +32,7 @@ constexpr std::string_view kToolLoopRequest = R"({
 TEST(Sampling, ToolLoopRequestFromTheSpecification) {
   auto p = parse_ok<CreateMessageRequestParams>(kToolLoopRequest);
   ASSERT_EQ(p.messages.size(), 3u);
-  EXPECT_FALSE(p.messages[0].content_as_array);
+  EXPECT_FALSE(p.messages[0].content.as_array);
   EXPECT_TRUE(std::holds_alternative<TextContent>(p.messages[0].content.at(0)));
   EXPECT_EQ(p.messages[1].role, Role::assistant);
   ASSERT_EQ(p.messages[1].content.size(), 2u);
@@ -67,11 +67,11 @@ TEST(Sampling, ResultWithParallelToolUses) {
 }
 
 TEST(Sampling, ContentShapeFollowsTheFlag) {
-  SamplingMessage m{Role::user, {TextContent{"a", {}, {}, {}}}, false, std::nullopt, {}};
+  SamplingMessage m{Role::user, {TextContent{"a", {}, {}, {}}}, std::nullopt, {}};
   EXPECT_TRUE(to_json(m).at("content").is_object());
-  m.content_as_array = true;
+  m.content.as_array = true;
   EXPECT_TRUE(to_json(m).at("content").is_array());
-  m.content_as_array = false;
+  m.content.as_array = false;
   m.content.push_back(ImageContent{"AA==", "image/png", {}, {}, {}});
   EXPECT_EQ(to_json(m).at("content").as_array().size(), 2u);
   expect_round_trip<SamplingMessage>(
@@ -83,12 +83,18 @@ TEST(Sampling, ToolResultsCannotBeMixedWithOtherContent) {
                  R"({"role":"user","content":[{"type":"text","text":"Here:"},
                      {"type":"tool_result","toolUseId":"c","content":[]}]})",
                  "SamplingMessage.content: tool_result blocks cannot be mixed with other content");
+  // The rule holds for a message nested in a request too.
+  EXPECT_INVALID(CreateMessageRequestParams,
+                 R"({"maxTokens":1,"messages":[{"role":"user","content":[{"type":"text","text":"Here:"},
+                     {"type":"tool_result","toolUseId":"c","content":[]}]}]})",
+                 "CreateMessageRequestParams.messages[0] -> SamplingMessage.content: tool_result blocks cannot be "
+                 "mixed");
 }
 
 TEST(Sampling, ResourceBlocksAreNotAllowed) {
   EXPECT_INVALID(
       SamplingMessage, R"({"role":"user","content":{"type":"resource_link","uri":"file:///a","name":"a"}})",
-      "SamplingMessage.content -> SamplingMessageContentBlock.type: content type \"resource_link\" is not allowed");
+      "SamplingMessage.content -> SamplingMessageContentBlock.type: unknown sampling content type \"resource_link\"");
 }
 
 TEST(Sampling, ToolContentErrors) {
@@ -117,11 +123,16 @@ TEST(Sampling, RequestFieldsAndValidation) {
   EXPECT_INVALID(CreateMessageRequestParams, R"({"messages":[]})", "CreateMessageRequestParams.maxTokens: required");
   EXPECT_INVALID(CreateMessageRequestParams, R"({"messages":[],"maxTokens":1.5})", "maxTokens: expected an integer");
   EXPECT_INVALID(CreateMessageRequestParams, R"({"messages":[],"maxTokens":1,"includeContext":"everything"})",
-                 "CreateMessageRequestParams.includeContext -> IncludeContext");
+                 "CreateMessageRequestParams.includeContext -> IncludeContext: expected \"none\", \"thisServer\" or "
+                 "\"allServers\"");
   EXPECT_INVALID(CreateMessageRequestParams, R"({"messages":[],"maxTokens":1,"modelPreferences":{"costPriority":2}})",
                  "ModelPreferences.costPriority: expected a number between 0 and 1");
+  EXPECT_INVALID(ModelPreferences, R"({"speedPriority":-0.1})",
+                 "ModelPreferences.speedPriority: expected a number between 0 and 1");
+  EXPECT_INVALID(ModelPreferences, R"({"intelligencePriority":1.5})",
+                 "ModelPreferences.intelligencePriority: expected a number between 0 and 1");
   EXPECT_INVALID(CreateMessageRequestParams, R"({"messages":[],"maxTokens":1,"toolChoice":{"mode":"any"}})",
-                 "ToolChoice.mode -> ToolChoiceMode");
+                 "ToolChoice.mode -> ToolChoiceMode: expected \"auto\", \"required\" or \"none\"");
   EXPECT_INVALID(CreateMessageRequestParams, R"({"messages":[],"maxTokens":1,"stopSequences":["a",1]})",
                  "CreateMessageRequestParams.stopSequences[1]: expected a string");
   EXPECT_INVALID(CreateMessageRequestParams, R"({"messages":[{"role":"user"}],"maxTokens":1})",
@@ -137,7 +148,7 @@ TEST(Sampling, EnumNames) {
 }
 
 SamplingMessage msg(Role role, std::vector<SamplingMessageContentBlock> content) {
-  return SamplingMessage{role, std::move(content), false, std::nullopt, {}};
+  return SamplingMessage{role, std::move(content), std::nullopt, {}};
 }
 ToolUseContent use(std::string id) { return ToolUseContent{std::move(id), "w", {}, {}, {}}; }
 ToolResultContent result(std::string id) { return ToolResultContent{std::move(id), {}, {}, {}, {}, {}}; }

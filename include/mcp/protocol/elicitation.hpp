@@ -12,19 +12,20 @@
 #include <vector>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
-// The form a form-mode elicitation asks for: a flat object of primitive fields. Each property is
-// kept as its JSON Schema object; from_json checks it is one of the primitive kinds the
-// specification allows (string, number, integer, boolean, or an array for multi-select enums),
-// because clients can only render those.
+// The form a form-mode elicitation asks for: a flat object of primitive fields ("type": "object").
+// Each property is kept as its JSON Schema object; from_json checks it is one of the primitive kinds
+// the specification allows (string, number, integer, boolean, or an array for multi-select enums),
+// because clients can only render those. A "$schema" (dialect URI) stays in `extra`.
 struct RequestedSchema {
   json::object properties{};
-  std::vector<std::string> required{};
-  std::optional<std::string> schema{};  // "$schema"
+  OptionalArray<std::string> required{};
   json::object extra{};
 };
+MCP_WIRE_TAGGED(RequestedSchema, "object", properties, required, extra)
 
 // Form mode: the answer travels back through the client in ElicitResult::content. Must not be used
 // for secrets (passwords, API keys): those go through URL mode.
@@ -34,6 +35,7 @@ struct ElicitRequestFormParams {
   std::optional<json::object> meta{};
   json::object extra{};
 };
+MCP_WIRE_REQUEST_PARAMS(ElicitRequestFormParams, message, requested_schema, meta, extra)
 
 // URL mode (new in 2025-11-25): the user is sent to `url` and the data never passes the client.
 struct ElicitRequestURLParams {
@@ -43,9 +45,18 @@ struct ElicitRequestURLParams {
   std::optional<json::object> meta{};
   json::object extra{};
 };
+MCP_WIRE_REQUEST_PARAMS(ElicitRequestURLParams, message, url, elicitation_id, meta, extra)
 
-// Dispatched on "mode": "url" is URL mode; "form" or no mode at all (peers older than 2025-11-25)
-// is form mode; anything else is an error. to_json always writes the mode.
+// The two modes are told apart by "mode", always written; peers older than 2025-11-25 send form
+// mode without one.
+constexpr std::string_view wire_tag_key(const ElicitRequestFormParams*) { return "mode"; }
+constexpr std::string_view wire_tag(const ElicitRequestFormParams*) { return "form"; }
+constexpr bool wire_tag_optional(const ElicitRequestFormParams*) { return true; }
+constexpr std::string_view wire_tag_key(const ElicitRequestURLParams*) { return "mode"; }
+constexpr std::string_view wire_tag(const ElicitRequestURLParams*) { return "url"; }
+
+// Dispatched on "mode": "url" is URL mode, "form" or no mode at all is form mode, anything else is
+// an error.
 using ElicitRequestParams = std::variant<ElicitRequestFormParams, ElicitRequestURLParams>;
 
 enum class ElicitAction { accept, decline, cancel };
@@ -59,12 +70,14 @@ struct ElicitResult {
   std::optional<json::object> meta{};
   json::object extra{};
 };
+MCP_WIRE_TYPE(ElicitResult, action, content, meta, extra)
 
 struct ElicitationCompleteNotificationParams {
   std::string elicitation_id{};  // "elicitationId"
   std::optional<json::object> meta{};
   json::object extra{};
 };
+MCP_WIRE_TYPE(ElicitationCompleteNotificationParams, elicitation_id, meta, extra)
 
 // The error (-32042) a server returns when a request needs URL elicitations completed first.
 Error url_elicitation_required_error(const std::vector<ElicitRequestURLParams>& elicitations,
@@ -73,19 +86,8 @@ Error url_elicitation_required_error(const std::vector<ElicitRequestURLParams>& 
 Result<std::vector<ElicitRequestURLParams>> url_elicitations(const Error& e);
 
 json::value to_json(ElicitAction);
-json::value to_json(const RequestedSchema&);
-json::value to_json(const ElicitRequestFormParams&);
-json::value to_json(const ElicitRequestURLParams&);
 json::value to_json(const ElicitRequestParams&);
-json::value to_json(const ElicitResult&);
-json::value to_json(const ElicitationCompleteNotificationParams&);
 template <> Result<ElicitAction> from_json<ElicitAction>(const json::value&);
-template <> Result<RequestedSchema> from_json<RequestedSchema>(const json::value&);
-template <> Result<ElicitRequestFormParams> from_json<ElicitRequestFormParams>(const json::value&);
-template <> Result<ElicitRequestURLParams> from_json<ElicitRequestURLParams>(const json::value&);
 template <> Result<ElicitRequestParams> from_json<ElicitRequestParams>(const json::value&);
-template <> Result<ElicitResult> from_json<ElicitResult>(const json::value&);
-template <> Result<ElicitationCompleteNotificationParams> from_json<ElicitationCompleteNotificationParams>(
-    const json::value&);
 
 }  // namespace mcp

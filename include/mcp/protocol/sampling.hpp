@@ -14,6 +14,7 @@
 #include "mcp/protocol/annotations.hpp"
 #include "mcp/protocol/sampling_message.hpp"
 #include "mcp/protocol/tool.hpp"
+#include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
@@ -21,15 +22,17 @@ struct ModelHint {
   std::optional<std::string> name{};  // a substring of a model name, e.g. "claude-3-5-sonnet"
   json::object extra{};
 };
+MCP_WIRE_TYPE(ModelHint, name, extra)
 
 // Priorities are in [0, 1]; from_json rejects anything else.
 struct ModelPreferences {
-  std::vector<ModelHint> hints{};  // in order of preference
+  OptionalArray<ModelHint> hints{};  // in order of preference
   std::optional<double> cost_priority{};          // "costPriority"
   std::optional<double> speed_priority{};         // "speedPriority"
   std::optional<double> intelligence_priority{};  // "intelligencePriority"
   json::object extra{};
 };
+MCP_WIRE_TYPE(ModelPreferences, hints, cost_priority, speed_priority, intelligence_priority, extra)
 
 // `auto` is a C++ keyword, hence `automatic` for the wire's "auto".
 enum class ToolChoiceMode { automatic, required, none };
@@ -40,6 +43,7 @@ struct ToolChoice {
   std::optional<ToolChoiceMode> mode{};  // absent means automatic
   json::object extra{};
 };
+MCP_WIRE_TYPE(ToolChoice, mode, extra)
 
 // Soft-deprecated: "thisServer" and "allServers" only when the client declares sampling.context.
 enum class IncludeContext { none, this_server, all_servers };
@@ -53,13 +57,15 @@ struct CreateMessageRequestParams {
   std::optional<IncludeContext> include_context{};      // "includeContext"
   std::optional<double> temperature{};
   std::int64_t max_tokens = 0;  // "maxTokens", required
-  std::vector<std::string> stop_sequences{};  // "stopSequences"
-  std::optional<json::object> metadata{};     // provider-specific, passed through
-  std::vector<Tool> tools{};                  // requires the client's sampling.tools capability
-  std::optional<ToolChoice> tool_choice{};    // "toolChoice"
+  OptionalArray<std::string> stop_sequences{};  // "stopSequences"
+  std::optional<json::object> metadata{};       // provider-specific, passed through
+  OptionalArray<Tool> tools{};                  // requires the client's sampling.tools capability
+  std::optional<ToolChoice> tool_choice{};      // "toolChoice"
   std::optional<json::object> meta{};
   json::object extra{};
 };
+MCP_WIRE_REQUEST_PARAMS(CreateMessageRequestParams, messages, model_preferences, system_prompt, include_context,
+                        temperature, max_tokens, stop_sequences, metadata, tools, tool_choice, meta, extra)
 
 // Well-known stop reasons; the field is an open string.
 namespace stop_reason {
@@ -69,30 +75,20 @@ inline constexpr std::string_view kMaxTokens = "maxTokens";
 inline constexpr std::string_view kToolUse = "toolUse";
 }  // namespace stop_reason
 
-// `content` has the same one-or-many shape as SamplingMessage's (see there).
+// `content` has the same one-or-many shape as SamplingMessage's.
 struct CreateMessageResult {
   Role role = Role::assistant;
-  std::vector<SamplingMessageContentBlock> content{};
-  bool content_as_array = false;
+  OneOrMany<SamplingMessageContentBlock> content{};
   std::string model{};
   std::optional<std::string> stop_reason{};  // "stopReason"
   std::optional<json::object> meta{};
   json::object extra{};
 };
+MCP_WIRE_TYPE(CreateMessageResult, role, content, model, stop_reason, meta, extra)
 
 json::value to_json(ToolChoiceMode);
 json::value to_json(IncludeContext);
-json::value to_json(const ModelHint&);
-json::value to_json(const ModelPreferences&);
-json::value to_json(const ToolChoice&);
-json::value to_json(const CreateMessageRequestParams&);
-json::value to_json(const CreateMessageResult&);
 template <> Result<ToolChoiceMode> from_json<ToolChoiceMode>(const json::value&);
 template <> Result<IncludeContext> from_json<IncludeContext>(const json::value&);
-template <> Result<ModelHint> from_json<ModelHint>(const json::value&);
-template <> Result<ModelPreferences> from_json<ModelPreferences>(const json::value&);
-template <> Result<ToolChoice> from_json<ToolChoice>(const json::value&);
-template <> Result<CreateMessageRequestParams> from_json<CreateMessageRequestParams>(const json::value&);
-template <> Result<CreateMessageResult> from_json<CreateMessageResult>(const json::value&);
 
 }  // namespace mcp

@@ -13,6 +13,7 @@
 #include "mcp/json.hpp"
 #include "mcp/protocol/annotations.hpp"
 #include "mcp/protocol/content.hpp"
+#include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
@@ -24,6 +25,7 @@ struct ToolUseContent {
   std::optional<json::object> meta{};
   json::object extra{};
 };
+MCP_WIRE_TAGGED(ToolUseContent, "tool_use", id, name, input, meta, extra)
 
 // The outcome of a tool use, sent back in the next user message.  "type": "tool_result"
 struct ToolResultContent {
@@ -34,21 +36,22 @@ struct ToolResultContent {
   std::optional<json::object> meta{};
   json::object extra{};
 };
+MCP_WIRE_TAGGED(ToolResultContent, "tool_result", tool_use_id, content, structured_content, is_error, meta, extra)
 
 // Dispatched on "type"; resource links and embedded resources are not allowed in sampling.
 using SamplingMessageContentBlock =
     std::variant<TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent>;
 
-// `content` is one block or an array of blocks on the wire (arrays since 2025-11-25). It is always a
-// vector here; `content_as_array` remembers the wire shape so that a lone block sent as an array
-// goes back as one, and a lone block otherwise goes out bare, which older peers understand.
+// `content` is one block or an array of blocks on the wire (arrays since 2025-11-25); either way it
+// reads as a vector, and content.as_array keeps the shape (see OneOrMany in mcp/protocol/wire.hpp).
+// from_json rejects a message mixing tool results with other content, which the specification forbids.
 struct SamplingMessage {
   Role role = Role::user;
-  std::vector<SamplingMessageContentBlock> content{};
-  bool content_as_array = false;
+  OneOrMany<SamplingMessageContentBlock> content{};
   std::optional<json::object> meta{};
   json::object extra{};
 };
+MCP_WIRE_TYPE(SamplingMessage, role, content, meta, extra)
 
 // The wire "type" of a block: "text", "image", "audio", "tool_use" or "tool_result".
 std::string_view content_type(const SamplingMessageContentBlock&);
@@ -58,14 +61,7 @@ std::string_view content_type(const SamplingMessageContentBlock&);
 // tool result answers anything else. Errors are -32602 naming the message index.
 Result<void> check_tool_use_pairing(const std::vector<SamplingMessage>& messages);
 
-json::value to_json(const ToolUseContent&);
-json::value to_json(const ToolResultContent&);
 json::value to_json(const SamplingMessageContentBlock&);
-json::value to_json(const SamplingMessage&);
-template <> Result<ToolUseContent> from_json<ToolUseContent>(const json::value&);
-template <> Result<ToolResultContent> from_json<ToolResultContent>(const json::value&);
 template <> Result<SamplingMessageContentBlock> from_json<SamplingMessageContentBlock>(const json::value&);
-// Also rejects a message mixing tool results with other content, which the specification forbids.
-template <> Result<SamplingMessage> from_json<SamplingMessage>(const json::value&);
 
 }  // namespace mcp

@@ -16,8 +16,10 @@
 //   std::optional<T>       optional (absent or null reads as nullopt; written when set)
 //   OptionalArray<T>       optional array (absent reads as empty; not written when empty)
 //   std::vector<T>         required array (always written, even empty)
+//   OneOrMany<T>           required; one item or an array of them, written back in the shape read
 //   std::map<string,string> optional object of strings (not written when empty)
 //   std::variant<A, B...>  a union; tagged alternatives (MCP_WIRE_TAGGED) are told apart by "type"
+//                          (or the member their wire_tag_key hook names: see wire_codec.hpp)
 // and the member's name gives the wire name: snake_case becomes camelCase, `meta` is "_meta", a
 // trailing underscore is dropped (`default_` is "default"). A member named `extra` keeps the fields
 // the type does not know, so a round trip through the SDK loses nothing.
@@ -43,6 +45,17 @@ struct OptionalArray : std::vector<T> {
   using std::vector<T>::vector;
   OptionalArray() = default;
   OptionalArray(std::vector<T> v) : std::vector<T>(std::move(v)) {}  // NOLINT: implicit on purpose
+};
+
+// What the schema types `T | T[]` (sampling content). `as_array` remembers the wire shape: a lone
+// item read from an array goes back as one, and is otherwise written bare, which peers that predate
+// the array form understand.
+template <class T>
+struct OneOrMany : std::vector<T> {
+  using std::vector<T>::vector;
+  OneOrMany() = default;
+  OneOrMany(std::vector<T> v) : std::vector<T>(std::move(v)) {}  // NOLINT: implicit on purpose
+  bool as_array = false;
 };
 
 namespace wire {

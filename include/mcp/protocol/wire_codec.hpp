@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -36,6 +37,10 @@ template <class T> struct is_vector : std::false_type {};
 template <class T> struct is_vector<std::vector<T>> : std::true_type {};
 template <class T> struct is_optional_array : std::false_type {};
 template <class T> struct is_optional_array<OptionalArray<T>> : std::true_type {};
+template <class T> struct is_one_or_many : std::false_type {};
+template <class T> struct is_one_or_many<OneOrMany<T>> : std::true_type {};
+template <class T>
+constexpr bool is_array_v = is_vector<T>::value || is_optional_array<T>::value || is_one_or_many<T>::value;
 template <class T> struct is_variant : std::false_type {};
 template <class... Ts> struct is_variant<std::variant<Ts...>> : std::true_type {};
 
@@ -56,6 +61,26 @@ Result<void> check_unit_interval(std::string_view what, std::string_view key, co
 // Sizes are byte counts.
 Result<void> check_non_negative(std::string_view what, std::string_view key, const std::optional<std::int64_t>& v);
 std::string index_key(std::string_view key, std::size_t i);
+// The index of `s` in `names`, for enumerations written by name.
+std::optional<std::size_t> find_name(std::span<const std::string_view> names, std::string_view s);
+// "<what>: expected \"a\", \"b\" or \"c\"".
+Error enum_error(std::string_view what, std::span<const std::string_view> names);
+
+// A tagged type's objects carry their tag in "type", unless the type names another member with a
+// `wire_tag_key` hook (elicitation's "mode"); `wire_tag_optional` lets objects leave the tag out
+// (older peers' elicitation requests), and it is still always written.
+template <class T>
+constexpr std::string_view tag_key() {
+  constexpr const T* t = nullptr;
+  if constexpr (requires { wire_tag_key(t); }) return wire_tag_key(t);
+  else return "type";
+}
+template <class T>
+constexpr bool tag_optional() {
+  constexpr const T* t = nullptr;
+  if constexpr (requires { wire_tag_optional(t); }) return wire_tag_optional(t);
+  else return false;
+}
 
 template <class T>
 constexpr std::string_view type_name() {
@@ -80,7 +105,9 @@ json::value encode_value(const T& v) {
   else if constexpr (std::is_integral_v<T>) return json::value(static_cast<std::int64_t>(v));
   else if constexpr (std::is_same_v<T, json::value> || std::is_same_v<T, json::object> || std::is_same_v<T, json::array>)
     return json::value(v);
-  else if constexpr (is_vector<T>::value || is_optional_array<T>::value) {
+  else if constexpr (is_array_v<T>) {
+    if constexpr (is_one_or_many<T>::value)
+      if (v.size() == 1 && !v.as_array) return encode_value(v.front());
     json::array a;
     a.reserve(v.size());
     for (const auto& item : v) a.push_back(encode_value(item));
@@ -102,7 +129,7 @@ template <class T>
 json::value encode(const T& v) {
   static_assert(Described<T>, "declare the type with MCP_WIRE_TYPE");
   json::object o;
-  if constexpr (Tagged<T>) o["type"] = wire_tag(static_cast<const T*>(nullptr));
+  if constexpr (Tagged<T>) o[tag_key<T>()] = wire_tag(static_cast<const T*>(nullptr));
   const json::object* extra = nullptr;
   const std::optional<json::object>* meta = nullptr;
   boost::mp11::mp_for_each<boost::describe::describe_members<T, boost::describe::mod_public>>([&](auto D) {
@@ -127,8 +154,6 @@ json::value encode(const T& v) {
 }
 
 // ---- decode ------------------------------------------------------------------------------------
-
-template <class T> Result<T> decode(const json::value& v);
 
 // Reads one value into `out`; `what.key` names it in errors.
 template <class T>
@@ -156,7 +181,14 @@ std::optional<Error> read_value(T& out, const json::value& v, std::string_view w
   } else if constexpr (std::is_same_v<T, json::array>) {
     if (!v.is_array()) return field_error(what, key, "expected an array");
     out = v.get_array();
-  } else if constexpr (is_vector<T>::value || is_optional_array<T>::value) {
+  } else if constexpr (is_array_v<T>) {
+    if constexpr (is_one_or_many<T>::value) {
+      out.as_array = v.is_array();
+      if (!out.as_array) {
+        out.assign(1, typename T::value_type{});
+        return read_value(out.front(), v, what, key);
+      }
+    }
     if (!v.is_array()) return field_error(what, key, "expected an array");
     const auto& a = v.get_array();
     out.clear();
@@ -173,12 +205,10 @@ std::optional<Error> read_value(T& out, const json::value& v, std::string_view w
       if (!kv.value().is_string()) return field_error(what, std::string(key) + "." + peer_text(kv.key()), "expected a string");
       out.emplace(std::string(kv.key()), std::string(kv.value().get_string()));
     }
-  } else if constexpr (Described<T>) {
-    auto r = decode<T>(v);
-    if (!r) return nested_error(what, key, r.error());
-    out = std::move(*r);
   } else {
-    auto r = from_json<T>(v);  // a hand-written codec
+    // A nested type is read through its from_json, never decode<T> here: decode<T> consults T's
+    // wire_check, which only T's own source file sees, and an instantiation elsewhere would skip it.
+    auto r = from_json<T>(v);
     if (!r) return nested_error(what, key, r.error());
     out = std::move(*r);
   }
@@ -186,31 +216,38 @@ std::optional<Error> read_value(T& out, const json::value& v, std::string_view w
 }
 
 // A union of tagged types (a content block, a completion reference): the alternative whose tag is
-// the value's "type". `what` names the union in errors, `noun` what an unknown tag is ("content type").
-// A union needs a name, so it keeps a from_json of its own that calls this.
+// the value's, or when it has none, the alternative whose tag is optional. `what` names the union in
+// errors, `noun` what an unknown tag is ("content type"). A union needs a name, so it keeps a
+// from_json of its own that calls this.
 template <class V>
 Result<V> decode_union(const json::value& v, std::string_view what, std::string_view noun) {
+  constexpr std::string_view key = tag_key<std::variant_alternative_t<0, V>>();
   const json::object* o = v.if_object();
   if (!o) return fail(Error::invalid_params(std::string(what) + ": expected an object"));
-  const json::value* tag = o->if_contains("type");
-  if (!tag || !tag->is_string()) return fail(field_error(what, "type", "expected a string"));
+  const json::value* tag = o->if_contains(key);
+  const bool untagged = !tag || tag->is_null();
+  if (!untagged && !tag->is_string()) return fail(field_error(what, key, "expected a string"));
   std::optional<Result<V>> out;
   [&]<class... Ts>(std::type_identity<std::variant<Ts...>>) {
-    static_assert((Tagged<Ts> && ...), "every alternative needs MCP_WIRE_TAGGED");
+    static_assert((Tagged<Ts> && ...), "every alternative needs a tag");
+    static_assert(((tag_key<Ts>() == key) && ...), "the alternatives share their tag's member");
     auto try_one = [&]<class A>(std::type_identity<A>) {
-      if (out || tag->get_string() != wire_tag(static_cast<const A*>(nullptr))) return;
-      auto r = decode<A>(v);
+      if (out) return;
+      if (untagged ? !tag_optional<A>() : tag->get_string() != wire_tag(static_cast<const A*>(nullptr))) return;
+      auto r = from_json<A>(v);  // not decode<A>: see read_value
       out = r ? Result<V>(V(std::move(*r))) : Result<V>(fail(r.error()));
     };
     (try_one(std::type_identity<Ts>{}), ...);
   }(std::type_identity<V>{});
-  if (!out) return fail(field_error(what, "type", "unknown " + std::string(noun) + " \"" + peer_text(tag->get_string()) + "\""));
-  return std::move(*out);
+  if (out) return std::move(*out);
+  if (untagged) return fail(field_error(what, key, "expected a string"));
+  return fail(field_error(what, key, "unknown " + std::string(noun) + " \"" + peer_text(tag->get_string()) + "\""));
 }
 
 template <class T>
 bool is_member_name(std::string_view key) {
-  if (Tagged<T> && key == "type") return true;
+  if constexpr (Tagged<T>)
+    if (key == tag_key<T>()) return true;
   bool known = false;
   boost::mp11::mp_for_each<boost::describe::describe_members<T, boost::describe::mod_public>>([&](auto D) {
     constexpr Name name = member_name<decltype(D)>();
@@ -227,10 +264,11 @@ Result<T> decode(const json::value& v) {
   if (!o) return fail(Error::invalid_params(std::string(what) + ": expected an object"));
   T out{};
   if constexpr (Tagged<T>) {
-    const json::value* tag = o->if_contains("type");
-    if (!tag) return fail(field_error(what, "type", "required field is missing"));
-    if (!tag->is_string() || tag->get_string() != wire_tag(static_cast<const T*>(nullptr)))
-      return fail(field_error(what, "type", "expected \"" + std::string(wire_tag(static_cast<const T*>(nullptr))) + "\""));
+    constexpr std::string_view key = tag_key<T>(), expected = wire_tag(static_cast<const T*>(nullptr));
+    const json::value* tag = o->if_contains(key);
+    if (!tag && !tag_optional<T>()) return fail(field_error(what, key, "required field is missing"));
+    if (tag && !(tag_optional<T>() && tag->is_null()) && !(tag->is_string() && tag->get_string() == expected))
+      return fail(field_error(what, key, "expected \"" + std::string(expected) + "\""));
   }
   std::optional<Error> err;
   json::object* extra = nullptr;
@@ -279,3 +317,23 @@ Result<T> decode(const json::value& v) {
   json::value to_json(const T& v) { return ::mcp::wire::encode(v); }             \
   template <>                                                                    \
   Result<T> from_json<T>(const json::value& v) { return ::mcp::wire::decode<T>(v); }
+
+// Defines to_string(E), PARSE(std::string_view), to_json(E) and from_json<E> for an enumeration
+// written by name; the names follow the order in which the enumerators are declared. In E's
+// namespace, in one source file.
+#define MCP_WIRE_ENUM_CODEC(E, PARSE, ...)                                                 \
+  namespace {                                                                             \
+  constexpr std::string_view wire_names_##E[] = {__VA_ARGS__};                            \
+  }                                                                                       \
+  std::string_view to_string(E e) { return wire_names_##E[static_cast<std::size_t>(e)]; } \
+  std::optional<E> PARSE(std::string_view s) {                                            \
+    auto i = ::mcp::wire::find_name(wire_names_##E, s);                                   \
+    return i ? std::optional<E>(static_cast<E>(*i)) : std::nullopt;                       \
+  }                                                                                       \
+  json::value to_json(E e) { return json::string(to_string(e)); }                         \
+  template <>                                                                             \
+  Result<E> from_json<E>(const json::value& v) {                                          \
+    const auto* s = v.if_string();                                                        \
+    if (auto e = s ? PARSE(*s) : std::nullopt) return *e;                                 \
+    return fail(::mcp::wire::enum_error(#E, wire_names_##E));                             \
+  }
