@@ -1,6 +1,7 @@
 #include "mcp/client/client.hpp"
 
 #include "mcp/protocol/capabilities.hpp"
+#include "mcp/protocol/methods.hpp"
 
 #include <mutex>
 #include <set>
@@ -11,16 +12,27 @@
 
 namespace mcp {
 
-struct Client::Impl final : Session::Handler {
+struct Client::Impl final : Session::Handler, ClientStageHost {
   explicit Impl(ClientOptions o) : opts(std::move(o)) {
-    if (opts.signature_policy) enforcer = std::make_unique<SignatureEnforcer>(*opts.signature_policy);
-    if (opts.manifest) manifest_enforcer = std::make_unique<ManifestEnforcer>(*opts.manifest);
+    stages = opts.stages;
+    // The policies are innermost: they judge what the server sent before the user's stages see it.
+    if (opts.manifest) {
+      manifest_enforcer = std::make_shared<ManifestEnforcer>(*opts.manifest);
+      stages.push_back(manifest_enforcer);
+    }
+    if (opts.signature_policy) {
+      enforcer = std::make_shared<SignatureEnforcer>(*opts.signature_policy);
+      stages.push_back(enforcer);
+    }
   }
 
   ClientOptions opts;
-  std::unique_ptr<SignatureEnforcer> enforcer;  // null without a signature policy
-  std::unique_ptr<ManifestEnforcer> manifest_enforcer;  // null without a manifest policy
+  std::vector<std::shared_ptr<ClientStage>> stages;     // the chain, outermost first
+  std::shared_ptr<SignatureEnforcer> enforcer;          // null without a signature policy
+  std::shared_ptr<ManifestEnforcer> manifest_enforcer;  // null without a manifest policy
   std::shared_ptr<Session> session;
+  // A stage refused the session: every later call fails with this.
+  std::optional<Error> ended_by;
   InitializeResult init;
   json::object server_caps;
   mutable std::mutex mu;
@@ -47,9 +59,9 @@ struct Client::Impl final : Session::Handler {
 
   Result<json::value> handle_request(InboundRequest& req) override {
     const ClientRequestHandler* h = nullptr;
-    if (req.method == "sampling/createMessage") h = &opts.on_sampling;
-    else if (req.method == "elicitation/create") h = &opts.on_elicitation;
-    else if (req.method == "roots/list") h = &opts.on_roots;
+    if (req.method == method::kSamplingCreateMessage) h = &opts.on_sampling;
+    else if (req.method == method::kElicitationCreate) h = &opts.on_elicitation;
+    else if (req.method == method::kRootsList) h = &opts.on_roots;
     if (!h || !*h) return fail(Error::method_not_found(req.method));
     try {
       return (*h)(req.params, req.cancel);
@@ -61,17 +73,14 @@ struct Client::Impl final : Session::Handler {
   void handle_notification(const jsonrpc::Notification& n) override {
     static const json::object empty;
     const json::object& p = n.params ? *n.params : empty;
-    // The next tools/list is held to a manifest fetched after this (not here: this is the reader thread).
-    if (manifest_enforcer && n.method == "notifications/tools/list_changed") manifest_enforcer->mark_stale();
-    if (n.method == "notifications/message" && opts.on_log) {
+    for (const auto& stage : stages) stage->on_notification(n);
+    if (n.method == method::kLoggingMessage && opts.on_log) {
       if (auto m = from_json<LoggingMessageNotificationParams>(p)) opts.on_log(*m);
       else MCP_LOG_WARN("client: malformed notifications/message: {}", m.error().message);
-    } else if (n.method == "notifications/resources/updated" && opts.on_resource_updated) {
+    } else if (n.method == method::kResourcesUpdated && opts.on_resource_updated) {
       if (auto u = p.if_contains("uri"); u && u->is_string()) opts.on_resource_updated(std::string(u->get_string()));
-    } else if (opts.on_list_changed) {
-      if (n.method == "notifications/tools/list_changed") opts.on_list_changed("tools");
-      else if (n.method == "notifications/resources/list_changed") opts.on_list_changed("resources");
-      else if (n.method == "notifications/prompts/list_changed") opts.on_list_changed("prompts");
+    } else if (opts.on_list_changed && n.method.starts_with("notifications/") && n.method.ends_with("/list_changed")) {
+      if (auto kind = list_kind_of_method(n.method)) opts.on_list_changed(std::string(result_key(*kind)));
     }
     if (opts.on_notification) opts.on_notification(n);
   }
@@ -86,13 +95,8 @@ struct Client::Impl final : Session::Handler {
   Result<json::value> call(std::string_view capability, std::string_view method, json::object params,
                            CallOptions o = {}) {
     if (!session) return fail(Error::connection_closed("not connected"));
-    // Strict mode ended the session: every later call says why, not just "closed".
-    if (enforcer) {
-      if (auto f = enforcer->fatal()) return fail(*f);
-    }
-    if (manifest_enforcer) {
-      if (auto f = manifest_enforcer->fatal()) return fail(*f);
-    }
+    // A stage ended the session: every later call says why, not just "closed".
+    if (auto e = ended()) return fail(*e);
     if (!capability.empty() && !supports(capability)) {
       return fail(error_code::kMethodNotFound, "the server did not declare the '" + std::string(capability) +
                                                    "' capability, so " + std::string(method) + " was not sent");
@@ -102,33 +106,48 @@ struct Client::Impl final : Session::Handler {
       if (!m.is_object()) m = json::object{};
       for (const auto& kv : *o.meta) m.get_object()[kv.key()] = kv.value();
     }
+    for (const auto& stage : stages) {
+      if (auto ok = stage->on_request(method, params); !ok) return fail(ok.error());
+    }
     RequestOptions ro;
     ro.timeout = o.timeout;
     ro.on_progress = std::move(o.on_progress);
     ro.cancel = o.cancel;
-    return session->request(method, std::move(params), std::move(ro));
+    auto r = session->request(method, std::move(params), std::move(ro));
+    if (!r) return r;
+    for (auto it = stages.rbegin(); it != stages.rend(); ++it) {
+      if (auto ok = (*it)->on_result(method, *r); !ok) return fail(ok.error());
+    }
+    return r;
   }
 
-  // Holds a list result to the signature policy; in strict mode a violation ends the session.
-  Result<void> check_list(ListKind kind, const json::value& result, bool complete) {
-    if (enforcer) {
-      auto ok = enforcer->on_list(kind, result, complete);
-      if (!ok) {
-        session->close();
-        return ok;
-      }
+  std::optional<Error> ended() const {
+    std::lock_guard lock(mu);
+    return ended_by;
+  }
+
+  // A stage refused the session: close it, and remember why for every later call.
+  Error end_session(Error why) {
+    {
+      std::lock_guard lock(mu);
+      if (!ended_by) ended_by = why;
     }
-    // Signed manifests cover tools only.
-    if (manifest_enforcer && kind == ListKind::tools) {
-      auto ok = manifest_enforcer->on_tools(result, [this] { return fetch_manifest(); });
-      if (!ok) session->close();
-      return ok;
+    session->close();
+    return why;
+  }
+
+  // Holds a list result to every stage, innermost first; a refusal ends the session.
+  Result<void> check_list(ListKind kind, const json::value& result, bool complete) {
+    for (auto it = stages.rbegin(); it != stages.rend(); ++it) {
+      if (auto ok = (*it)->on_list(kind, result, complete, *this); !ok) return fail(end_session(ok.error()));
     }
     return {};
   }
 
-  // tools/manifest straight on the session: the policies' own checks must not refuse it.
-  Result<json::value> fetch_manifest() { return session->request("tools/manifest", {}); }
+  // Straight on the session: the stages' own checks must not refuse what a stage fetches.
+  Result<json::value> send_direct(std::string_view method, json::object params) override {
+    return session->request(method, std::move(params));
+  }
 
   template <class T>
   Result<T> typed(std::string_view capability, std::string_view method, json::object params, CallOptions o = {}) {
@@ -162,7 +181,7 @@ struct Client::Impl final : Session::Handler {
       if (!raw) return fail(raw.error());
       auto r = from_json<Page>(*raw);
       if (!r) return fail(Error::internal("invalid " + std::string(method) + " result from server: " + r.error().message));
-      if ((enforcer || manifest_enforcer) && kind) {
+      if (!stages.empty() && kind) {
         if (const json::value* a = raw->get_object().if_contains(result_key(*kind)); a && a->is_array())
           for (const auto& i : a->get_array()) joined.push_back(i);
       }
@@ -201,37 +220,31 @@ Result<InitializeResult> Client::connect(std::shared_ptr<Transport> transport) {
   impl_->session = Session::create(std::move(transport), *impl_, std::move(sopts));
   if (auto s = impl_->session->start(); !s) return fail(s.error());
 
-  json::object params{{"protocolVersion", impl_->opts.protocol_version},
-                      {"capabilities", impl_->capabilities()},
-                      {"clientInfo", to_json(impl_->opts.info)}};
-  auto r = impl_->session->request("initialize", std::move(params));
+  InitializeRequestParams request;
+  request.protocol_version = impl_->opts.protocol_version;
+  request.client_info = impl_->opts.info;
+  auto params = to_json(request);
+  params.as_object()["capabilities"] = impl_->capabilities();
+  auto r = impl_->session->request(method::kInitialize, std::move(params.as_object()));
   if (!r) return fail(r.error());
   auto init = from_json<InitializeResult>(*r);
   if (!init) return fail(Error::internal("invalid initialize result: " + init.error().message));
-  static const std::set<std::string> supported = {"2025-11-25", "2025-06-18", "2025-03-26"};
-  if (!supported.contains(init->protocol_version)) {
+  if (!is_supported_protocol_version(init->protocol_version)) {
     impl_->session->close();
     return fail(Error::internal("the server chose protocol version " + peer_text(init->protocol_version) +
                                 ", which this client does not speak"));
   }
   impl_->init = *init;
   if (auto c = r->get_object().if_contains("capabilities"); c && c->is_object()) impl_->server_caps = c->get_object();
-  if (impl_->enforcer) {
-    // Strict mode refuses a session whose signature is refused, before anything else is sent.
-    if (auto ok = impl_->enforcer->on_initialize(r->get_object()); !ok) {
-      impl_->session->close();
-      return fail(ok.error());
-    }
+  // A stage (strict signature mode, say) may refuse the session before anything else is sent.
+  for (const auto& stage : impl_->stages) {
+    if (auto ok = stage->on_initialize(r->get_object()); !ok) return fail(impl_->end_session(ok.error()));
   }
-  if (auto n = impl_->session->notify("notifications/initialized", {}); !n) return fail(n.error());
-  if (impl_->manifest_enforcer) {
-    // tools/manifest is a request, so it waits for notifications/initialized; strict mode refuses
-    // a session whose manifest does not verify before the caller sees any tool.
-    if (auto ok = impl_->manifest_enforcer->on_initialize(r->get_object(), [this] { return impl_->fetch_manifest(); });
-        !ok) {
-      impl_->session->close();
-      return fail(ok.error());
-    }
+  if (auto n = impl_->session->notify(method::kInitialized, {}); !n) return fail(n.error());
+  // Requests may go now (the manifest stage fetches tools/manifest); a refusal comes before the
+  // caller sees any tool.
+  for (const auto& stage : impl_->stages) {
+    if (auto ok = stage->on_connected(r->get_object(), *impl_); !ok) return fail(impl_->end_session(ok.error()));
   }
   return init;
 }
@@ -248,71 +261,71 @@ json::object cursor_params(const std::optional<std::string>& cursor) {
 }  // namespace
 
 Result<ListToolsResult> Client::list_tools(std::optional<std::string> cursor) {
-  return impl_->typed<ListToolsResult>("tools", "tools/list", cursor_params(cursor));
+  return impl_->typed<ListToolsResult>("tools", method::kToolsList, cursor_params(cursor));
 }
 Result<std::vector<Tool>> Client::list_all_tools() {
-  return impl_->all<Tool>("tools", "tools/list", &ListToolsResult::tools);
+  return impl_->all<Tool>("tools", method::kToolsList, &ListToolsResult::tools);
 }
 Result<CallToolResult> Client::call_tool(const std::string& name, json::object arguments, CallOptions options) {
-  return impl_->typed<CallToolResult>("tools", "tools/call",
+  return impl_->typed<CallToolResult>("tools", method::kToolsCall,
                                       json::object{{"name", name}, {"arguments", std::move(arguments)}},
                                       std::move(options));
 }
 
 Result<ListResourcesResult> Client::list_resources(std::optional<std::string> cursor) {
-  return impl_->typed<ListResourcesResult>("resources", "resources/list", cursor_params(cursor));
+  return impl_->typed<ListResourcesResult>("resources", method::kResourcesList, cursor_params(cursor));
 }
 Result<std::vector<Resource>> Client::list_all_resources() {
-  return impl_->all<Resource>("resources", "resources/list", &ListResourcesResult::resources);
+  return impl_->all<Resource>("resources", method::kResourcesList, &ListResourcesResult::resources);
 }
 Result<ListResourceTemplatesResult> Client::list_resource_templates(std::optional<std::string> cursor) {
-  return impl_->typed<ListResourceTemplatesResult>("resources", "resources/templates/list", cursor_params(cursor));
+  return impl_->typed<ListResourceTemplatesResult>("resources", method::kResourcesTemplatesList, cursor_params(cursor));
 }
 Result<std::vector<ResourceTemplate>> Client::list_all_resource_templates() {
-  return impl_->all<ResourceTemplate>("resources", "resources/templates/list",
+  return impl_->all<ResourceTemplate>("resources", method::kResourcesTemplatesList,
                                       &ListResourceTemplatesResult::resource_templates);
 }
 Result<ReadResourceResult> Client::read_resource(const std::string& uri, CallOptions options) {
-  return impl_->typed<ReadResourceResult>("resources", "resources/read", json::object{{"uri", uri}}, std::move(options));
+  return impl_->typed<ReadResourceResult>("resources", method::kResourcesRead, json::object{{"uri", uri}}, std::move(options));
 }
 Result<void> Client::subscribe(const std::string& uri) {
-  auto r = impl_->call("resources.subscribe", "resources/subscribe", json::object{{"uri", uri}});
+  auto r = impl_->call("resources.subscribe", method::kResourcesSubscribe, json::object{{"uri", uri}});
   if (!r) return fail(r.error());
   return {};
 }
 Result<void> Client::unsubscribe(const std::string& uri) {
-  auto r = impl_->call("resources.subscribe", "resources/unsubscribe", json::object{{"uri", uri}});
+  auto r = impl_->call("resources.subscribe", method::kResourcesUnsubscribe, json::object{{"uri", uri}});
   if (!r) return fail(r.error());
   return {};
 }
 
 Result<ListPromptsResult> Client::list_prompts(std::optional<std::string> cursor) {
-  return impl_->typed<ListPromptsResult>("prompts", "prompts/list", cursor_params(cursor));
+  return impl_->typed<ListPromptsResult>("prompts", method::kPromptsList, cursor_params(cursor));
 }
 Result<std::vector<Prompt>> Client::list_all_prompts() {
-  return impl_->all<Prompt>("prompts", "prompts/list", &ListPromptsResult::prompts);
+  return impl_->all<Prompt>("prompts", method::kPromptsList, &ListPromptsResult::prompts);
 }
 Result<GetPromptResult> Client::get_prompt(const std::string& name, std::map<std::string, std::string> arguments,
                                            CallOptions options) {
   json::object args;
   for (auto& [k, v] : arguments) args[k] = v;
-  return impl_->typed<GetPromptResult>("prompts", "prompts/get", json::object{{"name", name}, {"arguments", std::move(args)}},
+  return impl_->typed<GetPromptResult>("prompts", method::kPromptsGet, json::object{{"name", name}, {"arguments", std::move(args)}},
                                        std::move(options));
 }
 
 Result<CompleteResult> Client::complete(const CompleteRequestParams& params) {
   auto p = to_json(params);
-  return impl_->typed<CompleteResult>("completions", "completion/complete", std::move(p.as_object()));
+  return impl_->typed<CompleteResult>("completions", method::kCompletionComplete, std::move(p.as_object()));
 }
 
 Result<void> Client::set_log_level(LoggingLevel level) {
-  auto r = impl_->call("logging", "logging/setLevel", json::object{{"level", to_string(level)}});
+  auto r = impl_->call("logging", method::kLoggingSetLevel, json::object{{"level", to_string(level)}});
   if (!r) return fail(r.error());
   return {};
 }
 
 Result<void> Client::ping() {
-  auto r = impl_->call("", "ping", {});
+  auto r = impl_->call("", method::kPing, {});
   if (!r) return fail(r.error());
   return {};
 }
@@ -355,9 +368,8 @@ void Client::close() {
 }
 
 bool Client::closed() const {
-  // Strict mode ends the session at once, before the transport has reported its close.
-  if (impl_->enforcer && impl_->enforcer->fatal()) return true;
-  if (impl_->manifest_enforcer && impl_->manifest_enforcer->fatal()) return true;
+  // A stage ends the session at once, before the transport has reported its close.
+  if (impl_->ended()) return true;
   return !impl_->session || impl_->session->closed();
 }
 

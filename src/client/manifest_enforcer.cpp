@@ -1,5 +1,7 @@
 #include "client/manifest_enforcer.hpp"
 
+#include "mcp/protocol/methods.hpp"
+
 #include <algorithm>
 
 #include "client/manifest_compare.hpp"
@@ -45,7 +47,7 @@ std::optional<std::string> string_member(const json::object& o, std::string_view
 
 }  // namespace
 
-Result<void> ManifestEnforcer::on_initialize(const json::object& result, const Fetch& fetch) {
+Result<void> ManifestEnforcer::verify_advertised(const json::object& result, const Fetch& fetch) {
   const json::object* cap = capability_of(result);
   if (cap == nullptr) {
     if (!policy_.require) return {};
@@ -212,6 +214,25 @@ std::shared_ptr<const trust::ToolManifest> ManifestEnforcer::manifest() const {
 std::vector<SignatureViolation> ManifestEnforcer::violations() const {
   std::lock_guard lock(mu_);
   return violations_;
+}
+
+Result<void> ManifestEnforcer::on_connected(const json::object& result, ClientStageHost& host) {
+  return verify_advertised(result, [&host] { return host.send_direct(method::kToolsManifest, {}); });
+}
+
+Result<void> ManifestEnforcer::on_request(std::string_view, json::object&) {
+  if (auto f = fatal()) return fail(*f);
+  return {};
+}
+
+Result<void> ManifestEnforcer::on_list(ListKind kind, const json::value& result, bool, ClientStageHost& host) {
+  // Signed manifests cover tools only.
+  if (kind != ListKind::tools) return {};
+  return on_tools(result, [&host] { return host.send_direct(method::kToolsManifest, {}); });
+}
+
+void ManifestEnforcer::on_notification(const jsonrpc::Notification& n) {
+  if (n.method == method::kToolsListChanged) mark_stale();
 }
 
 }  // namespace mcp

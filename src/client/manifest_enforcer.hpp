@@ -11,22 +11,32 @@
 #include <vector>
 
 #include "mcp/client/manifest_policy.hpp"
+#include "mcp/client/stage.hpp"
 
 namespace mcp {
 
-class ManifestEnforcer {
+// The client's "manifest" stage (mcp/client/stage.hpp).
+class ManifestEnforcer final : public ClientStage {
  public:
   // Sends tools/manifest and returns its result (the client's session, bypassing the policies).
   using Fetch = std::function<Result<json::value>()>;
 
   explicit ManifestEnforcer(ManifestPolicy policy) : policy_(std::move(policy)) {}
+  std::string_view name() const override { return "manifest"; }
 
-  // The initialize result, once notifications/initialized is sent: fetches and verifies the
-  // manifest if the server advertises it. An error means strict mode refuses the session.
-  Result<void> on_initialize(const json::object& result, const Fetch& fetch);
-  // One tools/list result (a page, or all pages joined). An error means strict mode ends the session.
+  // Once notifications/initialized is sent: fetches and verifies the manifest if the server
+  // advertises it. An error means strict mode refuses the session.
+  Result<void> on_connected(const json::object& result, ClientStageHost& host) override;
+  Result<void> on_request(std::string_view method, json::object& params) override;
+  // tools/list results (a page, or all pages joined). An error means strict mode ends the session.
+  Result<void> on_list(ListKind kind, const json::value& result, bool complete, ClientStageHost& host) override;
+  // notifications/tools/list_changed: fetch the manifest again before the next check (not here:
+  // this is the reader thread).
+  void on_notification(const jsonrpc::Notification& notification) override;
+
+  // on_connected and on_list, with the fetch spelled out.
+  Result<void> verify_advertised(const json::object& result, const Fetch& fetch);
   Result<void> on_tools(const json::value& result, const Fetch& fetch);
-  // notifications/tools/list_changed: fetch the manifest again before the next check.
   void mark_stale();
 
   std::optional<Error> fatal() const;

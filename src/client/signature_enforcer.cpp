@@ -77,7 +77,12 @@ Result<void> SignatureEnforcer::on_initialize(const json::object& result) {
   return report(std::move(found));
 }
 
-Result<void> SignatureEnforcer::on_list(ListKind kind, const json::value& result, bool complete) {
+Result<void> SignatureEnforcer::on_request(std::string_view, json::object&) {
+  if (auto f = fatal()) return fail(*f);
+  return {};
+}
+
+Result<void> SignatureEnforcer::on_list(ListKind kind, const json::value& result, bool complete, ClientStageHost&) {
   std::shared_ptr<SignatureChecker> checker;
   {
     std::lock_guard lock(mu_);

@@ -8,18 +8,23 @@
 #include <vector>
 
 #include "mcp/client/signature_policy.hpp"
+#include "mcp/client/stage.hpp"
 
 namespace mcp {
 
-class SignatureEnforcer {
+// The client's "signature" stage (mcp/client/stage.hpp).
+class SignatureEnforcer final : public ClientStage {
  public:
   explicit SignatureEnforcer(SignaturePolicy policy) : policy_(std::move(policy)) {}
+  std::string_view name() const override { return "signature"; }
 
   // The initialize result, as received. An error means strict mode refuses the session.
-  Result<void> on_initialize(const json::object& result);
+  Result<void> on_initialize(const json::object& result) override;
+  // Once strict mode has ended the session, every call fails with why.
+  Result<void> on_request(std::string_view method, json::object& params) override;
   // One list result; `complete` as SignatureChecker::check_list. An error means strict mode ends
   // the session.
-  Result<void> on_list(ListKind kind, const json::value& result, bool complete);
+  Result<void> on_list(ListKind kind, const json::value& result, bool complete, ClientStageHost& host) override;
 
   // The error every call returns once strict mode has ended the session.
   std::optional<Error> fatal() const;

@@ -12,20 +12,15 @@
 #include "mcp/protocol/methods.hpp"
 #include "mcp/server/server.hpp"
 #include "mcp/transport/memory.hpp"
+#include "server/tools.hpp"
 #include "support/event.hpp"
 
 using namespace mcp;
 using namespace std::chrono_literals;
+using mcp::test::make_tool;
 using mcp::test::Event;
 
 namespace {
-
-Tool make_tool(std::string name) {
-  Tool t;
-  t.name = std::move(name);
-  t.description = "test tool";
-  return t;
-}
 
 Result<CallToolResult> echo_name(const json::object& args, RequestContext&) {
   auto it = args.find("name");

@@ -31,6 +31,7 @@
 
 #include "mcp/client/manifest_policy.hpp"
 #include "mcp/client/signature_policy.hpp"
+#include "mcp/client/stage.hpp"
 #include "mcp/protocol/completion.hpp"
 #include "mcp/protocol/initialize.hpp"
 #include "mcp/protocol/logging.hpp"
@@ -69,6 +70,8 @@ struct ClientOptions {
 
   // Paging guard for the list_all_* helpers: more pages than this is an error, not a hang.
   std::size_t max_pages = 1000;
+  // Your stages (mcp/client/stage.hpp), outermost first; the policies below run inside them.
+  std::vector<std::shared_ptr<ClientStage>> stages{};
   // Capability signatures: unset (the default), lists are not checked.
   std::optional<SignaturePolicy> signature_policy{};
   // Signed tool manifests: unset (the default), tools/manifest is not fetched.
