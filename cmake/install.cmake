@@ -8,7 +8,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(MCP_LAYERS mcp_core mcp_trust mcp_signature mcp_stdio mcp_server mcp_client mcp_http)
+set(MCP_LAYERS mcp_core mcp_trust mcp_signature mcp_stdio mcp_server mcp_client mcp_http_client mcp_http)
 
 # One target for users: every layer. Its exported name is mcp-trust::mcp.
 add_library(mcp INTERFACE)
@@ -32,7 +32,7 @@ install(FILES ${CMAKE_BINARY_DIR}/mcp-trust-config.cmake ${CMAKE_BINARY_DIR}/mcp
 
 # pkg-config: the layers are static, so their own dependencies are listed for every link.
 set(MCP_PC_LIBS "")
-foreach(layer mcp_http mcp_client mcp_server mcp_stdio mcp_signature mcp_trust mcp_core)  # users before used
+foreach(layer mcp_http mcp_http_client mcp_client mcp_server mcp_stdio mcp_signature mcp_trust mcp_core)  # users before used
   string(APPEND MCP_PC_LIBS " -l${layer}")
 endforeach()
 # The prefix is found from the file's own place, so `cmake --install --prefix DIR` anywhere works.

@@ -18,7 +18,7 @@
 
 #include "mcp/client/client.hpp"
 #include "mcp/jsonrpc/codec.hpp"
-#include "mcp/transport/child_process.hpp"
+#include "mcp/stdio/child_process.hpp"
 
 namespace {
 

@@ -10,7 +10,7 @@
 
 #include "mcp/client/client.hpp"
 #include "mcp/http/client_transport.hpp"
-#include "mcp/transport/child_process.hpp"
+#include "mcp/stdio/child_process.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <set>
 #include <string_view>
 
-#include "signature/json_equal.hpp"
+#include "mcp/trust/json_equal.hpp"
 
 namespace mcp::detail {
 
@@ -30,7 +30,7 @@ std::optional<ToolDifference> differs(const json::object& listed, const json::ob
   const json::value* a = listed.if_contains(key);
   const json::value* b = signed_tool.if_contains(key);
   if (a == nullptr && b == nullptr) return std::nullopt;
-  if (a != nullptr && b != nullptr && json_equal(*a, *b)) return std::nullopt;
+  if (a != nullptr && b != nullptr && trust::canonically_equal(*a, *b)) return std::nullopt;
   return ToolDifference{std::string(key), "listed " + shown(a) + ", signed " + shown(b)};
 }
 

@@ -4,7 +4,7 @@
 
 #include "mcp/trust/manifest.hpp"
 #include "mcp/trust/verify.hpp"
-#include "signature/json_equal.hpp"
+#include "mcp/trust/json_equal.hpp"
 
 namespace mcp {
 
@@ -12,7 +12,7 @@ namespace {
 bool same_tools(const json::array& a, const json::array& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (!detail::json_equal(a[i], b[i])) return false;
+    if (!trust::canonically_equal(a[i], b[i])) return false;
   return true;
 }
 }  // namespace

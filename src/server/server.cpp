@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "mcp/protocol/methods.hpp"
-#include "mcp/transport/stdio.hpp"
+#include "mcp/stdio/stdio.hpp"
 #include "mcp/trust/manifest.hpp"
 #include "server/manifest_signer.hpp"
 #include "server/server_impl.hpp"

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "signature/json_equal.hpp"
+#include "mcp/trust/json_equal.hpp"
 
 namespace mcp {
 
@@ -11,7 +11,7 @@ namespace {
 void add_variant(SignatureTool& st, const ToolAnnotations& a) {
   const json::value v = to_json(a);
   for (const auto& have : st.annotations)
-    if (detail::json_equal(to_json(have), v)) return;
+    if (trust::canonically_equal(to_json(have), v)) return;
   st.annotations.push_back(a);
 }
 

@@ -3,7 +3,7 @@
 #include <array>
 
 #include "mcp/signature/checker.hpp"
-#include "signature/json_equal.hpp"
+#include "mcp/trust/json_equal.hpp"
 
 namespace mcp {
 
@@ -34,7 +34,7 @@ const json::value* member(const json::object& o, std::string_view key) {
 
 bool same_member(const json::value* a, const json::value* b) {
   if (a == nullptr || b == nullptr) return a == b;
-  return detail::json_equal(*a, *b);
+  return trust::canonically_equal(*a, *b);
 }
 
 // A value for a message: compact JSON, cut at 160 characters (it may be a whole schema).

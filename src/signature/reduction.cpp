@@ -3,7 +3,7 @@
 #include <array>
 #include <string_view>
 
-#include "signature/json_equal.hpp"
+#include "mcp/trust/json_equal.hpp"
 
 namespace mcp {
 
@@ -73,7 +73,7 @@ ToolAnnotations worst_case_annotations(std::span<const ToolAnnotations> declared
       bool everywhere = true;
       for (const auto& a : declared.subspan(1)) {
         const json::value* v = a.extra.if_contains(kv.key());
-        if (v == nullptr || !detail::json_equal(*v, kv.value())) {
+        if (v == nullptr || !trust::canonically_equal(*v, kv.value())) {
           everywhere = false;
           break;
         }
@@ -106,7 +106,7 @@ bool AnnotationSet::permits(const json::object* listed) const {
   static const json::object kEmpty;
   const json::object& o = listed != nullptr ? *listed : kEmpty;
   for (const auto& d : declared_)
-    if (detail::json_equal(d, o)) return true;
+    if (trust::canonically_equal(d, o)) return true;
   const auto hints = effective_hints(o);
   if (!hints || *hints != worst_) return false;
   // Every other member must be one some declared object has, with the same value.
@@ -115,7 +115,7 @@ bool AnnotationSet::permits(const json::object* listed) const {
     bool found = false;
     for (const auto& d : declared_) {
       const json::value* v = d.if_contains(kv.key());
-      if (v != nullptr && detail::json_equal(*v, kv.value())) {
+      if (v != nullptr && trust::canonically_equal(*v, kv.value())) {
         found = true;
         break;
       }

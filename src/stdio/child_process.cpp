@@ -1,4 +1,4 @@
-#include "mcp/transport/child_process.hpp"
+#include "mcp/stdio/child_process.hpp"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -10,7 +10,7 @@
 #include <mutex>
 #include <thread>
 
-#include "mcp/transport/stdio.hpp"
+#include "mcp/stdio/stdio.hpp"
 #include "stdio/fd_transport.hpp"
 #include "stdio/line_framer.hpp"
 

@@ -1,11 +1,11 @@
-// Private: the Transport over a read descriptor and a write descriptor (see mcp/transport/stdio.hpp).
+// Private: the Transport over a read descriptor and a write descriptor (see mcp/stdio/stdio.hpp).
 #pragma once
 
 #include <atomic>
 #include <mutex>
 #include <thread>
 
-#include "mcp/transport/stdio.hpp"
+#include "mcp/stdio/stdio.hpp"
 
 namespace mcp::detail {
 

@@ -47,7 +47,7 @@
 #include "mcp/protocol/elicitation.hpp"
 #include "mcp/protocol/roots.hpp"
 #include "mcp/protocol/sampling.hpp"
-#include "mcp/transport/child_process.hpp"
+#include "mcp/stdio/child_process.hpp"
 
 using namespace mcp;
 using namespace std::chrono_literals;

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "mcp/client/client.hpp"
-#include "mcp/transport/stdio.hpp"
+#include "mcp/stdio/stdio.hpp"
 #include "support/event.hpp"
 
 using namespace mcp;

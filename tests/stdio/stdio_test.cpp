@@ -8,8 +8,8 @@
 #include <mutex>
 
 #include "mcp/session/session.hpp"
-#include "mcp/transport/child_process.hpp"
-#include "mcp/transport/stdio.hpp"
+#include "mcp/stdio/child_process.hpp"
+#include "mcp/stdio/stdio.hpp"
 #include "stdio/line_framer.hpp"
 #include "support/event.hpp"
 #include "support/process.hpp"

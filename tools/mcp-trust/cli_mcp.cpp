@@ -8,7 +8,7 @@
 #include "mcp/http/client_transport.hpp"
 #include "mcp/log.hpp"
 #include "mcp/signature/reduction.hpp"
-#include "mcp/transport/child_process.hpp"
+#include "mcp/stdio/child_process.hpp"
 #include "mcp/trust/jcs.hpp"
 
 namespace mcp::cli {

@@ -13,7 +13,7 @@
 #include "cli_io.hpp"
 #include "client_cli.hpp"
 #include "commands.hpp"
-#include "mcp/http/server_card.hpp"
+#include "mcp/http/card_fetch.hpp"
 #include "mcp/signature/card.hpp"
 #include "mcp/trust/trust_store.hpp"
 

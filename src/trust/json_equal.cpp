@@ -1,6 +1,9 @@
-#include "signature/json_equal.hpp"
+#include "mcp/trust/json_equal.hpp"
 
-namespace mcp::detail {
+#include <cstdint>
+#include <vector>
+
+namespace mcp::trust {
 
 namespace {
 
@@ -25,35 +28,67 @@ bool number_equal(const json::value& a, const json::value& b) noexcept {
   return as_double(a) == as_double(b);
 }
 
-}  // namespace
+struct Pair {
+  const json::value* a;
+  const json::value* b;
+};
 
-bool json_equal(const json::object& a, const json::object& b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (const auto& kv : a) {
-    const json::value* other = b.if_contains(kv.key());
-    if (other == nullptr || !json_equal(kv.value(), *other)) return false;
-  }
-  return true;
-}
-
-bool json_equal(const json::value& a, const json::value& b) noexcept {
+// Compares one pair's scalars; for containers of equal size, pushes their children.
+bool step(const json::value& a, const json::value& b, std::vector<Pair>& todo) {
   if (is_number(a) && is_number(b)) return number_equal(a, b);
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
     case json::kind::null: return true;
     case json::kind::bool_: return a.get_bool() == b.get_bool();
     case json::kind::string: return a.get_string() == b.get_string();
-    case json::kind::object: return json_equal(a.get_object(), b.get_object());
+    case json::kind::object: {
+      const auto& x = a.get_object();
+      const auto& y = b.get_object();
+      if (x.size() != y.size()) return false;
+      for (const auto& kv : x) {
+        const json::value* other = y.if_contains(kv.key());
+        if (other == nullptr) return false;
+        todo.push_back({&kv.value(), other});
+      }
+      return true;
+    }
     case json::kind::array: {
       const auto& x = a.get_array();
       const auto& y = b.get_array();
       if (x.size() != y.size()) return false;
-      for (std::size_t i = 0; i < x.size(); ++i)
-        if (!json_equal(x[i], y[i])) return false;
+      for (std::size_t i = 0; i < x.size(); ++i) todo.push_back({&x[i], &y[i]});
       return true;
     }
     default: return false;  // numbers were handled above
   }
 }
 
-}  // namespace mcp::detail
+}  // namespace
+
+bool canonically_equal(const json::value& a, const json::value& b) {
+  std::vector<Pair> todo{{&a, &b}};
+  while (!todo.empty()) {
+    Pair p = todo.back();
+    todo.pop_back();
+    if (!step(*p.a, *p.b, todo)) return false;
+  }
+  return true;
+}
+
+bool canonically_equal(const json::object& a, const json::object& b) {
+  if (a.size() != b.size()) return false;
+  std::vector<Pair> todo;
+  for (const auto& kv : a) {
+    const json::value* other = b.if_contains(kv.key());
+    if (other == nullptr) return false;
+    todo.push_back({&kv.value(), other});
+  }
+  while (!todo.empty()) {
+    Pair p = todo.back();
+    todo.pop_back();
+    if (!step(*p.a, *p.b, todo)) return false;
+  }
+  return true;
+}
+
+}  // namespace mcp::trust

@@ -1,4 +1,4 @@
-// mcp/transport/child_process.hpp — the client side of stdio: spawn a server and talk to it.
+// mcp/stdio/child_process.hpp — the client side of stdio: spawn a server and talk to it.
 //
 // The child gets a pipe as stdin, a pipe as stdout (the protocol) and a pipe as stderr, which a
 // dedicated thread drains line by line so a chatty server can never block on a full pipe.
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "mcp/transport/stdio.hpp"
+#include "mcp/stdio/stdio.hpp"
 
 namespace mcp {
 

@@ -1,4 +1,4 @@
-// mcp/transport/stdio.hpp — newline-delimited JSON-RPC over a pair of file descriptors.
+// mcp/stdio/stdio.hpp — newline-delimited JSON-RPC over a pair of file descriptors.
 //
 // `make_stdio_transport()` is the server side of the stdio transport: it reads stdin and writes
 // stdout, so nothing else in the process may write to stdout (the SDK logs to stderr).
