@@ -18,7 +18,7 @@
 namespace mcp {
 
 template <class T>
-Result<T> from_json(const json::value& v);  // specialised in each protocol type's source file
+[[nodiscard]] Result<T> from_json(const json::value& v);  // specialised in each protocol type's source file
 
 // Serialises compactly (no whitespace). Boost.JSON's own serializer; not canonical (see trust/jcs.hpp).
 std::string to_string(const json::value& v);
@@ -28,6 +28,6 @@ std::string to_string(const json::value& v);
 // keeping its last value. One reading of every message matters: a proxy that saw the first "method"
 // and a server that ran the second would disagree about what was asked. Errors (code -32700) say
 // what is wrong; a repeated name is quoted through peer_text.
-Result<json::value> parse_json_strict(std::string_view text, std::size_t max_depth = 64);
+[[nodiscard]] Result<json::value> parse_json_strict(std::string_view text, std::size_t max_depth = 64);
 
 }  // namespace mcp

@@ -62,7 +62,7 @@ void ServerSessionImpl::call_tool(const std::shared_ptr<ServerRequest>& r) {
   if (r->tool.async_handler) {
     // The context and the reply keep the request (and so this session) alive until answered.
     std::shared_ptr<RequestContext> ctx(r, &r->ctx);
-    Reply<CallToolResult> reply([self = shared_from_this(), r](Result<json::value> a) { return self->finish(*r, std::move(a)); });
+    Reply<CallToolResult> reply([self = shared_from_this(), r](Result<json::value> answer) { return self->finish(*r, std::move(answer)); });
     try {
       r->tool.async_handler(args, std::move(ctx), std::move(reply));
     } catch (const std::exception& e) {

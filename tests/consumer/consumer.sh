@@ -40,6 +40,33 @@ echo "consumer: pkg-config mcp-trust" >&2
 c++ -Wall -Wextra -Wpedantic -Werror "$app/main.cpp" "$app/headers.cpp" -o "$work/demo-pc" \
   $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs mcp-trust)
 
+# A result must not be dropped unread ([[nodiscard]]): a consumer that ignores one does not build
+# under -Werror. Proven on the client, the server and the session engine.
+cat >"$app/ignored.cpp" <<'CPP'
+#include <mcp/client/client.hpp>
+#include <mcp/server/server.hpp>
+void drops(mcp::Client& c, mcp::Server& s, mcp::Session& session) {
+#if IGNORE == 1
+  c.call_tool("x");
+#elif IGNORE == 2
+  s.set_signature({});
+#elif IGNORE == 3
+  session.request("ping", {});
+#endif
+}
+CPP
+for n in 1 2 3; do
+  # shellcheck disable=SC2046
+  if c++ -std=c++23 -DIGNORE=$n -Wall -Werror -c "$app/ignored.cpp" -o /dev/null \
+      $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags mcp-trust) 2>"$work/ignored.err"; then
+    echo "consumer: FAIL: ignoring a result (case $n) compiled without a warning" >&2; exit 1
+  fi
+  grep -q 'nodiscard\|unused-result' "$work/ignored.err" || { echo "consumer: FAIL: case $n failed for another reason:" >&2; head -5 "$work/ignored.err" >&2; exit 1; }
+done
+# shellcheck disable=SC2046
+c++ -std=c++23 -DIGNORE=0 -Wall -Werror -c "$app/ignored.cpp" -o /dev/null $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags mcp-trust)
+echo "consumer: ignored results are refused at compile time" >&2
+
 check() {  # talk to one build of the example over stdio, as a client does: initialize first
   local line got=""
   coproc DEMO { timeout 60 "$1"; }

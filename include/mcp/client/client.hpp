@@ -94,31 +94,31 @@ class Client {
   Client& operator=(const Client&) = delete;
 
   // Starts the transport, runs initialize and sends notifications/initialized.
-  Result<InitializeResult> connect(std::shared_ptr<Transport> transport);
+  [[nodiscard]] Result<InitializeResult> connect(std::shared_ptr<Transport> transport);
   // What the server said in initialize (valid after connect succeeded).
   const InitializeResult& server() const;
   bool server_supports(std::string_view capability) const;  // "tools", "resources.subscribe", ...
 
-  Result<ListToolsResult> list_tools(std::optional<std::string> cursor = {});
-  Result<std::vector<Tool>> list_all_tools();
-  Result<CallToolResult> call_tool(const std::string& name, json::object arguments = {}, CallOptions options = {});
+  [[nodiscard]] Result<ListToolsResult> list_tools(std::optional<std::string> cursor = {});
+  [[nodiscard]] Result<std::vector<Tool>> list_all_tools();
+  [[nodiscard]] Result<CallToolResult> call_tool(const std::string& name, json::object arguments = {}, CallOptions options = {});
 
-  Result<ListResourcesResult> list_resources(std::optional<std::string> cursor = {});
-  Result<std::vector<Resource>> list_all_resources();
-  Result<ListResourceTemplatesResult> list_resource_templates(std::optional<std::string> cursor = {});
-  Result<std::vector<ResourceTemplate>> list_all_resource_templates();
-  Result<ReadResourceResult> read_resource(const std::string& uri, CallOptions options = {});
-  Result<void> subscribe(const std::string& uri);
-  Result<void> unsubscribe(const std::string& uri);
+  [[nodiscard]] Result<ListResourcesResult> list_resources(std::optional<std::string> cursor = {});
+  [[nodiscard]] Result<std::vector<Resource>> list_all_resources();
+  [[nodiscard]] Result<ListResourceTemplatesResult> list_resource_templates(std::optional<std::string> cursor = {});
+  [[nodiscard]] Result<std::vector<ResourceTemplate>> list_all_resource_templates();
+  [[nodiscard]] Result<ReadResourceResult> read_resource(const std::string& uri, CallOptions options = {});
+  [[nodiscard]] Result<void> subscribe(const std::string& uri);
+  [[nodiscard]] Result<void> unsubscribe(const std::string& uri);
 
-  Result<ListPromptsResult> list_prompts(std::optional<std::string> cursor = {});
-  Result<std::vector<Prompt>> list_all_prompts();
-  Result<GetPromptResult> get_prompt(const std::string& name, std::map<std::string, std::string> arguments = {},
+  [[nodiscard]] Result<ListPromptsResult> list_prompts(std::optional<std::string> cursor = {});
+  [[nodiscard]] Result<std::vector<Prompt>> list_all_prompts();
+  [[nodiscard]] Result<GetPromptResult> get_prompt(const std::string& name, std::map<std::string, std::string> arguments = {},
                                      CallOptions options = {});
 
-  Result<CompleteResult> complete(const CompleteRequestParams& params);
-  Result<void> set_log_level(LoggingLevel level);
-  Result<void> ping();
+  [[nodiscard]] Result<CompleteResult> complete(const CompleteRequestParams& params);
+  [[nodiscard]] Result<void> set_log_level(LoggingLevel level);
+  [[nodiscard]] Result<void> ping();
 
   // Capability signatures (with ClientOptions::signature_policy; otherwise null and empty).
   // The signature in force: from initialize, or the policy's expected one.
@@ -137,8 +137,8 @@ class Client {
   std::vector<SignatureViolation> manifest_violations() const;
 
   // Any request, for methods this SDK has no typed call for (extensions).
-  Result<json::value> request(std::string_view method, json::object params, CallOptions options = {});
-  Result<void> notify(std::string_view method, json::object params = {});
+  [[nodiscard]] Result<json::value> request(std::string_view method, json::object params, CallOptions options = {});
+  [[nodiscard]] Result<void> notify(std::string_view method, json::object params = {});
 
   void close();
   bool closed() const;

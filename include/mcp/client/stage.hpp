@@ -29,7 +29,7 @@ class ClientStageHost {
  public:
   virtual ~ClientStageHost() = default;
   // Sends a request straight to the server, past every stage (a stage fetching what it checks).
-  virtual Result<json::value> send_direct(std::string_view method, json::object params) = 0;
+  [[nodiscard]] virtual Result<json::value> send_direct(std::string_view method, json::object params) = 0;
 };
 
 class ClientStage {
@@ -38,31 +38,31 @@ class ClientStage {
   [[nodiscard]] virtual std::string_view name() const = 0;
   // The initialize result, before notifications/initialized (no request may be sent yet). An error
   // refuses the session.
-  virtual Result<void> on_initialize(const json::object& result) {
+  [[nodiscard]] virtual Result<void> on_initialize(const json::object& result) {
     (void)result;
     return {};
   }
   // Once notifications/initialized is sent. An error refuses the session.
-  virtual Result<void> on_connected(const json::object& initialize_result, ClientStageHost& host) {
+  [[nodiscard]] virtual Result<void> on_connected(const json::object& initialize_result, ClientStageHost& host) {
     (void)initialize_result;
     (void)host;
     return {};
   }
   // Before a request is sent, outermost first: an error fails the call without sending it.
-  virtual Result<void> on_request(std::string_view method, json::object& params) {
+  [[nodiscard]] virtual Result<void> on_request(std::string_view method, json::object& params) {
     (void)method;
     (void)params;
     return {};
   }
   // Each answer, innermost first: may rewrite it; an error fails the call.
-  virtual Result<void> on_result(std::string_view method, json::value& result) {
+  [[nodiscard]] virtual Result<void> on_result(std::string_view method, json::value& result) {
     (void)method;
     (void)result;
     return {};
   }
   // Each list result, innermost first: one page, or every page joined (`complete`: the whole
   // list). An error ends the session.
-  virtual Result<void> on_list(ListKind kind, const json::value& result, bool complete, ClientStageHost& host) {
+  [[nodiscard]] virtual Result<void> on_list(ListKind kind, const json::value& result, bool complete, ClientStageHost& host) {
     (void)kind;
     (void)result;
     (void)complete;

@@ -25,7 +25,7 @@ std::string server_card_url(const std::string& mcp_url);
 
 // The card of the MCP endpoint `mcp_url` (same scheme, host and port; path kServerCardPath).
 // Errors name the URL and what came back (status, content type, parse error).
-Result<FetchedCard> fetch_server_card(const std::string& mcp_url, const HttpClientOptions& options = {},
+[[nodiscard]] Result<FetchedCard> fetch_server_card(const std::string& mcp_url, const HttpClientOptions& options = {},
                                       const SignatureLimits& limits = {});
 
 }  // namespace mcp::http

@@ -44,7 +44,7 @@ struct HttpClientOptions {
 class HttpClientTransport : public Transport {
  public:
   // Fails with -32602 if the URL is not an http(s) URL.
-  static Result<std::shared_ptr<HttpClientTransport>> create(HttpClientOptions options);
+  [[nodiscard]] static Result<std::shared_ptr<HttpClientTransport>> create(HttpClientOptions options);
   virtual std::optional<std::string> session_id() const = 0;
 };
 

@@ -100,7 +100,7 @@ class HttpServer {
   HttpServer& operator=(const HttpServer&) = delete;
 
   // Binds and starts serving. Errors: the address cannot be bound, TLS files unreadable.
-  Result<void> start();
+  [[nodiscard]] Result<void> start();
   unsigned short port() const;
   // Stops accepting, lets in-flight requests finish for shutdown_grace, then cancels the rest.
   void stop();
@@ -117,7 +117,7 @@ class HttpServer {
   // For programs: starts the server, calls `on_listening(port)`, and serves until SIGINT or SIGTERM,
   // then stops gracefully. Blocks those signals in the calling thread first, so every thread the
   // server starts inherits the mask and only this call receives them. Returns start()'s error.
-  Result<void> serve_until_signalled(const std::function<void(unsigned short port)>& on_listening);
+  [[nodiscard]] Result<void> serve_until_signalled(const std::function<void(unsigned short port)>& on_listening);
 
  private:
   struct Impl;

@@ -45,11 +45,11 @@ struct ClientView {
 class ClientChannel {
  public:
   virtual ~ClientChannel() = default;
-  virtual Result<json::value> request(std::string_view method, json::object params, RequestOptions options) = 0;
+  [[nodiscard]] virtual Result<json::value> request(std::string_view method, json::object params, RequestOptions options) = 0;
   // The same without blocking (Session::request_async).
   virtual void request_async(std::string_view method, json::object params, RequestOptions options,
                              std::function<void(Result<json::value>)> done) = 0;
-  virtual Result<void> notify(std::string_view method, json::object params, const jsonrpc::Id& related) = 0;
+  [[nodiscard]] virtual Result<void> notify(std::string_view method, json::object params, const jsonrpc::Id& related) = 0;
   // The minimum level of notifications/message the client asked for (logging/setLevel); "" = all.
   virtual std::string log_level() const = 0;
   // See RequestContext::close_stream.
@@ -85,9 +85,9 @@ class RequestContext {
 
   // Nested requests to the client, sent on this request's behalf. Each fails with -32601 and a
   // message naming the capability, without sending anything, if the client did not declare it.
-  Result<json::value> create_message(json::object params, RequestOptions options = {});  // sampling/createMessage
-  Result<json::value> elicit(json::object params, RequestOptions options = {});          // elicitation/create
-  Result<json::value> list_roots(RequestOptions options = {});                            // roots/list
+  [[nodiscard]] Result<json::value> create_message(json::object params, RequestOptions options = {});  // sampling/createMessage
+  [[nodiscard]] Result<json::value> elicit(json::object params, RequestOptions options = {});          // elicitation/create
+  [[nodiscard]] Result<json::value> list_roots(RequestOptions options = {});                            // roots/list
 
   // The same for asynchronous handlers: they return at once and call `done` with the answer (on
   // the thread that received it; keep it short), holding no thread while the client answers.
@@ -106,10 +106,10 @@ class RequestContext {
   void close_stream() { channel_.close_stream(request_id_); }
 
  private:
-  Result<json::value> nested(std::string_view capability, std::string_view method, json::object params,
+  [[nodiscard]] Result<json::value> nested(std::string_view capability, std::string_view method, json::object params,
                              RequestOptions options);
   // Whether the client declared `capability`; the error naming it if not.
-  Result<void> may_ask(std::string_view capability, std::string_view method) const;
+  [[nodiscard]] Result<void> may_ask(std::string_view capability, std::string_view method) const;
   void nested_async(std::string_view capability, std::string_view method, json::object params,
                     RequestOptions options, Done done);
 

@@ -138,7 +138,7 @@ class Server : public std::enable_shared_from_this<Server> {
   void add_resource(Resource resource, ResourceReader reader);
   bool remove_resource(const std::string& uri);
   // Fails with -32602 if the template does not parse as RFC 6570.
-  Result<void> add_resource_template(ResourceTemplate resource_template, TemplateReader reader);
+  [[nodiscard]] Result<void> add_resource_template(ResourceTemplate resource_template, TemplateReader reader);
   void add_prompt(Prompt prompt, PromptHandler handler);
   bool remove_prompt(const std::string& name);
   // Completion for a prompt's arguments (ref/prompt) or a template's variables (ref/resource).
@@ -149,12 +149,12 @@ class Server : public std::enable_shared_from_this<Server> {
 
   // An explicit capability signature, given to every session initialized from now on. Fails with
   // -32602 naming the limit if it is over serving.limits.
-  Result<void> set_signature(ServerSignature signature, SignatureServing serving = {});
+  [[nodiscard]] Result<void> set_signature(ServerSignature signature, SignatureServing serving = {});
   // A signature derived at each initialize from what is registered then, plus `declarations`
   // (mcp/signature/derive.hpp). Register before clients connect everything a session may ever
   // list: a tool added later is outside the signatures already given. Fails if the signature
   // derived now is over serving.limits (an initialize that would derive one over them fails too).
-  Result<void> derive_signature(SignatureDeclarations declarations = {}, SignatureServing serving = {});
+  [[nodiscard]] Result<void> derive_signature(SignatureDeclarations declarations = {}, SignatureServing serving = {});
   // The signature a session initialized now would get (explicit, or derived now); null if none.
   // This is what a server card carries (mcp/signature/card.hpp).
   std::shared_ptr<const ServerSignature> signature() const;
@@ -163,7 +163,7 @@ class Server : public std::enable_shared_from_this<Server> {
   // capability to sessions initialized from now on and answer tools/manifest with the tools this
   // session's tools/list shows, signed by `signing.key`. Replaces an earlier signing. Fails with
   // -32602 on an empty issuer or a lifetime out of range.
-  Result<void> set_manifest_signing(ManifestSigning signing);
+  [[nodiscard]] Result<void> set_manifest_signing(ManifestSigning signing);
 
   void set_availability(AvailabilityHooks hooks);
 
@@ -176,9 +176,9 @@ class Server : public std::enable_shared_from_this<Server> {
   void availability_changed(ListKind kind);
 
   // Starts serving one connection and returns its session (the caller keeps it alive).
-  Result<std::shared_ptr<ServerSession>> connect(std::shared_ptr<Transport> transport);
+  [[nodiscard]] Result<std::shared_ptr<ServerSession>> connect(std::shared_ptr<Transport> transport);
   // Serves stdin/stdout until the client closes it. Returns the reason if it ended on an error.
-  std::optional<Error> serve_stdio();
+  [[nodiscard]] std::optional<Error> serve_stdio();
 
   const ServerOptions& options() const;
   // The capabilities sent in InitializeResult.
@@ -198,7 +198,7 @@ class ServerSession {
   virtual void close() = 0;
   virtual void wait_closed() = 0;
   // Sends a notification to this client (e.g. a custom one). Fails if the session has closed.
-  virtual Result<void> notify(std::string_view method, json::object params) = 0;
+  [[nodiscard]] virtual Result<void> notify(std::string_view method, json::object params) = 0;
   // Unique within the process ("s1", ...); what RequestContext::session_id() returns.
   virtual const std::string& id() const = 0;
   // Records who the transport authenticated; handlers see it as RequestContext::identity() from the

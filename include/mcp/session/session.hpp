@@ -95,7 +95,7 @@ class Session : public std::enable_shared_from_this<Session> {
     // asks). Default: reply(handle_request(request)).
     virtual void start_request(InboundRequest& request, Responder reply) { reply(handle_request(request)); }
     // The synchronous form, for handlers that answer before returning; may block.
-    virtual Result<json::value> handle_request(InboundRequest& request) {
+    [[nodiscard]] virtual Result<json::value> handle_request(InboundRequest& request) {
       return fail(Error::method_not_found(request.method));
     }
     // On the reader thread, in arrival order; must not block. cancelled/progress are handled by
@@ -123,18 +123,18 @@ class Session : public std::enable_shared_from_this<Session> {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  Result<void> start();
+  [[nodiscard]] Result<void> start();
 
   // Sends a request and blocks for its result. Errors: the peer's error response as sent; -32001 on
   // timeout; -32800 on cancellation; -32000 if the connection closes first.
-  Result<json::value> request(std::string_view method, json::object params, RequestOptions options = {});
+  [[nodiscard]] Result<json::value> request(std::string_view method, json::object params, RequestOptions options = {});
   // The same without blocking: `done` is called once with what request() would have returned, on
   // the reader thread (an answer), the timer's thread (a timeout), the cancelling thread, or this
   // one (the connection had closed). Keep it short; it must not block on the peer.
   void request_async(std::string_view method, json::object params, RequestOptions options,
                      std::function<void(Result<json::value>)> done);
 
-  Result<void> notify(std::string_view method, json::object params, const jsonrpc::Id& related_request_id = nullptr);
+  [[nodiscard]] Result<void> notify(std::string_view method, json::object params, const jsonrpc::Id& related_request_id = nullptr);
 
   // See Transport::close_request_stream.
   void close_request_stream(const jsonrpc::Id& request_id);

@@ -50,7 +50,7 @@ inline constexpr std::string_view kServerCardCacheControl = "public, max-age=300
 // together with the signature, so a trust store that binds the key to that issuer can check it.
 // `extra` members are carried verbatim (they may not replace name, version or signature). Fails
 // only if the signature cannot be canonicalised.
-Result<json::object> make_server_card(const Implementation& info, const ServerSignature& signature,
+[[nodiscard]] Result<json::object> make_server_card(const Implementation& info, const ServerSignature& signature,
                                       const trust::Ed25519SecretKey* key = nullptr,
                                       std::optional<std::string> key_id = std::nullopt, json::object extra = {},
                                       std::optional<std::string> issuer = std::nullopt);
@@ -60,7 +60,7 @@ struct CardRepresentation {
   std::string body{};  // RFC 8785 canonical bytes of the card
   std::string etag{};  // "\"sha256:<64 hex>\"", quotes included
 };
-Result<CardRepresentation> card_representation(const json::object& card);
+[[nodiscard]] Result<CardRepresentation> card_representation(const json::object& card);
 
 // Whether an If-None-Match header value matches `etag` (RFC 9110 section 13.1.2: "*", or a list of
 // entity tags compared weakly, so W/"x" matches "x"). True means answer 304.
@@ -75,7 +75,7 @@ struct ServerCard {
 };
 // Strict JSON parse (mcp/trust/jcs.hpp) and the signature's limits. A card without "signature" is
 // an error (this SDK reads cards for their signatures).
-Result<ServerCard> parse_server_card(std::string_view text, const SignatureLimits& limits = {});
+[[nodiscard]] Result<ServerCard> parse_server_card(std::string_view text, const SignatureLimits& limits = {});
 
 struct CardVerification {
   trust::Verdict verdict = trust::Verdict::malformed;  // valid, bad_signature, unknown_key, malformed,

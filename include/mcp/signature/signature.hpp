@@ -75,19 +75,19 @@ struct SignatureLimits {
 // object") or the limit exceeded ("signature is 5000000 bytes, over the limit of 4194304
 // (SignatureLimits::max_bytes)"; such errors carry data {"limit": "max_bytes"}, naming the limit).
 // Duplicate keys within a list (two tools named alike) are errors.
-Result<ServerSignature> parse_server_signature(const json::value& v, const SignatureLimits& limits = {});
+[[nodiscard]] Result<ServerSignature> parse_server_signature(const json::value& v, const SignatureLimits& limits = {});
 // The same from JSON text: the size limit is checked before parsing, and the text is parsed
 // strictly (duplicate member names, lone surrogates and invalid UTF-8 are errors; mcp/trust/jcs.hpp).
-Result<ServerSignature> parse_server_signature_text(std::string_view text, const SignatureLimits& limits = {});
+[[nodiscard]] Result<ServerSignature> parse_server_signature_text(std::string_view text, const SignatureLimits& limits = {});
 
 // The serialized size of `v` if it is within limits, else the error parse_server_signature gives.
-Result<std::size_t> check_signature_limits(const json::value& v, const SignatureLimits& limits);
+[[nodiscard]] Result<std::size_t> check_signature_limits(const json::value& v, const SignatureLimits& limits);
 
 // RFC 8785 canonical bytes of to_json(signature): what a detached signature covers, what the card
 // and the in-band copy must agree on, and what the digest hashes.
-Result<std::string> signature_canonical_bytes(const ServerSignature& signature);
+[[nodiscard]] Result<std::string> signature_canonical_bytes(const ServerSignature& signature);
 // "sha256:<64 lowercase hex>" of signature_canonical_bytes.
-Result<std::string> signature_digest(const ServerSignature& signature);
+[[nodiscard]] Result<std::string> signature_digest(const ServerSignature& signature);
 // True when both have the same canonical bytes (so key order, 1 vs 1.0, and an absent vs an empty
 // list do not matter).
 bool same_signature(const ServerSignature& a, const ServerSignature& b);

@@ -39,7 +39,7 @@ struct ChildProcessOptions {
 class ChildProcessTransport : public Transport {
  public:
   // Starts the process. Fails with a clear error if it cannot be started (not found, not executable).
-  static Result<std::shared_ptr<ChildProcessTransport>> spawn(ChildProcessOptions options);
+  [[nodiscard]] static Result<std::shared_ptr<ChildProcessTransport>> spawn(ChildProcessOptions options);
 
   // The child's pid, or -1 after it has been reaped.
   [[nodiscard]] virtual int pid() const = 0;

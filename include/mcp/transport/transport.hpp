@@ -44,8 +44,8 @@ class Transport {
   };
 
   virtual ~Transport() = default;
-  virtual Result<void> start(Callbacks callbacks) = 0;
-  virtual Result<void> send(std::string frame, const SendInfo& info) = 0;
+  [[nodiscard]] virtual Result<void> start(Callbacks callbacks) = 0;
+  [[nodiscard]] virtual Result<void> send(std::string frame, const SendInfo& info) = 0;
   virtual void close() = 0;
 
   // Ends the stream carrying `request_id`'s answer without answering it (Streamable HTTP's SSE

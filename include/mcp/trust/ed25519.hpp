@@ -52,11 +52,11 @@ using Ed25519Signature = std::array<std::uint8_t, kEd25519SignatureSize>;
 class Ed25519PublicKey {
  public:
   // Each fails (code -32602, message saying why) unless the input is a valid Ed25519 public key.
-  static Result<Ed25519PublicKey> from_bytes(std::span<const std::uint8_t> bytes);
-  static Result<Ed25519PublicKey> from_hex(std::string_view hex);  // 64 hex digits, either case
-  static Result<Ed25519PublicKey> from_pem(std::string_view pem);  // SPKI "PUBLIC KEY"
+  [[nodiscard]] static Result<Ed25519PublicKey> from_bytes(std::span<const std::uint8_t> bytes);
+  [[nodiscard]] static Result<Ed25519PublicKey> from_hex(std::string_view hex);  // 64 hex digits, either case
+  [[nodiscard]] static Result<Ed25519PublicKey> from_pem(std::string_view pem);  // SPKI "PUBLIC KEY"
   // A key file's contents: PEM or hex, surrounding whitespace ignored.
-  static Result<Ed25519PublicKey> parse(std::string_view text);
+  [[nodiscard]] static Result<Ed25519PublicKey> parse(std::string_view text);
 
   const std::array<std::uint8_t, kEd25519PublicKeySize>& bytes() const noexcept { return bytes_; }
   std::string hex() const;     // 64 lowercase hex digits
@@ -79,11 +79,11 @@ class Ed25519SecretKey {
  public:
   // A fresh key from the operating system's CSPRNG.
   static Ed25519SecretKey generate();
-  static Result<Ed25519SecretKey> from_seed(std::span<const std::uint8_t> seed);  // 32 bytes
-  static Result<Ed25519SecretKey> from_hex(std::string_view hex);  // 64 hex digits of the seed
-  static Result<Ed25519SecretKey> from_pem(std::string_view pem);  // PKCS#8 "PRIVATE KEY", unencrypted
+  [[nodiscard]] static Result<Ed25519SecretKey> from_seed(std::span<const std::uint8_t> seed);  // 32 bytes
+  [[nodiscard]] static Result<Ed25519SecretKey> from_hex(std::string_view hex);  // 64 hex digits of the seed
+  [[nodiscard]] static Result<Ed25519SecretKey> from_pem(std::string_view pem);  // PKCS#8 "PRIVATE KEY", unencrypted
   // A key file's contents: PEM or hex, surrounding whitespace ignored.
-  static Result<Ed25519SecretKey> parse(std::string_view text);
+  [[nodiscard]] static Result<Ed25519SecretKey> parse(std::string_view text);
 
   Ed25519SecretKey(Ed25519SecretKey&& other) noexcept;
   Ed25519SecretKey& operator=(Ed25519SecretKey&& other) noexcept;

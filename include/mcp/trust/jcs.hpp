@@ -42,18 +42,18 @@ struct JcsLimits {
 // Parses `text` as one JSON value under the strict rules above. Integers with at most 18 digits and
 // no fraction or exponent become int64 (exact); every other number becomes a correctly rounded double.
 // `sp` owns the returned value's memory (default: the default heap resource).
-Result<json::value> parse_strict(std::string_view text, const JcsLimits& limits = {},
+[[nodiscard]] Result<json::value> parse_strict(std::string_view text, const JcsLimits& limits = {},
                                  json::storage_ptr sp = {});
 
 // The canonical bytes of `v`. Fails on non-finite doubles, invalid UTF-8 in strings or member
 // names, and nesting beyond limits.max_depth.
-Result<std::string> canonicalize(const json::value& v, const JcsLimits& limits = {});
+[[nodiscard]] Result<std::string> canonicalize(const json::value& v, const JcsLimits& limits = {});
 
 // Appends the canonical bytes of `v` to `out` (left unspecified on failure). Lets callers reuse a buffer.
-Result<void> canonicalize_into(const json::value& v, std::string& out, const JcsLimits& limits = {});
+[[nodiscard]] Result<void> canonicalize_into(const json::value& v, std::string& out, const JcsLimits& limits = {});
 
 // parse_strict followed by canonicalize: the canonical bytes of a JSON text.
-Result<std::string> canonicalize_text(std::string_view text, const JcsLimits& limits = {});
+[[nodiscard]] Result<std::string> canonicalize_text(std::string_view text, const JcsLimits& limits = {});
 
 // Appends the ECMAScript serialization of `d` (RFC 8785 section 3.2.2.3). Returns false, appending
 // nothing, when `d` is NaN or infinite. -0 prints as "0".

@@ -67,16 +67,16 @@ template <> Result<trust::SignedManifest> from_json<trust::SignedManifest>(const
 namespace mcp::trust {
 
 // The bytes the signature covers: RFC 8785 canonical form of to_json(manifest).
-Result<std::string> canonical_bytes(const ToolManifest& manifest);
+[[nodiscard]] Result<std::string> canonical_bytes(const ToolManifest& manifest);
 // "sha256:<64 lowercase hex>" of canonical_bytes(manifest): the proposal's manifestHash.
-Result<std::string> manifest_hash(const ToolManifest& manifest);
+[[nodiscard]] Result<std::string> manifest_hash(const ToolManifest& manifest);
 
 // "ed25519:" + lowercase hex.
 std::string format_signature(const Ed25519Signature& sig);
 
 // Signs `manifest` as it stands. Fails if it does not satisfy from_json<ToolManifest>'s rules
 // (so nothing is signed that a verifier would call malformed) or cannot be canonicalised.
-Result<SignedManifest> sign_manifest(ToolManifest manifest, const Ed25519SecretKey& key);
+[[nodiscard]] Result<SignedManifest> sign_manifest(ToolManifest manifest, const Ed25519SecretKey& key);
 
 struct SignOptions {
   std::string issuer{};                 // required, non-empty
@@ -86,6 +86,6 @@ struct SignOptions {
 };
 
 // Builds the manifest for `tools` from `options` and signs it.
-Result<SignedManifest> sign_tools(std::vector<Tool> tools, const Ed25519SecretKey& key, const SignOptions& options);
+[[nodiscard]] Result<SignedManifest> sign_tools(std::vector<Tool> tools, const Ed25519SecretKey& key, const SignOptions& options);
 
 }  // namespace mcp::trust

@@ -49,16 +49,16 @@ struct TrustedKey {
 class TrustStore {
  public:
   // Adds a key. Fails on an empty or duplicate key id, or notBefore > notAfter.
-  Result<void> add(TrustedKey key);
+  [[nodiscard]] Result<void> add(TrustedKey key);
   // The entry for `key_id`, or nullptr. The pointer lives as long as the store is not modified.
   const TrustedKey* find(std::string_view key_id) const noexcept;
   std::size_t size() const noexcept { return keys_.size(); }
   const std::map<std::string, TrustedKey, std::less<>>& keys() const noexcept { return keys_; }
 
   // The file format above. Errors (code -32602 or -32700) name the entry and the field.
-  static Result<TrustStore> from_json(const json::value& v);
-  static Result<TrustStore> parse(std::string_view text);  // strict JSON (mcp/trust/jcs.hpp)
-  static Result<TrustStore> load_file(const std::filesystem::path& path);  // at most 16 MiB
+  [[nodiscard]] static Result<TrustStore> from_json(const json::value& v);
+  [[nodiscard]] static Result<TrustStore> parse(std::string_view text);  // strict JSON (mcp/trust/jcs.hpp)
+  [[nodiscard]] static Result<TrustStore> load_file(const std::filesystem::path& path);  // at most 16 MiB
   json::value to_json() const;
 
  private:
