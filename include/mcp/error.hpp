@@ -48,6 +48,10 @@ struct Error {
   int code = error_code::kInternalError;
   std::string message{};
   std::optional<json::value> data{};
+  // True only for an error response the peer sent. Everything this SDK reports itself (a timeout,
+  // a closed connection, a refused capability, a policy's verdict, an HTTP failure) is local, even
+  // when a peer could send the same code: a server answering -32001 is not our timeout.
+  bool from_peer = false;
 
   static Error parse_error(std::string msg) { return {error_code::kParseError, std::move(msg), {}}; }
   static Error invalid_request(std::string msg) { return {error_code::kInvalidRequest, std::move(msg), {}}; }
@@ -61,7 +65,7 @@ struct Error {
   static Error cancelled(std::string msg) { return {error_code::kRequestCancelled, std::move(msg), {}}; }
 
   // "code: message", for logs and command-line output.
-  std::string describe() const;
+  [[nodiscard]] std::string describe() const;
 };
 
 template <class T>

@@ -202,7 +202,13 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     return response_id;
   }
 
-  void fail_request(const jsonrpc::Id& id, const Error& e) { deliver(jsonrpc::encode_error(id, e)); }
+  // A failure of ours, reported as such (Error::from_peer stays false), not as a peer's answer.
+  void fail_request(const jsonrpc::Id& id, const Error& e) {
+    std::lock_guard d(deliver_mu_);
+    if (delivering_done_) return;
+    if (cb_.on_request_failed) cb_.on_request_failed(id, e);
+    else if (cb_.on_message) cb_.on_message(jsonrpc::encode_error(id, e));
+  }
 
   // Reads an SSE body, delivering each message; records ids and retry for resumption.
   // Returns false if an event exceeded max_message_bytes (the stream is abandoned).

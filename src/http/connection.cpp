@@ -176,7 +176,7 @@ net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& r
     if (auto* n = std::get_if<jsonrpc::Notification>(decoded); n && n->method == "notifications/initialized") {
       transport.mark_initialized();  // the handshake is complete: no longer reaped by initialize_timeout
     }
-    transport.deliver(std::string(req.body()));
+    transport.deliver(std::move(*decoded), req.body().size());
     Response res{bhttp::status::accepted, req.version()};
     res.keep_alive(req.keep_alive());
     res.prepare_payload();
@@ -192,7 +192,7 @@ net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& r
   auto st = *opened;
   ++state.active_requests;
   struct Done { std::atomic<int>& n; ~Done() { --n; } } done{state.active_requests};
-  transport.deliver(std::string(req.body()));
+  transport.deliver(std::move(*decoded), req.body().size());  // `request` points into it: not used after
 
   if (!sse_ok || (json_ok && state.opts.prefer_json_response)) {
     // JSON mode: only the answer is sent; anything else sent meanwhile stays in the stream's log.

@@ -1,5 +1,7 @@
 #include "http/request_checks.hpp"
 
+#include <algorithm>
+
 #include "mcp/protocol/initialize.hpp"
 #include "mcp/protocol/methods.hpp"
 
@@ -50,7 +52,9 @@ std::variant<Refusal, CheckedPost> check_post(const EndpointPolicy& policy, cons
   if (!out.sse_ok && !out.json_ok) {
     return refuse(bhttp::status::not_acceptable, -32000, "Accept must include application/json or text/event-stream");
   }
-  auto decoded = jsonrpc::decode(req.body(), jsonrpc::Limits{.max_message_bytes = policy.max_body_bytes});
+  auto limits = policy.limits;
+  limits.max_message_bytes = std::min(limits.max_message_bytes, policy.max_body_bytes);
+  auto decoded = jsonrpc::decode(req.body(), limits);
   if (!decoded) {
     return refuse(bhttp::status::bad_request, decoded.error().error.code, decoded.error().error.message,
                   decoded.error().id);

@@ -27,6 +27,8 @@ struct EndpointPolicy {
   std::string path = "/mcp";
   HostPolicy host;
   std::size_t max_body_bytes = 4 * 1024 * 1024;
+  // The sessions' decoder limits: the message is decoded here, once, and handed to its session.
+  jsonrpc::Limits limits{};
 };
 
 enum class Route { extra_route, mcp_post, mcp_get, mcp_delete };

@@ -232,6 +232,7 @@ Result<void> HttpServer::start() {
   if (ec) return fail(Error::invalid_params("invalid bind address '" + o.host + "': " + ec.message()));
   st.endpoint.path = o.path;
   st.endpoint.max_body_bytes = o.max_body_bytes;
+  st.endpoint.limits = st.server->options().session.limits;
   st.endpoint.host.check_host = o.validate_host_and_origin && (addr.is_loopback() || !o.allowed_hosts.empty());
   st.endpoint.host.check_origin = o.validate_host_and_origin;
   st.endpoint.host.allowed_hosts = o.allowed_hosts;

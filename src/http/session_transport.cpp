@@ -1,5 +1,7 @@
 #include "http/session_transport.hpp"
 
+#include "mcp/jsonrpc/codec.hpp"
+
 #include "log/log.hpp"
 
 namespace mcp::http {
@@ -80,16 +82,18 @@ std::optional<std::pair<std::shared_ptr<Stream>, std::uint64_t>> SessionTranspor
   return std::make_pair(it->second, *seq);
 }
 
-void SessionTransport::deliver(std::string frame) {
+void SessionTransport::deliver(jsonrpc::Message message, std::size_t bytes) {
   touch();
   std::lock_guard d(deliver_mu_);
-  std::function<void(std::string)> on_message;
+  Callbacks cb;
   {
     std::lock_guard lock(mu_);
     if (closed_ || !started_) return;
-    on_message = callbacks_.on_message;
+    cb = callbacks_;
   }
-  on_message(std::move(frame));
+  // Decoded once: the session takes the message as it is, unless it only takes frames.
+  if (cb.on_decoded) cb.on_decoded(std::move(message), bytes);
+  else cb.on_message(jsonrpc::encode(message));
 }
 
 Result<void> SessionTransport::send(std::string frame, const SendInfo& info) {

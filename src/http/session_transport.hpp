@@ -48,7 +48,8 @@ class SessionTransport final : public Transport {
   // HTTP side.
   const std::string& session_id() const { return id_; }
   // Hands a POSTed message to the session engine.
-  void deliver(std::string frame);
+  // One decoded message and the size of its body (the HTTP layer decoded it to route it).
+  void deliver(jsonrpc::Message message, std::size_t bytes);
   // Opens the answer stream of request `id` (call before deliver()). Fails past max_streams.
   Result<std::shared_ptr<Stream>> open_request_stream(const jsonrpc::Id& id);
   // The standalone GET stream; fails with 409-worthy error if one is already attached.

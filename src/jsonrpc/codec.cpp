@@ -92,6 +92,7 @@ std::expected<Message, DecodeFailure> decode_value(json::value v) {
     }
     Error e{static_cast<int>(code->get_int64()), std::string(msg->get_string()), {}};
     if (auto d = eo.if_contains("data")) e.data = *d;
+    e.from_peer = true;
     return ErrorResponse{std::move(id), std::move(e)};
   }
   return std::unexpected(invalid("not a request, notification or response", id));

@@ -236,11 +236,15 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
       if (f.answer) send_error(f.id, f.error);
       return;
     }
-    const std::size_t size = frame.size();
+    on_decoded(std::move(*decoded), frame.size());
+  }
+
+  // A decoded message, from on_frame or from a transport that decoded it already.
+  void on_decoded(jsonrpc::Message message, std::size_t size) {
     std::visit([this, size](auto&& m) {
       if constexpr (std::is_same_v<std::decay_t<decltype(m)>, jsonrpc::Request>) on_message(std::move(m), size);
       else on_message(std::move(m));
-    }, std::move(*decoded));
+    }, std::move(message));
   }
 
   void on_message(jsonrpc::Request&& req, std::size_t frame_bytes) {
@@ -526,6 +530,8 @@ Result<void> Session::start() {
       [impl](std::string frame) { impl->on_frame(std::move(frame)); },
       [impl](std::optional<Error> reason) { impl->on_closed(std::move(reason)); },
       [impl] { impl->on_input_end(); },
+      [impl](jsonrpc::Message m, std::size_t bytes) { impl->on_decoded(std::move(m), bytes); },
+      [impl](const jsonrpc::Id& id, Error e) { impl->complete(id, fail(std::move(e))); },
   });
   if (!started) {
     // Nothing will ever call on_close: shutdown() must not wait for it.

@@ -172,6 +172,8 @@ TEST(HttpClient, HttpErrorStatusNamesStatusAndUrl) {
   ASSERT_FALSE(init);
   EXPECT_NE(init.error().message.find("404"), std::string::npos) << init.error().message;
   EXPECT_NE(init.error().message.find("/wrong-path"), std::string::npos) << init.error().message;
+  // The transport's report of an HTTP failure, not an answer the server sent.
+  EXPECT_FALSE(init.error().from_peer);
 }
 
 TEST(HttpClient, ConnectionRefusedFailsClearlyAndQuickly) {
@@ -185,6 +187,7 @@ TEST(HttpClient, ConnectionRefusedFailsClearlyAndQuickly) {
   EXPECT_NE(init.error().message.find("cannot connect"), std::string::npos) << init.error().message;
   EXPECT_NE(init.error().message.find(url), std::string::npos) << init.error().message;
   EXPECT_NE(init.error().message.find("refused"), std::string::npos) << init.error().message;
+  EXPECT_FALSE(init.error().from_peer);
 }
 
 TEST(HttpClient, CloseSendsDelete) {

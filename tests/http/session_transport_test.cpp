@@ -196,12 +196,34 @@ TEST(SessionTransport, OpenStreamsAreNeverForgotten) {
   EXPECT_TRUE(s.t->find_event((*open)->id() + "_0"));
 }
 
-TEST(SessionTransport, DeliverPassesFramesToTheEngine) {
+mcp::jsonrpc::Message note(std::string method) { return mcp::jsonrpc::Notification{std::move(method), {}}; }
+
+TEST(SessionTransport, DeliverEncodesForAnEngineThatTakesOnlyFrames) {
   Started s;
-  s.t->deliver("one");
-  s.t->deliver("two");
+  s.t->deliver(note("one"), 3);
+  s.t->deliver(note("two"), 3);
   std::lock_guard lock(s.mu);
-  EXPECT_EQ(s.delivered, (std::vector<std::string>{"one", "two"}));
+  EXPECT_EQ(s.delivered, (std::vector<std::string>{R"({"jsonrpc":"2.0","method":"one"})", R"({"jsonrpc":"2.0","method":"two"})"}));
+}
+
+TEST(SessionTransport, DeliverHandsTheDecodedMessageOverWithoutAFrame) {
+  // The HTTP layer decoded the body to route it; the session takes that message as it is.
+  auto t = std::make_shared<SessionTransport>("sid", SessionTransport::Limits{});
+  std::vector<std::string> frames, methods;
+  std::vector<std::size_t> sizes;
+  mcp::Transport::Callbacks cb;
+  cb.on_message = [&](std::string f) { frames.push_back(std::move(f)); };
+  cb.on_close = [](std::optional<mcp::Error>) {};
+  cb.on_decoded = [&](mcp::jsonrpc::Message m, std::size_t bytes) {
+    methods.push_back(std::get<mcp::jsonrpc::Notification>(m).method);
+    sizes.push_back(bytes);
+  };
+  ASSERT_TRUE(t->start(std::move(cb)));
+  t->deliver(note("one"), 42);
+  EXPECT_TRUE(frames.empty());
+  EXPECT_EQ(methods, std::vector<std::string>{"one"});
+  EXPECT_EQ(sizes, std::vector<std::size_t>{42});
+  t->close();
 }
 
 TEST(SessionTransport, CloseFinishesStreamsAndRefusesMore) {
@@ -219,7 +241,7 @@ TEST(SessionTransport, CloseFinishesStreamsAndRefusesMore) {
   EXPECT_FALSE(s.t->send("x", response_to(1)));
   EXPECT_FALSE(s.t->open_request_stream(2));
   EXPECT_FALSE(s.t->standalone_stream());
-  s.t->deliver("after close");
+  s.t->deliver(note("after close"), 11);
   std::lock_guard lock(s.mu);
   EXPECT_TRUE(s.delivered.empty());
 }

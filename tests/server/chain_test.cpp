@@ -295,3 +295,37 @@ TEST(AsyncTool, AnErrorReplyReachesTheClientThroughTheChain) {
   EXPECT_EQ(r.error().message, "no such thing");
   EXPECT_TRUE(stage_saw);
 }
+
+TEST(Errors, WhatThePeerSentIsToldApartFromWhatTheSdkReports) {
+  auto server = std::make_shared<Server>();
+  Event release;
+  server->add_tool(make_tool("refuses"), [](const json::object&, RequestContext&) -> Result<CallToolResult> {
+    // The code our own timeouts use: the client must still see that the server sent it.
+    return fail(Error::timeout("the server says it timed out"));
+  });
+  server->add_tool(make_tool("slow"), [&](const json::object&, RequestContext&) -> Result<CallToolResult> {
+    (void)release.wait();
+    return CallToolResult::text("late");
+  });
+  Connected c(server);
+  auto sent = c.client->call_tool("refuses");
+  ASSERT_FALSE(sent);
+  EXPECT_EQ(sent.error().code, error_code::kRequestTimeout);
+  EXPECT_TRUE(sent.error().from_peer);
+
+  CallOptions quick;
+  quick.timeout = 20ms;
+  auto timed_out = c.client->call_tool("slow", {}, quick);
+  release.set();
+  ASSERT_FALSE(timed_out);
+  EXPECT_EQ(timed_out.error().code, error_code::kRequestTimeout);
+  EXPECT_FALSE(timed_out.error().from_peer);
+
+  auto unknown = c.client->call_tool("missing");
+  ASSERT_FALSE(unknown);
+  EXPECT_TRUE(unknown.error().from_peer);  // the server's "Unknown tool"
+
+  auto undeclared = c.client->complete(CompleteRequestParams{});  // the server declared no completions
+  ASSERT_FALSE(undeclared);
+  EXPECT_FALSE(undeclared.error().from_peer);  // refused by the client, never sent
+}

@@ -41,6 +41,14 @@ class Transport {
     // send. Called on the reader thread before on_close; it may block briefly, e.g. to let requests
     // already received be answered (`echo '{...}' | server` must still print the answer).
     std::function<void()> on_input_end;
+    // Optional: a message the transport has already decoded (Streamable HTTP decodes each POST to
+    // route it), with its frame's size, so that the session does not decode it again. A transport
+    // using it applies the limits it was configured with. Unset: the transport calls on_message.
+    std::function<void(jsonrpc::Message message, std::size_t frame_bytes)> on_decoded;
+    // Optional: a request of ours the transport could not carry to an answer (an HTTP status, a
+    // broken stream): the session fails it with `error` as a local error, not as if the peer had
+    // answered. Unset: the transport delivers an error response instead.
+    std::function<void(const jsonrpc::Id& request_id, Error error)> on_request_failed;
   };
 
   virtual ~Transport() = default;
