@@ -1,4 +1,4 @@
-// The progress-token helpers, and the generic codec of the three open shapes.
+// The progress-token helpers.
 #include "mcp/protocol/base.hpp"
 
 #include "mcp/protocol/wire_codec.hpp"
@@ -20,9 +20,5 @@ void set_progress_token(std::optional<json::object>& meta, const ProgressToken& 
   if (!meta) meta.emplace();
   (*meta)["progressToken"] = token;
 }
-
-MCP_WIRE_CODEC(RequestParams)
-MCP_WIRE_CODEC(NotificationParams)
-MCP_WIRE_CODEC(EmptyResult)
 
 }  // namespace mcp

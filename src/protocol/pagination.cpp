@@ -1,10 +1,8 @@
-// Cursors, and the generic codec of PaginatedRequestParams.
+// Cursors.
 #include "mcp/protocol/pagination.hpp"
 
 #include <algorithm>
 #include <charconv>
-
-#include "mcp/protocol/wire_codec.hpp"
 
 namespace mcp {
 
@@ -13,8 +11,6 @@ namespace {
 // apart from ours instead of being misread as an offset.
 constexpr std::string_view kCursorPrefix = "o:";
 }  // namespace
-
-MCP_WIRE_CODEC(PaginatedRequestParams)
 
 Result<PageBounds> paginate(std::size_t total, const std::optional<std::string>& cursor, std::size_t page_size) {
   std::size_t begin = 0;

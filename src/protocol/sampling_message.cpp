@@ -1,36 +1,9 @@
-// The generic codec; the block union read by its "type"; the tool-use pairing rule.
+// The tool-use pairing rule of a conversation.
 #include "mcp/protocol/sampling_message.hpp"
 
 #include <set>
 
-#include "mcp/protocol/wire_codec.hpp"
-
 namespace mcp {
-
-Result<void> wire_check(const SamplingMessage& m) {
-  std::size_t results = 0;
-  for (const auto& b : m.content) results += std::holds_alternative<ToolResultContent>(b);
-  if (results != 0 && results != m.content.size())
-    return fail(
-        wire::field_error("SamplingMessage", "content", "tool_result blocks cannot be mixed with other content"));
-  return {};
-}
-
-MCP_WIRE_CODEC(ToolUseContent)
-MCP_WIRE_CODEC(ToolResultContent)
-MCP_WIRE_CODEC(SamplingMessage)
-
-std::string_view content_type(const SamplingMessageContentBlock& c) {
-  static constexpr std::string_view kTypes[] = {"text", "image", "audio", "tool_use", "tool_result"};
-  return kTypes[c.index()];
-}
-
-json::value to_json(const SamplingMessageContentBlock& c) { return wire::encode_value(c); }
-
-template <>
-Result<SamplingMessageContentBlock> from_json<SamplingMessageContentBlock>(const json::value& v) {
-  return wire::decode_union<SamplingMessageContentBlock>(v, "SamplingMessageContentBlock", "sampling content type");
-}
 
 Result<void> check_tool_use_pairing(const std::vector<SamplingMessage>& messages) {
   auto error = [](std::size_t i, const std::string& problem) {

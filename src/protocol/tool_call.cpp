@@ -1,13 +1,7 @@
-// The codec is generic; the result helpers are here.
+// The CallToolResult helpers.
 #include "mcp/protocol/tool_call.hpp"
 
-#include "mcp/protocol/wire_codec.hpp"
-
 namespace mcp {
-
-MCP_WIRE_CODEC(ListToolsResult)
-MCP_WIRE_CODEC(CallToolRequestParams)
-MCP_WIRE_CODEC(CallToolResult)
 
 CallToolResult CallToolResult::text(std::string text) {
   TextContent block;

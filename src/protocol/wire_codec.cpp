@@ -7,22 +7,21 @@
 
 namespace mcp::wire {
 
+namespace {
+// Beyond 2^53 a double no longer names a single integer.
+bool is_integral(double d) { return std::isfinite(d) && std::trunc(d) == d && std::fabs(d) < 9.0e15; }
+}  // namespace
+
 json::value number_to_json(double d) {
-  if (std::isfinite(d) && std::trunc(d) == d && std::fabs(d) < 9.0e15) return static_cast<std::int64_t>(d);
+  if (is_integral(d)) return static_cast<std::int64_t>(d);
   return d;
 }
 
 std::optional<std::int64_t> as_integer(const json::value& v) {
   if (v.is_int64()) return v.get_int64();
-  if (v.is_uint64()) {
-    if (v.get_uint64() > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
+  if (v.is_uint64() && v.get_uint64() <= static_cast<std::uint64_t>(INT64_MAX))
     return static_cast<std::int64_t>(v.get_uint64());
-  }
-  if (v.is_double()) {
-    // Beyond 2^53 a double no longer names a single integer.
-    double d = v.get_double();
-    if (std::isfinite(d) && std::trunc(d) == d && std::fabs(d) < 9.0e15) return static_cast<std::int64_t>(d);
-  }
+  if (v.is_double() && is_integral(v.get_double())) return static_cast<std::int64_t>(v.get_double());
   return std::nullopt;
 }
 
@@ -46,16 +45,6 @@ std::optional<Error> check_request_meta(std::string_view what, const std::option
   if (const auto* t = meta->if_contains("progressToken"); t && !is_string_or_integer(*t))
     return field_error(what, "_meta.progressToken", "expected a string or an integer");
   return std::nullopt;
-}
-
-Result<void> check_unit_interval(std::string_view what, std::string_view key, const std::optional<double>& v) {
-  if (v && !(*v >= 0.0 && *v <= 1.0)) return fail(field_error(what, key, "expected a number between 0 and 1"));
-  return {};
-}
-
-Result<void> check_non_negative(std::string_view what, std::string_view key, const std::optional<std::int64_t>& v) {
-  if (v && *v < 0) return fail(field_error(what, key, "expected a non-negative integer"));
-  return {};
 }
 
 std::string index_key(std::string_view key, std::size_t i) {

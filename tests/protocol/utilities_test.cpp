@@ -39,7 +39,8 @@ TEST(Logging, SetLevelAndMessages) {
   EXPECT_EQ(parse_ok<SetLevelRequestParams>(R"({"level":"critical"})").level, LoggingLevel::critical);
   expect_round_trip<SetLevelRequestParams>(R"({"level":"debug","_meta":{"progressToken":"t"},"x":1})");
   EXPECT_INVALID(SetLevelRequestParams, R"({"level":"loud"})",
-                 "SetLevelRequestParams.level -> LoggingLevel: expected one of");
+                 "SetLevelRequestParams.level -> LoggingLevel: expected \"debug\", \"info\", \"notice\", "
+                 "\"warning\", \"error\", \"critical\", \"alert\" or \"emergency\"");
   EXPECT_INVALID(SetLevelRequestParams, R"({})", "SetLevelRequestParams.level: required field is missing");
   expect_round_trip<LoggingMessageNotificationParams>(
       R"({"level":"error","logger":"database","data":{"error":"Connection failed","details":{"host":"localhost"}},"x":1})");

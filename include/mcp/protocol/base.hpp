@@ -1,13 +1,9 @@
 // mcp/protocol/base.hpp — the schema's building blocks shared by every message:
 // "ProgressToken" / "RequestId" (string | integer), "RequestParams", "NotificationParams" and
 // "EmptyResult" (the params or result of messages that carry nothing but `_meta`).
-//
-// Conventions: see mcp/protocol/tool.hpp.
+// Conventions: mcp/protocol/wire.hpp.
 #pragma once
 
-#include <optional>
-
-#include "mcp/json.hpp"
 #include "mcp/protocol/wire.hpp"
 
 namespace mcp {
@@ -22,7 +18,7 @@ bool is_string_or_integer(const json::value&);
 
 // Params of requests that carry only `_meta` (ping, roots/list, ...).
 struct RequestParams {
-  std::optional<json::object> meta{};  // "_meta"
+  std::optional<json::object> meta{};
   json::object extra{};
 };
 MCP_WIRE_REQUEST_PARAMS(RequestParams, meta, extra)
@@ -45,6 +41,5 @@ MCP_WIRE_TYPE(EmptyResult, meta, extra)
 std::optional<ProgressToken> progress_token(const std::optional<json::object>& meta);
 // Sets `_meta.progressToken`, creating `_meta` if needed and keeping its other keys.
 void set_progress_token(std::optional<json::object>& meta, const ProgressToken& token);
-
 
 }  // namespace mcp

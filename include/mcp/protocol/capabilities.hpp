@@ -1,30 +1,27 @@
 // mcp/protocol/capabilities.hpp — what each side supports, exchanged in initialize (schema
-// 2025-11-25: "ClientCapabilities", "ServerCapabilities").
+// 2025-11-25: "ClientCapabilities", "ServerCapabilities"). Conventions: mcp/protocol/wire.hpp.
 //
-// Conventions: see mcp/protocol/tool.hpp. Capability sets are open: a capability this SDK does not
-// model ("tasks", later revisions' "extensions", the trust extensions' "signature" or
-// "io.modelcontextprotocol/signed-manifests") stays in `extra` untouched, and so do unknown keys
-// inside the modelled sub-objects. Sub-capabilities the schema leaves as open objects are kept as
-// json::object: present means supported.
+// Capability sets are open: a capability this SDK does not model ("tasks", later revisions'
+// "extensions", the trust extensions' "signature" or "io.modelcontextprotocol/signed-manifests")
+// stays in `extra` untouched, and so do unknown keys inside the modelled sub-objects.
+// Sub-capabilities the schema leaves as open objects are kept as json::object: present means
+// supported.
 #pragma once
 
-#include <optional>
-
-#include "mcp/json.hpp"
 #include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
 // roots, prompts and tools: `{ "listChanged"?: boolean }`.
 struct ListChangedCapability {
-  std::optional<bool> list_changed{};  // "listChanged": will send notifications/*/list_changed
+  std::optional<bool> list_changed{};  // will send notifications/*/list_changed
   json::object extra{};
 };
 MCP_WIRE_TYPE(ListChangedCapability, list_changed, extra)
 
 struct ResourcesCapability {
-  std::optional<bool> subscribe{};     // resources/subscribe is supported
-  std::optional<bool> list_changed{};  // "listChanged"
+  std::optional<bool> subscribe{};  // resources/subscribe is supported
+  std::optional<bool> list_changed{};
   json::object extra{};
 };
 MCP_WIRE_TYPE(ResourcesCapability, subscribe, list_changed, extra)
@@ -66,7 +63,6 @@ struct ServerCapabilities {
   json::object extra{};
 };
 MCP_WIRE_TYPE(ServerCapabilities, experimental, logging, completions, prompts, resources, tools, extra)
-
 
 // Whether a capabilities object (as sent on the wire) declares `path`: "tools", "resources.subscribe",
 // "sampling.tools". Extension keys that contain dots ("io.modelcontextprotocol/signed-manifests")

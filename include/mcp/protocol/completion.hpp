@@ -1,29 +1,20 @@
 // mcp/protocol/completion.hpp — argument autocompletion (schema 2025-11-25: "PromptReference",
 // "ResourceTemplateReference", "CompleteRequestParams", "CompleteResult").
-//
-// Conventions: see mcp/protocol/tool.hpp.
+// Conventions: mcp/protocol/wire.hpp.
 #pragma once
 
-#include <cstdint>
-#include <map>
-#include <optional>
-#include <string>
-#include <variant>
-#include <vector>
-
-#include "mcp/json.hpp"
 #include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
-struct PromptReference {  // "type": "ref/prompt"
+struct PromptReference {
   std::string name{};
   std::optional<std::string> title{};
   json::object extra{};
 };
 MCP_WIRE_TAGGED(PromptReference, "ref/prompt", name, title, extra)
 
-struct ResourceTemplateReference {  // "type": "ref/resource"
+struct ResourceTemplateReference {
   std::string uri{};  // a URI or URI template
   json::object extra{};
 };
@@ -31,6 +22,7 @@ MCP_WIRE_TAGGED(ResourceTemplateReference, "ref/resource", uri, extra)
 
 // What is being completed, dispatched on "type".
 using CompletionReference = std::variant<PromptReference, ResourceTemplateReference>;
+MCP_WIRE_UNION(CompletionReference)
 
 struct CompletionArgument {
   std::string name{};
@@ -60,7 +52,7 @@ struct Completion {
 
   std::vector<std::string> values{};
   std::optional<std::int64_t> total{};  // total matches, possibly more than sent
-  std::optional<bool> has_more{};       // "hasMore"
+  std::optional<bool> has_more{};
   json::object extra{};
 };
 MCP_WIRE_TYPE(Completion, values, total, has_more, extra)
@@ -71,8 +63,5 @@ struct CompleteResult {
   json::object extra{};
 };
 MCP_WIRE_TYPE(CompleteResult, completion, meta, extra)
-
-json::value to_json(const CompletionReference&);
-template <> Result<CompletionReference> from_json<CompletionReference>(const json::value&);
 
 }  // namespace mcp

@@ -1,26 +1,18 @@
 // mcp/protocol/content.hpp — content blocks of tool results and prompt messages (schema 2025-11-25:
 // "TextContent", "ImageContent", "AudioContent", "ResourceLink", "EmbeddedResource", "ContentBlock").
 //
-// Conventions: see mcp/protocol/tool.hpp. Each block's from_json insists on its own "type", so a
-// block read through the wrong struct fails instead of quietly becoming another kind.
+// Conventions: mcp/protocol/wire.hpp. Each block's from_json insists on its own "type", so a block
+// read through the wrong struct fails instead of quietly becoming another kind.
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <variant>
-#include <vector>
-
-#include "mcp/json.hpp"
-#include "mcp/protocol/wire.hpp"
 #include "mcp/protocol/annotations.hpp"
 #include "mcp/protocol/icon.hpp"
 #include "mcp/protocol/resource_contents.hpp"
+#include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
-struct TextContent {  // "type": "text"
+struct TextContent {
   std::string text{};
   std::optional<Annotations> annotations{};
   std::optional<json::object> meta{};
@@ -28,7 +20,7 @@ struct TextContent {  // "type": "text"
 };
 MCP_WIRE_TAGGED(TextContent, "text", text, annotations, meta, extra)
 
-struct ImageContent {  // "type": "image"
+struct ImageContent {
   std::string data{};  // base64, kept encoded
   std::string mime_type{};
   std::optional<Annotations> annotations{};
@@ -37,7 +29,7 @@ struct ImageContent {  // "type": "image"
 };
 MCP_WIRE_TAGGED(ImageContent, "image", data, mime_type, annotations, meta, extra)
 
-struct AudioContent {  // "type": "audio"
+struct AudioContent {
   std::string data{};  // base64, kept encoded
   std::string mime_type{};
   std::optional<Annotations> annotations{};
@@ -47,7 +39,7 @@ struct AudioContent {  // "type": "audio"
 MCP_WIRE_TAGGED(AudioContent, "audio", data, mime_type, annotations, meta, extra)
 
 // A pointer to a resource the client may read (or subscribe to); not necessarily listed by
-// resources/list. Same fields as Resource (mcp/protocol/resource.hpp).  "type": "resource_link"
+// resources/list. Same fields as Resource (mcp/protocol/resource.hpp).
 struct ResourceLink {
   std::string uri{};
   std::string name{};
@@ -60,9 +52,10 @@ struct ResourceLink {
   std::optional<json::object> meta{};
   json::object extra{};
 };
-MCP_WIRE_TAGGED(ResourceLink, "resource_link", uri, name, title, description, mime_type, annotations, size, icons, meta, extra)
+MCP_WIRE_TAGGED(ResourceLink, "resource_link", uri, name, title, description, mime_type, annotations, size, icons, meta,
+                extra)
 
-struct EmbeddedResource {  // "type": "resource"
+struct EmbeddedResource {
   ResourceContents resource{};
   std::optional<Annotations> annotations{};
   std::optional<json::object> meta{};
@@ -73,11 +66,9 @@ MCP_WIRE_TAGGED(EmbeddedResource, "resource", resource, annotations, meta, extra
 // Dispatched on "type"; an unknown type is an error (-32602), since a block the SDK cannot represent
 // would otherwise be dropped from a result without anyone noticing.
 using ContentBlock = std::variant<TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource>;
+MCP_WIRE_UNION(ContentBlock)
 
 // The wire "type" of a block: "text", "image", "audio", "resource_link" or "resource".
 std::string_view content_type(const ContentBlock&);
-
-json::value to_json(const ContentBlock&);
-template <> Result<ContentBlock> from_json<ContentBlock>(const json::value&);
 
 }  // namespace mcp

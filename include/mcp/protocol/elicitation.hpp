@@ -2,16 +2,9 @@
 // "ElicitRequestFormParams", "ElicitRequestURLParams", "ElicitRequestParams", "ElicitResult",
 // "ElicitationCompleteNotification" params, "URLElicitationRequiredError").
 //
-// Conventions: see mcp/protocol/tool.hpp. A task-augmented request's "task" stays in `extra`.
+// Conventions: mcp/protocol/wire.hpp. A task-augmented request's "task" stays in `extra`.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <string_view>
-#include <variant>
-#include <vector>
-
-#include "mcp/json.hpp"
 #include "mcp/protocol/wire.hpp"
 
 namespace mcp {
@@ -31,7 +24,7 @@ MCP_WIRE_TAGGED(RequestedSchema, "object", properties, required, extra)
 // for secrets (passwords, API keys): those go through URL mode.
 struct ElicitRequestFormParams {
   std::string message{};
-  RequestedSchema requested_schema{};  // "requestedSchema"
+  RequestedSchema requested_schema{};
   std::optional<json::object> meta{};
   json::object extra{};
 };
@@ -41,27 +34,21 @@ MCP_WIRE_REQUEST_PARAMS(ElicitRequestFormParams, message, requested_schema, meta
 struct ElicitRequestURLParams {
   std::string message{};
   std::string url{};
-  std::string elicitation_id{};  // "elicitationId"; echoed by notifications/elicitation/complete
+  std::string elicitation_id{};  // echoed by notifications/elicitation/complete
   std::optional<json::object> meta{};
   json::object extra{};
 };
 MCP_WIRE_REQUEST_PARAMS(ElicitRequestURLParams, message, url, elicitation_id, meta, extra)
 
-// The two modes are told apart by "mode", always written; peers older than 2025-11-25 send form
-// mode without one.
-constexpr std::string_view wire_tag_key(const ElicitRequestFormParams*) { return "mode"; }
-constexpr std::string_view wire_tag(const ElicitRequestFormParams*) { return "form"; }
-constexpr bool wire_tag_optional(const ElicitRequestFormParams*) { return true; }
-constexpr std::string_view wire_tag_key(const ElicitRequestURLParams*) { return "mode"; }
-constexpr std::string_view wire_tag(const ElicitRequestURLParams*) { return "url"; }
-
-// Dispatched on "mode": "url" is URL mode, "form" or no mode at all is form mode, anything else is
-// an error.
+// Dispatched on "mode", always written: "url" is URL mode, "form" or no mode at all (peers older
+// than 2025-11-25) is form mode, anything else is an error.
+constexpr wire::Tag wire_tag(const ElicitRequestFormParams*) { return {"mode", "form", true}; }
+constexpr wire::Tag wire_tag(const ElicitRequestURLParams*) { return {"mode", "url"}; }
 using ElicitRequestParams = std::variant<ElicitRequestFormParams, ElicitRequestURLParams>;
+MCP_WIRE_UNION(ElicitRequestParams)
 
 enum class ElicitAction { accept, decline, cancel };
-std::string_view to_string(ElicitAction);
-std::optional<ElicitAction> parse_elicit_action(std::string_view);
+MCP_WIRE_ENUM(ElicitAction, parse_elicit_action)
 
 struct ElicitResult {
   ElicitAction action = ElicitAction::cancel;
@@ -73,7 +60,7 @@ struct ElicitResult {
 MCP_WIRE_TYPE(ElicitResult, action, content, meta, extra)
 
 struct ElicitationCompleteNotificationParams {
-  std::string elicitation_id{};  // "elicitationId"
+  std::string elicitation_id{};
   std::optional<json::object> meta{};
   json::object extra{};
 };
@@ -84,10 +71,5 @@ Error url_elicitation_required_error(const std::vector<ElicitRequestURLParams>& 
                                      std::string message = "URL elicitation required");
 // The elicitations carried by such an error; fails unless `e` is one and its data is well-formed.
 Result<std::vector<ElicitRequestURLParams>> url_elicitations(const Error& e);
-
-json::value to_json(ElicitAction);
-json::value to_json(const ElicitRequestParams&);
-template <> Result<ElicitAction> from_json<ElicitAction>(const json::value&);
-template <> Result<ElicitRequestParams> from_json<ElicitRequestParams>(const json::value&);
 
 }  // namespace mcp

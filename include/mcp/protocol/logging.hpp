@@ -1,14 +1,7 @@
 // mcp/protocol/logging.hpp — server-to-client logging (schema 2025-11-25: "LoggingLevel",
-// "SetLevelRequestParams", "LoggingMessageNotificationParams").
-//
-// Conventions: see mcp/protocol/tool.hpp.
+// "SetLevelRequestParams", "LoggingMessageNotificationParams"). Conventions: mcp/protocol/wire.hpp.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <string_view>
-
-#include "mcp/json.hpp"
 #include "mcp/protocol/wire.hpp"
 
 namespace mcp {
@@ -16,9 +9,7 @@ namespace mcp {
 // The syslog severities of RFC 5424, declared from least to most severe so that the built-in
 // comparisons order them: a message is sent when `level >= minimum`.
 enum class LoggingLevel { debug, info, notice, warning, error, critical, alert, emergency };
-
-std::string_view to_string(LoggingLevel);
-std::optional<LoggingLevel> parse_logging_level(std::string_view);
+MCP_WIRE_ENUM(LoggingLevel, parse_logging_level)
 
 struct SetLevelRequestParams {
   LoggingLevel level = LoggingLevel::info;
@@ -35,8 +26,5 @@ struct LoggingMessageNotificationParams {
   json::object extra{};
 };
 MCP_WIRE_TYPE(LoggingMessageNotificationParams, level, logger, data, meta, extra)
-
-json::value to_json(LoggingLevel);
-template <> Result<LoggingLevel> from_json<LoggingLevel>(const json::value&);
 
 }  // namespace mcp

@@ -1,15 +1,8 @@
 // mcp/protocol/pagination.hpp — cursor pagination of the list methods (schema 2025-11-25:
 // "PaginatedRequestParams"; the "nextCursor" of each List*Result lives in that result's struct).
-//
-// Conventions: see mcp/protocol/tool.hpp.
+// Conventions: mcp/protocol/wire.hpp.
 #pragma once
 
-#include <cstddef>
-#include <optional>
-#include <string>
-#include <vector>
-
-#include "mcp/json.hpp"
 #include "mcp/protocol/wire.hpp"
 
 namespace mcp {
@@ -21,7 +14,6 @@ struct PaginatedRequestParams {
   json::object extra{};
 };
 MCP_WIRE_REQUEST_PARAMS(PaginatedRequestParams, cursor, meta, extra)
-
 
 // One page of a list the server holds in full: items [begin, end) go out, and `next_cursor` goes
 // into the result's nextCursor (absent on the last page, which is how clients know they are done).

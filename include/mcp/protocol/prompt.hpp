@@ -1,19 +1,11 @@
 // mcp/protocol/prompt.hpp — prompts (schema 2025-11-25: "Prompt", "PromptArgument", "PromptMessage",
-// "GetPromptRequestParams", "GetPromptResult", "ListPromptsResult").
-//
-// Conventions: see mcp/protocol/tool.hpp.
+// "GetPromptRequestParams", "GetPromptResult", "ListPromptsResult"). Conventions: mcp/protocol/wire.hpp.
 #pragma once
 
-#include <map>
-#include <optional>
-#include <string>
-#include <vector>
-
-#include "mcp/json.hpp"
-#include "mcp/protocol/wire.hpp"
 #include "mcp/protocol/annotations.hpp"
 #include "mcp/protocol/content.hpp"
 #include "mcp/protocol/icon.hpp"
+#include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
@@ -63,11 +55,10 @@ MCP_WIRE_TYPE(GetPromptResult, description, messages, meta, extra)
 
 struct ListPromptsResult {
   std::vector<Prompt> prompts{};
-  std::optional<std::string> next_cursor{};  // "nextCursor"
+  std::optional<std::string> next_cursor{};
   std::optional<json::object> meta{};
   json::object extra{};
 };
 MCP_WIRE_TYPE(ListPromptsResult, prompts, next_cursor, meta, extra)
-
 
 }  // namespace mcp

@@ -1,21 +1,13 @@
 // mcp/protocol/resource.hpp — resources (schema 2025-11-25: "Resource", "ResourceTemplate",
 // "ListResourcesResult", "ListResourceTemplatesResult", "ReadResourceRequestParams",
 // "ReadResourceResult", "SubscribeRequestParams", "UnsubscribeRequestParams",
-// "ResourceUpdatedNotificationParams").
-//
-// Conventions: see mcp/protocol/tool.hpp.
+// "ResourceUpdatedNotificationParams"). Conventions: mcp/protocol/wire.hpp.
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <vector>
-
-#include "mcp/json.hpp"
-#include "mcp/protocol/wire.hpp"
 #include "mcp/protocol/annotations.hpp"
 #include "mcp/protocol/icon.hpp"
 #include "mcp/protocol/resource_contents.hpp"
+#include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
@@ -24,7 +16,7 @@ struct Resource {
   std::string name{};
   std::optional<std::string> title{};
   std::optional<std::string> description{};
-  std::optional<std::string> mime_type{};  // "mimeType"
+  std::optional<std::string> mime_type{};
   std::optional<Annotations> annotations{};
   std::optional<std::int64_t> size{};  // bytes, before any encoding
   OptionalArray<Icon> icons{};
@@ -34,7 +26,7 @@ struct Resource {
 MCP_WIRE_TYPE(Resource, uri, name, title, description, mime_type, annotations, size, icons, meta, extra)
 
 struct ResourceTemplate {
-  std::string uri_template{};  // "uriTemplate", RFC 6570
+  std::string uri_template{};  // RFC 6570
   std::string name{};
   std::optional<std::string> title{};
   std::optional<std::string> description{};
@@ -48,14 +40,14 @@ MCP_WIRE_TYPE(ResourceTemplate, uri_template, name, title, description, mime_typ
 
 struct ListResourcesResult {
   std::vector<Resource> resources{};
-  std::optional<std::string> next_cursor{};  // "nextCursor"
+  std::optional<std::string> next_cursor{};
   std::optional<json::object> meta{};
   json::object extra{};
 };
 MCP_WIRE_TYPE(ListResourcesResult, resources, next_cursor, meta, extra)
 
 struct ListResourceTemplatesResult {
-  std::vector<ResourceTemplate> resource_templates{};  // "resourceTemplates"
+  std::vector<ResourceTemplate> resource_templates{};
   std::optional<std::string> next_cursor{};
   std::optional<json::object> meta{};
   json::object extra{};
@@ -88,6 +80,5 @@ struct ResourceUpdatedNotificationParams {
   json::object extra{};
 };
 MCP_WIRE_TYPE(ResourceUpdatedNotificationParams, uri, meta, extra)
-
 
 }  // namespace mcp

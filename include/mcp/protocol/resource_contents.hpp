@@ -1,22 +1,16 @@
 // mcp/protocol/resource_contents.hpp — the contents of a resource, as read or embedded
 // (schema 2025-11-25: "TextResourceContents", "BlobResourceContents"; the schema's base
 // "ResourceContents" is never sent on its own, so here the name means "one of the two").
-//
-// Conventions: see mcp/protocol/tool.hpp.
+// Conventions: mcp/protocol/wire.hpp.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <variant>
-
-#include "mcp/json.hpp"
 #include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
 struct TextResourceContents {
   std::string uri{};
-  std::optional<std::string> mime_type{};  // "mimeType"
+  std::optional<std::string> mime_type{};
   std::string text{};
   std::optional<json::object> meta{};
   json::object extra{};
@@ -35,8 +29,6 @@ MCP_WIRE_TYPE(BlobResourceContents, uri, mime_type, blob, meta, extra)
 // Told apart on the wire by which of "text" / "blob" is present; an object with both or neither is
 // rejected as ambiguous.
 using ResourceContents = std::variant<TextResourceContents, BlobResourceContents>;
-
-json::value to_json(const ResourceContents&);
-template <> Result<ResourceContents> from_json<ResourceContents>(const json::value&);
+MCP_WIRE_UNION(ResourceContents)
 
 }  // namespace mcp

@@ -1,14 +1,8 @@
 // mcp/protocol/roots.hpp — filesystem roots the client exposes (schema 2025-11-25: "Root",
 // "ListRootsResult"). roots/list takes RequestParams (mcp/protocol/base.hpp).
-//
-// Conventions: see mcp/protocol/tool.hpp.
+// Conventions: mcp/protocol/wire.hpp.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <vector>
-
-#include "mcp/json.hpp"
 #include "mcp/protocol/wire.hpp"
 
 namespace mcp {
@@ -27,6 +21,5 @@ struct ListRootsResult {
   json::object extra{};
 };
 MCP_WIRE_TYPE(ListRootsResult, roots, meta, extra)
-
 
 }  // namespace mcp

@@ -1,16 +1,9 @@
 // mcp/protocol/sampling.hpp — sampling/createMessage (schema 2025-11-25: "ModelHint",
 // "ModelPreferences", "ToolChoice", "CreateMessageRequestParams", "CreateMessageResult").
 //
-// Conventions: see mcp/protocol/tool.hpp. A task-augmented request's "task" stays in `extra`.
+// Conventions: mcp/protocol/wire.hpp. A task-augmented request's "task" stays in `extra`.
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <vector>
-
-#include "mcp/json.hpp"
 #include "mcp/protocol/annotations.hpp"
 #include "mcp/protocol/sampling_message.hpp"
 #include "mcp/protocol/tool.hpp"
@@ -27,17 +20,16 @@ MCP_WIRE_TYPE(ModelHint, name, extra)
 // Priorities are in [0, 1]; from_json rejects anything else.
 struct ModelPreferences {
   OptionalArray<ModelHint> hints{};  // in order of preference
-  std::optional<double> cost_priority{};          // "costPriority"
-  std::optional<double> speed_priority{};         // "speedPriority"
-  std::optional<double> intelligence_priority{};  // "intelligencePriority"
+  std::optional<double> cost_priority{};
+  std::optional<double> speed_priority{};
+  std::optional<double> intelligence_priority{};
   json::object extra{};
 };
 MCP_WIRE_TYPE(ModelPreferences, hints, cost_priority, speed_priority, intelligence_priority, extra)
 
 // `auto` is a C++ keyword, hence `automatic` for the wire's "auto".
 enum class ToolChoiceMode { automatic, required, none };
-std::string_view to_string(ToolChoiceMode);
-std::optional<ToolChoiceMode> parse_tool_choice_mode(std::string_view);
+MCP_WIRE_ENUM(ToolChoiceMode, parse_tool_choice_mode)
 
 struct ToolChoice {
   std::optional<ToolChoiceMode> mode{};  // absent means automatic
@@ -47,20 +39,19 @@ MCP_WIRE_TYPE(ToolChoice, mode, extra)
 
 // Soft-deprecated: "thisServer" and "allServers" only when the client declares sampling.context.
 enum class IncludeContext { none, this_server, all_servers };
-std::string_view to_string(IncludeContext);
-std::optional<IncludeContext> parse_include_context(std::string_view);
+MCP_WIRE_ENUM(IncludeContext, parse_include_context)
 
 struct CreateMessageRequestParams {
   std::vector<SamplingMessage> messages{};
-  std::optional<ModelPreferences> model_preferences{};  // "modelPreferences"
-  std::optional<std::string> system_prompt{};           // "systemPrompt"
-  std::optional<IncludeContext> include_context{};      // "includeContext"
+  std::optional<ModelPreferences> model_preferences{};
+  std::optional<std::string> system_prompt{};
+  std::optional<IncludeContext> include_context{};
   std::optional<double> temperature{};
-  std::int64_t max_tokens = 0;  // "maxTokens", required
-  OptionalArray<std::string> stop_sequences{};  // "stopSequences"
-  std::optional<json::object> metadata{};       // provider-specific, passed through
-  OptionalArray<Tool> tools{};                  // requires the client's sampling.tools capability
-  std::optional<ToolChoice> tool_choice{};      // "toolChoice"
+  std::int64_t max_tokens = 0;  // required
+  OptionalArray<std::string> stop_sequences{};
+  std::optional<json::object> metadata{};  // provider-specific, passed through
+  OptionalArray<Tool> tools{};             // requires the client's sampling.tools capability
+  std::optional<ToolChoice> tool_choice{};
   std::optional<json::object> meta{};
   json::object extra{};
 };
@@ -80,15 +71,10 @@ struct CreateMessageResult {
   Role role = Role::assistant;
   OneOrMany<SamplingMessageContentBlock> content{};
   std::string model{};
-  std::optional<std::string> stop_reason{};  // "stopReason"
+  std::optional<std::string> stop_reason{};
   std::optional<json::object> meta{};
   json::object extra{};
 };
 MCP_WIRE_TYPE(CreateMessageResult, role, content, model, stop_reason, meta, extra)
-
-json::value to_json(ToolChoiceMode);
-json::value to_json(IncludeContext);
-template <> Result<ToolChoiceMode> from_json<ToolChoiceMode>(const json::value&);
-template <> Result<IncludeContext> from_json<IncludeContext>(const json::value&);
 
 }  // namespace mcp

@@ -1,23 +1,15 @@
 // mcp/protocol/sampling_message.hpp — the messages of sampling, including tool use
 // (schema 2025-11-25: "ToolUseContent", "ToolResultContent", "SamplingMessageContentBlock",
-// "SamplingMessage").
-//
-// Conventions: see mcp/protocol/tool.hpp.
+// "SamplingMessage"). Conventions: mcp/protocol/wire.hpp.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <variant>
-#include <vector>
-
-#include "mcp/json.hpp"
 #include "mcp/protocol/annotations.hpp"
 #include "mcp/protocol/content.hpp"
 #include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
-// The model asks to call a tool (only in assistant messages).  "type": "tool_use"
+// The model asks to call a tool (only in assistant messages).
 struct ToolUseContent {
   std::string id{};  // matched by ToolResultContent::tool_use_id
   std::string name{};
@@ -27,12 +19,12 @@ struct ToolUseContent {
 };
 MCP_WIRE_TAGGED(ToolUseContent, "tool_use", id, name, input, meta, extra)
 
-// The outcome of a tool use, sent back in the next user message.  "type": "tool_result"
+// The outcome of a tool use, sent back in the next user message.
 struct ToolResultContent {
-  std::string tool_use_id{};  // "toolUseId"
+  std::string tool_use_id{};
   std::vector<ContentBlock> content{};
-  std::optional<json::object> structured_content{};  // "structuredContent"
-  std::optional<bool> is_error{};                     // "isError"
+  std::optional<json::object> structured_content{};
+  std::optional<bool> is_error{};
   std::optional<json::object> meta{};
   json::object extra{};
 };
@@ -41,6 +33,10 @@ MCP_WIRE_TAGGED(ToolResultContent, "tool_result", tool_use_id, content, structur
 // Dispatched on "type"; resource links and embedded resources are not allowed in sampling.
 using SamplingMessageContentBlock =
     std::variant<TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent>;
+MCP_WIRE_UNION(SamplingMessageContentBlock)
+
+// The wire "type" of a block: "text", "image", "audio", "tool_use" or "tool_result".
+std::string_view content_type(const SamplingMessageContentBlock&);
 
 // `content` is one block or an array of blocks on the wire (arrays since 2025-11-25); either way it
 // reads as a vector, and content.as_array keeps the shape (see OneOrMany in mcp/protocol/wire.hpp).
@@ -53,15 +49,9 @@ struct SamplingMessage {
 };
 MCP_WIRE_TYPE(SamplingMessage, role, content, meta, extra)
 
-// The wire "type" of a block: "text", "image", "audio", "tool_use" or "tool_result".
-std::string_view content_type(const SamplingMessageContentBlock&);
-
 // Checks the specification's pairing rule over a conversation: every assistant message with tool
 // uses is followed by a user message made only of tool results, one per tool use, by id; and no
 // tool result answers anything else. Errors are -32602 naming the message index.
 Result<void> check_tool_use_pairing(const std::vector<SamplingMessage>& messages);
-
-json::value to_json(const SamplingMessageContentBlock&);
-template <> Result<SamplingMessageContentBlock> from_json<SamplingMessageContentBlock>(const json::value&);
 
 }  // namespace mcp

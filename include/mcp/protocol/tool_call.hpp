@@ -1,24 +1,19 @@
 // mcp/protocol/tool_call.hpp — listing and calling tools (schema 2025-11-25: "ListToolsResult",
 // "CallToolRequestParams", "CallToolResult").
 //
-// Conventions: see mcp/protocol/tool.hpp. A task-augmented call's "task" member is not modelled; it
+// Conventions: mcp/protocol/wire.hpp. A task-augmented call's "task" member is not modelled; it
 // stays in `extra`.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <vector>
-
-#include "mcp/json.hpp"
-#include "mcp/protocol/wire.hpp"
 #include "mcp/protocol/content.hpp"
 #include "mcp/protocol/tool.hpp"
+#include "mcp/protocol/wire.hpp"
 
 namespace mcp {
 
 struct ListToolsResult {
   std::vector<Tool> tools{};
-  std::optional<std::string> next_cursor{};  // "nextCursor"
+  std::optional<std::string> next_cursor{};
   std::optional<json::object> meta{};
   json::object extra{};
 };
@@ -36,8 +31,8 @@ MCP_WIRE_REQUEST_PARAMS(CallToolRequestParams, name, arguments, meta, extra)
 // can see it and recover; JSON-RPC errors are for calls that never reached the tool.
 struct CallToolResult {
   std::vector<ContentBlock> content{};
-  std::optional<json::object> structured_content{};  // "structuredContent"; should match outputSchema
-  std::optional<bool> is_error{};                     // "isError"; absent means false
+  std::optional<json::object> structured_content{};  // should match the tool's outputSchema
+  std::optional<bool> is_error{};                    // absent means false
   std::optional<json::object> meta{};
   json::object extra{};
 
@@ -47,6 +42,5 @@ struct CallToolResult {
   static CallToolResult error(std::string message);
 };
 MCP_WIRE_TYPE(CallToolResult, content, structured_content, is_error, meta, extra)
-
 
 }  // namespace mcp

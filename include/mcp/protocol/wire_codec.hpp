@@ -12,37 +12,64 @@
 
 #include <boost/describe.hpp>
 #include <boost/mp11.hpp>
-#include <cstdint>
-#include <map>
-#include <optional>
+#include <boost/preprocessor/seq/for_each.hpp>
+#include <boost/preprocessor/variadic/to_seq.hpp>
 #include <span>
-#include <string>
-#include <string_view>
 #include <type_traits>
-#include <variant>
-#include <vector>
 
 #include "mcp/protocol/wire.hpp"
 
 namespace mcp::wire {
 
-template <class T>
-concept Described = boost::describe::has_describe_members<T>::value;
+// A member's wire name, computed at compile time from its C++ name.
+struct Name {
+  char text[64]{};
+  std::size_t size = 0;
+  constexpr std::string_view view() const { return {text, size}; }
+};
+
+constexpr Name wire_name(std::string_view cpp) {
+  Name n;
+  if (cpp == "meta") cpp = "_meta";
+  if (!cpp.empty() && cpp.back() == '_') cpp.remove_suffix(1);
+  bool upper = false;
+  for (char c : cpp) {
+    if (c == '_' && n.size > 0) {
+      upper = true;
+      continue;
+    }
+    n.text[n.size++] = upper && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+    upper = false;
+  }
+  return n;
+}
+
 template <class T>
 concept Tagged = requires { wire_tag(static_cast<const T*>(nullptr)); };
 
-template <class T> struct is_optional : std::false_type {};
-template <class T> struct is_optional<std::optional<T>> : std::true_type {};
-template <class T> struct is_vector : std::false_type {};
-template <class T> struct is_vector<std::vector<T>> : std::true_type {};
-template <class T> struct is_optional_array : std::false_type {};
-template <class T> struct is_optional_array<OptionalArray<T>> : std::true_type {};
-template <class T> struct is_one_or_many : std::false_type {};
-template <class T> struct is_one_or_many<OneOrMany<T>> : std::true_type {};
+// Whether T is a specialisation of Tmpl.
+template <class T, template <class...> class Tmpl>
+constexpr bool is_a = false;
+template <template <class...> class Tmpl, class... A>
+constexpr bool is_a<Tmpl<A...>, Tmpl> = true;
+
+using StringMap = std::map<std::string, std::string>;
 template <class T>
-constexpr bool is_array_v = is_vector<T>::value || is_optional_array<T>::value || is_one_or_many<T>::value;
-template <class T> struct is_variant : std::false_type {};
-template <class... Ts> struct is_variant<std::variant<Ts...>> : std::true_type {};
+constexpr bool is_array_v = is_a<T, std::vector> || is_a<T, OptionalArray> || is_a<T, OneOrMany>;
+// Members that are not written when empty, and read as empty when absent or null.
+template <class T>
+constexpr bool omitted_when_empty = is_a<T, OptionalArray> || std::is_same_v<T, StringMap>;
+
+template <class T, class F>
+void for_each_member(F&& f) {
+  boost::mp11::mp_for_each<boost::describe::describe_members<T, boost::describe::mod_public>>(f);
+}
+
+// The tag of the alternative a union holds ("text", "tool_use", ...).
+template <class... Ts>
+constexpr std::string_view tag_of(const std::variant<Ts...>& v) {
+  return std::visit([](const auto& alt) { return wire_tag(&alt).value; }, v);
+}
 
 // ---- pieces shared by every instantiation (src/protocol/wire_codec.cpp) -------------------------
 
@@ -53,94 +80,59 @@ json::value number_to_json(double d);
 std::optional<std::int64_t> as_integer(const json::value& v);
 Error field_error(std::string_view what, std::string_view key, std::string_view problem);
 Error nested_error(std::string_view what, std::string_view key, const Error& inner);
-// Rules of the schema beyond shapes, shared by wire_check hooks and the remaining hand-written readers.
 // `_meta.progressToken` of a request's params must be a string or an integer.
 std::optional<Error> check_request_meta(std::string_view what, const std::optional<json::object>& meta);
-// Priorities lie in [0, 1].
-Result<void> check_unit_interval(std::string_view what, std::string_view key, const std::optional<double>& v);
-// Sizes are byte counts.
-Result<void> check_non_negative(std::string_view what, std::string_view key, const std::optional<std::int64_t>& v);
 std::string index_key(std::string_view key, std::size_t i);
 // The index of `s` in `names`, for enumerations written by name.
 std::optional<std::size_t> find_name(std::span<const std::string_view> names, std::string_view s);
 // "<what>: expected \"a\", \"b\" or \"c\"".
 Error enum_error(std::string_view what, std::span<const std::string_view> names);
 
-// A tagged type's objects carry their tag in "type", unless the type names another member with a
-// `wire_tag_key` hook (elicitation's "mode"); `wire_tag_optional` lets objects leave the tag out
-// (older peers' elicitation requests), and it is still always written.
-template <class T>
-constexpr std::string_view tag_key() {
-  constexpr const T* t = nullptr;
-  if constexpr (requires { wire_tag_key(t); }) return wire_tag_key(t);
-  else return "type";
-}
-template <class T>
-constexpr bool tag_optional() {
-  constexpr const T* t = nullptr;
-  if constexpr (requires { wire_tag_optional(t); }) return wire_tag_optional(t);
-  else return false;
-}
-
-template <class T>
-constexpr std::string_view type_name() {
-  if constexpr (Described<T>) return wire_type_name(static_cast<const T*>(nullptr));
-  else return "value";
-}
-
-template <class D>
-constexpr Name member_name() {
-  return wire_name(D::name);
-}
-
 // ---- encode ------------------------------------------------------------------------------------
-
-template <class T> json::value encode(const T& v);
 
 template <class T>
 json::value encode_value(const T& v) {
-  if constexpr (std::is_same_v<T, std::string>) return json::value(v);
-  else if constexpr (std::is_same_v<T, bool>) return json::value(v);
-  else if constexpr (std::is_same_v<T, double>) return number_to_json(v);
-  else if constexpr (std::is_integral_v<T>) return json::value(static_cast<std::int64_t>(v));
-  else if constexpr (std::is_same_v<T, json::value> || std::is_same_v<T, json::object> || std::is_same_v<T, json::array>)
+  if constexpr (std::is_same_v<T, double>) {
+    return number_to_json(v);
+  } else if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || std::is_same_v<T, json::value> ||
+                       std::is_same_v<T, json::object> || std::is_same_v<T, json::array>) {
     return json::value(v);
-  else if constexpr (is_array_v<T>) {
-    if constexpr (is_one_or_many<T>::value)
+  } else if constexpr (std::is_integral_v<T>) {
+    return json::value(static_cast<std::int64_t>(v));
+  } else if constexpr (is_array_v<T>) {
+    if constexpr (is_a<T, OneOrMany>)
       if (v.size() == 1 && !v.as_array) return encode_value(v.front());
     json::array a;
     a.reserve(v.size());
     for (const auto& item : v) a.push_back(encode_value(item));
     return a;
-  } else if constexpr (std::is_same_v<T, std::map<std::string, std::string>>) {
+  } else if constexpr (std::is_same_v<T, StringMap>) {
     json::object o;
     for (const auto& [k, s] : v) o[k] = s;
     return o;
-  } else if constexpr (is_variant<T>::value) {
+  } else if constexpr (is_a<T, std::variant>) {
     return std::visit([](const auto& alt) { return encode_value(alt); }, v);
-  } else if constexpr (Described<T>) {
-    return encode(v);
   } else {
-    return to_json(v);  // a hand-written codec
+    return to_json(v);  // a declared type, or a hand-written codec
   }
 }
 
 template <class T>
 json::value encode(const T& v) {
-  static_assert(Described<T>, "declare the type with MCP_WIRE_TYPE");
+  static_assert(boost::describe::has_describe_members<T>::value, "declare the type with MCP_WIRE_TYPE");
   json::object o;
-  if constexpr (Tagged<T>) o[tag_key<T>()] = wire_tag(static_cast<const T*>(nullptr));
+  if constexpr (Tagged<T>) o[wire_tag(&v).key] = wire_tag(&v).value;
   const json::object* extra = nullptr;
   const std::optional<json::object>* meta = nullptr;
-  boost::mp11::mp_for_each<boost::describe::describe_members<T, boost::describe::mod_public>>([&](auto D) {
-    constexpr Name name = member_name<decltype(D)>();
+  for_each_member<T>([&](auto D) {
+    constexpr Name name = wire_name(decltype(D)::name);
     const auto& m = v.*D.pointer;
     using M = std::remove_cvref_t<decltype(m)>;
     if constexpr (name.view() == "extra") extra = &m;
     else if constexpr (name.view() == "_meta") meta = &m;
-    else if constexpr (is_optional<M>::value) {
+    else if constexpr (is_a<M, std::optional>) {
       if (m) o[name.view()] = encode_value(*m);
-    } else if constexpr (is_optional_array<M>::value || std::is_same_v<M, std::map<std::string, std::string>>) {
+    } else if constexpr (omitted_when_empty<M>) {
       if (!m.empty()) o[name.view()] = encode_value(m);
     } else {
       o[name.view()] = encode_value(m);
@@ -165,10 +157,8 @@ std::optional<Error> read_value(T& out, const json::value& v, std::string_view w
     if (!v.is_bool()) return field_error(what, key, "expected a boolean");
     out = v.get_bool();
   } else if constexpr (std::is_same_v<T, double>) {
-    if (v.is_double()) out = v.get_double();
-    else if (v.is_int64()) out = static_cast<double>(v.get_int64());
-    else if (v.is_uint64()) out = static_cast<double>(v.get_uint64());
-    else return field_error(what, key, "expected a number");
+    if (!v.is_number()) return field_error(what, key, "expected a number");
+    out = v.to_number<double>();
   } else if constexpr (std::is_integral_v<T>) {
     auto i = as_integer(v);
     if (!i) return field_error(what, key, "expected an integer");
@@ -182,32 +172,30 @@ std::optional<Error> read_value(T& out, const json::value& v, std::string_view w
     if (!v.is_array()) return field_error(what, key, "expected an array");
     out = v.get_array();
   } else if constexpr (is_array_v<T>) {
-    if constexpr (is_one_or_many<T>::value) {
+    out.clear();
+    if constexpr (is_a<T, OneOrMany>) {
       out.as_array = v.is_array();
-      if (!out.as_array) {
-        out.assign(1, typename T::value_type{});
-        return read_value(out.front(), v, what, key);
-      }
+      if (!out.as_array) return read_value(out.emplace_back(), v, what, key);
     }
     if (!v.is_array()) return field_error(what, key, "expected an array");
     const auto& a = v.get_array();
-    out.clear();
     out.reserve(a.size());
     for (std::size_t i = 0; i < a.size(); ++i) {
       typename T::value_type item{};
       if (auto e = read_value(item, a[i], what, index_key(key, i))) return e;
       out.push_back(std::move(item));
     }
-  } else if constexpr (std::is_same_v<T, std::map<std::string, std::string>>) {
+  } else if constexpr (std::is_same_v<T, StringMap>) {
     if (!v.is_object()) return field_error(what, key, "expected an object");
     out.clear();
     for (const auto& kv : v.get_object()) {
-      if (!kv.value().is_string()) return field_error(what, std::string(key) + "." + peer_text(kv.key()), "expected a string");
+      if (!kv.value().is_string())
+        return field_error(what, std::string(key) + "." + peer_text(kv.key()), "expected a string");
       out.emplace(std::string(kv.key()), std::string(kv.value().get_string()));
     }
   } else {
     // A nested type is read through its from_json, never decode<T> here: decode<T> consults T's
-    // wire_check, which only T's own source file sees, and an instantiation elsewhere would skip it.
+    // wire_check, which only the source file of T's MCP_WIRE_CODEC sees; elsewhere it would be skipped.
     auto r = from_json<T>(v);
     if (!r) return nested_error(what, key, r.error());
     out = std::move(*r);
@@ -217,28 +205,22 @@ std::optional<Error> read_value(T& out, const json::value& v, std::string_view w
 
 // A union of tagged types (a content block, a completion reference): the alternative whose tag is
 // the value's, or when it has none, the alternative whose tag is optional. `what` names the union in
-// errors, `noun` what an unknown tag is ("content type"). A union needs a name, so it keeps a
-// from_json of its own that calls this.
+// errors, `noun` what an unknown tag is ("content type").
 template <class V>
 Result<V> decode_union(const json::value& v, std::string_view what, std::string_view noun) {
-  constexpr std::string_view key = tag_key<std::variant_alternative_t<0, V>>();
+  constexpr std::string_view key = wire_tag(static_cast<const std::variant_alternative_t<0, V>*>(nullptr)).key;
   const json::object* o = v.if_object();
   if (!o) return fail(Error::invalid_params(std::string(what) + ": expected an object"));
   const json::value* tag = o->if_contains(key);
   const bool untagged = !tag || tag->is_null();
   if (!untagged && !tag->is_string()) return fail(field_error(what, key, "expected a string"));
   std::optional<Result<V>> out;
-  [&]<class... Ts>(std::type_identity<std::variant<Ts...>>) {
-    static_assert((Tagged<Ts> && ...), "every alternative needs a tag");
-    static_assert(((tag_key<Ts>() == key) && ...), "the alternatives share their tag's member");
-    auto try_one = [&]<class A>(std::type_identity<A>) {
-      if (out) return;
-      if (untagged ? !tag_optional<A>() : tag->get_string() != wire_tag(static_cast<const A*>(nullptr))) return;
-      auto r = from_json<A>(v);  // not decode<A>: see read_value
-      out = r ? Result<V>(V(std::move(*r))) : Result<V>(fail(r.error()));
-    };
-    (try_one(std::type_identity<Ts>{}), ...);
-  }(std::type_identity<V>{});
+  boost::mp11::mp_for_each<boost::mp11::mp_transform<std::type_identity, V>>([&]<class A>(std::type_identity<A>) {
+    constexpr Tag t = wire_tag(static_cast<const A*>(nullptr));
+    static_assert(t.key == key, "the alternatives share their tag's member");
+    if (out || (untagged ? !t.optional : tag->get_string() != t.value)) return;
+    out.emplace(from_json<A>(v));  // not decode<A>: see read_value
+  });
   if (out) return std::move(*out);
   if (untagged) return fail(field_error(what, key, "expected a string"));
   return fail(field_error(what, key, "unknown " + std::string(noun) + " \"" + peer_text(tag->get_string()) + "\""));
@@ -247,47 +229,42 @@ Result<V> decode_union(const json::value& v, std::string_view what, std::string_
 template <class T>
 bool is_member_name(std::string_view key) {
   if constexpr (Tagged<T>)
-    if (key == tag_key<T>()) return true;
+    if (key == wire_tag(static_cast<const T*>(nullptr)).key) return true;
   bool known = false;
-  boost::mp11::mp_for_each<boost::describe::describe_members<T, boost::describe::mod_public>>([&](auto D) {
-    constexpr Name name = member_name<decltype(D)>();
-    if constexpr (name.view() != "extra") known = known || key == name.view();
+  for_each_member<T>([&](auto D) {
+    constexpr Name name = wire_name(decltype(D)::name);
+    known = known || (name.view() != "extra" && key == name.view());
   });
   return known;
 }
 
 template <class T>
 Result<T> decode(const json::value& v) {
-  static_assert(Described<T>, "declare the type with MCP_WIRE_TYPE");
-  constexpr std::string_view what = type_name<T>();
+  static_assert(boost::describe::has_describe_members<T>::value, "declare the type with MCP_WIRE_TYPE");
+  constexpr std::string_view what = wire_type_name(static_cast<const T*>(nullptr));
   const json::object* o = v.if_object();
   if (!o) return fail(Error::invalid_params(std::string(what) + ": expected an object"));
   T out{};
   if constexpr (Tagged<T>) {
-    constexpr std::string_view key = tag_key<T>(), expected = wire_tag(static_cast<const T*>(nullptr));
-    const json::value* tag = o->if_contains(key);
-    if (!tag && !tag_optional<T>()) return fail(field_error(what, key, "required field is missing"));
-    if (tag && !(tag_optional<T>() && tag->is_null()) && !(tag->is_string() && tag->get_string() == expected))
-      return fail(field_error(what, key, "expected \"" + std::string(expected) + "\""));
+    constexpr Tag tag = wire_tag(static_cast<const T*>(nullptr));
+    const json::value* t = o->if_contains(tag.key);
+    if (!t && !tag.optional) return fail(field_error(what, tag.key, "required field is missing"));
+    if (t && !(tag.optional && t->is_null()) && !(t->is_string() && t->get_string() == tag.value))
+      return fail(field_error(what, tag.key, "expected \"" + std::string(tag.value) + "\""));
   }
   std::optional<Error> err;
   json::object* extra = nullptr;
-  boost::mp11::mp_for_each<boost::describe::describe_members<T, boost::describe::mod_public>>([&](auto D) {
-    constexpr Name name = member_name<decltype(D)>();
+  for_each_member<T>([&](auto D) {
+    constexpr Name name = wire_name(decltype(D)::name);
     auto& m = out.*D.pointer;
     using M = std::remove_cvref_t<decltype(m)>;
     if constexpr (name.view() == "extra") {
       extra = &m;
-    } else {
-      if (err) return;
+    } else if (!err) {
       const json::value* f = o->if_contains(name.view());
-      if constexpr (is_optional<M>::value) {
-        if (f && !f->is_null()) {
-          typename M::value_type x{};
-          err = read_value(x, *f, what, name.view());
-          if (!err) m = std::move(x);
-        }
-      } else if constexpr (is_optional_array<M>::value || std::is_same_v<M, std::map<std::string, std::string>>) {
+      if constexpr (is_a<M, std::optional>) {
+        if (f && !f->is_null()) err = read_value(m.emplace(), *f, what, name.view());
+      } else if constexpr (omitted_when_empty<M>) {
         if (f && !f->is_null()) err = read_value(m, *f, what, name.view());
       } else if (!f) {
         err = field_error(what, name.view(), "required field is missing");
@@ -300,27 +277,35 @@ Result<T> decode(const json::value& v) {
   if (extra)
     for (const auto& kv : *o)
       if (!is_member_name<T>(kv.key())) extra->emplace(kv.key(), kv.value());
-  if constexpr (requires { wire_is_request_params(static_cast<const T*>(nullptr)); }) {
+  if constexpr (requires { wire_is_request_params(&out); })
     if (auto e = check_request_meta(what, out.meta)) return fail(std::move(*e));
-  }
-  if constexpr (requires { wire_check(out); }) {
+  if constexpr (requires { wire_check(out); })
     if (auto r = wire_check(out); !r) return fail(r.error());
-  }
   return out;
 }
 
 }  // namespace mcp::wire
 
 // Defines T's to_json/from_json (declared by MCP_WIRE_TYPE) with the generic codec. In T's
-// namespace, in one source file.
-#define MCP_WIRE_CODEC(T)                                                        \
-  json::value to_json(const T& v) { return ::mcp::wire::encode(v); }             \
-  template <>                                                                    \
+// namespace, in one source file, as are the macros below.
+#define MCP_WIRE_CODEC(T)                                            \
+  json::value to_json(const T& v) { return ::mcp::wire::encode(v); } \
+  template <>                                                        \
   Result<T> from_json<T>(const json::value& v) { return ::mcp::wire::decode<T>(v); }
 
-// Defines to_string(E), PARSE(std::string_view), to_json(E) and from_json<E> for an enumeration
-// written by name; the names follow the order in which the enumerators are declared. In E's
-// namespace, in one source file.
+// MCP_WIRE_CODEC of each type listed.
+#define MCP_WIRE_CODECS(...) BOOST_PP_SEQ_FOR_EACH(MCP_WIRE_CODEC_EACH_, _, BOOST_PP_VARIADIC_TO_SEQ(__VA_ARGS__))
+#define MCP_WIRE_CODEC_EACH_(r, data, T) MCP_WIRE_CODEC(T)
+
+// Defines the to_json/from_json of a union of tagged types (declared by MCP_WIRE_UNION); NOUN says
+// in errors what an unknown tag is ("content type").
+#define MCP_WIRE_UNION_CODEC(V, NOUN)                                      \
+  json::value to_json(const V& v) { return ::mcp::wire::encode_value(v); } \
+  template <>                                                              \
+  Result<V> from_json<V>(const json::value& v) { return ::mcp::wire::decode_union<V>(v, #V, NOUN); }
+
+// Defines what MCP_WIRE_ENUM(E, PARSE) declares; the names follow the order in which the enumerators
+// are declared.
 #define MCP_WIRE_ENUM_CODEC(E, PARSE, ...)                                                 \
   namespace {                                                                             \
   constexpr std::string_view wire_names_##E[] = {__VA_ARGS__};                            \
