@@ -1,4 +1,5 @@
 #include "mcp/http/client_transport.hpp"
+#include "mcp/protocol/methods.hpp"
 
 #include <atomic>
 #include <condition_variable>
@@ -252,7 +253,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     if (!ec && v.is_object()) {
       const auto& o = v.get_object();
       if (auto i = o.if_contains("id")) id = *i;
-      if (auto m = o.if_contains("method"); m && m->is_string() && m->get_string() == "initialize") {
+      if (auto m = o.if_contains("method"); m && m->is_string() && m->get_string() == mcp::method::kInitialize) {
         std::lock_guard lock(mu_);
         init_id_ = jsonrpc::id_key(id);
       }

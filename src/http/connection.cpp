@@ -7,6 +7,7 @@
 #include <random>
 
 #include "http/request_checks.hpp"
+#include "mcp/protocol/methods.hpp"
 #include "http/server_impl.hpp"
 #include "http/sse.hpp"
 #include "log/log.hpp"
@@ -153,7 +154,7 @@ net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& r
   auto* decoded = &post.message;
   auto* request = std::get_if<jsonrpc::Request>(decoded);
   std::optional<HttpSessionEntry> entry;
-  if (request && request->method == "initialize") {
+  if (request && request->method == mcp::method::kInitialize) {
     auto created = state.create_session();
     if (!created) co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, created.error().message));
     entry = *created;
@@ -173,7 +174,7 @@ net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& r
   auto& transport = *transport_ref;
 
   if (!request) {  // a notification or a response: accepted, nothing to answer
-    if (auto* n = std::get_if<jsonrpc::Notification>(decoded); n && n->method == "notifications/initialized") {
+    if (auto* n = std::get_if<jsonrpc::Notification>(decoded); n && n->method == mcp::method::kInitialized) {
       transport.mark_initialized();  // the handshake is complete: no longer reaped by initialize_timeout
     }
     transport.deliver(std::move(*decoded), req.body().size());

@@ -58,10 +58,7 @@ void Server::Impl::broadcast(std::string_view method, const json::object& params
   std::vector<std::shared_ptr<ServerSessionImpl>> live;
   {
     std::lock_guard lock(mu);
-    std::erase_if(sessions, [](const auto& w) { return w.expired(); });
-    for (auto& w : sessions) {
-      if (auto s = w.lock()) live.push_back(std::move(s));
-    }
+    live = sessions;
   }
   for (auto& s : live) {
     if (!only_subscribers_of.empty() && !s->subscribed(only_subscribers_of)) continue;
@@ -73,7 +70,10 @@ Server::Server(ServerOptions options) : impl_(std::make_shared<Impl>(std::move(o
   std::lock_guard lock(impl_->mu);
   impl_->rebuild_stages();
 }
-Server::~Server() = default;
+Server::~Server() {
+  // Sessions hold the registry; closing them here ends the connections this server still serves.
+  for (auto& s : impl_->take_sessions(false)) s->close();
+}
 
 const ServerOptions& Server::options() const { return impl_->opts; }
 json::object Server::capabilities() const { return impl_->capabilities(); }
@@ -175,13 +175,33 @@ void Server::notify_resource_updated(const std::string& uri) {
   impl_->broadcast(method::kResourcesUpdated, json::object{{"uri", uri}}, uri);
 }
 
+std::vector<std::shared_ptr<ServerSessionImpl>> Server::Impl::take_sessions(bool only_closed) {
+  std::vector<std::shared_ptr<ServerSessionImpl>> out;
+  std::lock_guard lock(mu);
+  if (!only_closed) {
+    out.swap(sessions);
+    return out;
+  }
+  for (auto& s : sessions) {
+    if (s->closed()) out.push_back(std::move(s));
+  }
+  std::erase(sessions, nullptr);
+  prune_at = std::max<std::size_t>(64, 2 * sessions.size());
+  return out;
+}
+
 Result<std::shared_ptr<ServerSessionImpl>> Server::Impl::open_session(std::shared_ptr<Transport> transport) {
   auto s = ServerSessionImpl::create(shared_from_this(), std::move(transport));
   if (!s) return fail(s.error());
-  // Forget sessions that have ended, so the list is bounded by the live ones.
-  std::lock_guard lock(mu);
-  std::erase_if(sessions, [](const auto& w) { return w.expired(); });
-  sessions.push_back(*s);
+  bool prune;
+  {
+    std::lock_guard lock(mu);
+    sessions.push_back(*s);
+    // Amortised: the list is walked once each time it doubles, so it stays within twice the live
+    // sessions without a walk per connection.
+    prune = sessions.size() >= prune_at;
+  }
+  if (prune) (void)take_sessions(true);  // destroyed here, outside the lock
   return s;
 }
 

@@ -51,7 +51,11 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   std::vector<TemplateEntry> templates;
   std::vector<PromptEntry> prompts;
   Completer completer;
-  std::vector<std::weak_ptr<ServerSessionImpl>> sessions;
+  // The server owns its sessions: a caller that forgets the handle connect() returned does not
+  // close the connection. Closed ones are pruned (amortised) when sessions are added; ~Server
+  // closes the rest, which also breaks the session -> Impl -> session cycle.
+  std::vector<std::shared_ptr<ServerSessionImpl>> sessions;
+  std::size_t prune_at = 64;
   // Capability signature: explicit (set_signature) or derived at each initialize (derive_signature).
   std::shared_ptr<const SessionSignature> explicit_signature;
   std::optional<SignatureDeclarations> derive_from;
@@ -63,6 +67,9 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   std::shared_ptr<const StageList> inner_stages;
   void rebuild_stages();  // requires mu
   void add_tool(ToolEntry entry);
+  // Takes the sessions out for closing (~Server) or the closed ones for pruning; the caller
+  // destroys them outside the lock.
+  std::vector<std::shared_ptr<ServerSessionImpl>> take_sessions(bool only_closed);
   // Creates a session on `transport` and records it for broadcasts.
   Result<std::shared_ptr<ServerSessionImpl>> open_session(std::shared_ptr<Transport> transport);
   std::shared_ptr<ManifestSigner> manifest_signer;  // null: no tools/manifest (server_manifest.cpp)

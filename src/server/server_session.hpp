@@ -48,6 +48,7 @@ class ServerSessionImpl final : public ServerSession,
   std::string log_level() const override;
   void close_stream(const jsonrpc::Id& request_id) override { session_->close_request_stream(request_id); }
 
+  bool closed() const { return session_->closed(); }
   bool subscribed(const std::string& uri) const;
   void notify_if_ready(std::string_view method, const json::object& params);
   std::optional<Error> close_reason() const;

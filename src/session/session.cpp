@@ -1,4 +1,5 @@
 #include "mcp/session/session.hpp"
+#include "mcp/protocol/methods.hpp"
 
 #include <atomic>
 #include <condition_variable>
@@ -248,7 +249,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   }
 
   void on_message(jsonrpc::Request&& req, std::size_t frame_bytes) {
-    if (req.method == "ping") {  // both roles, answered at once even when every worker is busy
+    if (req.method == mcp::method::kPing) {  // both roles, answered at once even when every worker is busy
       send(jsonrpc::encode_result(req.id, json::object{}), SendInfo::Kind::response, req.id);
       return;
     }
@@ -381,7 +382,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
     }
     p->complete(fail(e));
     json::object cp{{"requestId", id}, {"reason", e.message}};
-    send(jsonrpc::encode_notification("notifications/cancelled", &cp), SendInfo::Kind::notification, related);
+    send(jsonrpc::encode_notification(mcp::method::kCancelled, &cp), SendInfo::Kind::notification, related);
   }
 
   // request_async's timeout: fires at the deadline, which progress may have moved on.
@@ -414,7 +415,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
 
   void on_message(jsonrpc::Notification&& n) {
     if (n.params) {
-      if (n.method == "notifications/cancelled") {
+      if (n.method == mcp::method::kCancelled) {
         if (auto id = n.params->if_contains("requestId")) {
           std::string reason = "cancelled by peer";
           if (auto r = n.params->if_contains("reason"); r && r->is_string()) reason = std::string(r->get_string());
@@ -429,7 +430,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
           }
           if (found) token.cancel(reason);
         }
-      } else if (n.method == "notifications/progress") {
+      } else if (n.method == mcp::method::kProgress) {
         route_progress(*n.params);
       }
     }
@@ -618,7 +619,7 @@ Result<json::value> Session::request(std::string_view method, json::object param
   lock.unlock();
   if (unanswered) {
     json::object cp{{"requestId", id}, {"reason", out ? std::string("cancelled") : out.error().message}};
-    (void)notify("notifications/cancelled", std::move(cp), options.related_request_id);
+    (void)notify(mcp::method::kCancelled, std::move(cp), options.related_request_id);
   }
   {
     std::lock_guard progress_lock(p->progress_mu);

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "mcp/signature/checker.hpp"
+#include "mcp/protocol/methods.hpp"
 #include "mcp/trust/json_equal.hpp"
 
 namespace mcp {
@@ -69,7 +70,7 @@ std::optional<EnforcementMode> parse_enforcement_mode(std::string_view text) {
 }
 
 std::string SignatureViolation::describe() const {
-  std::string s(kind ? list_method(*kind) : std::string_view("initialize"));
+  std::string s(kind ? list_method(*kind) : std::string_view(mcp::method::kInitialize));
   s += ": ";
   if (!item.empty() && kind) {
     s += std::string(item_noun(*kind)) + " '" + item + "'";

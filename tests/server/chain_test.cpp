@@ -329,3 +329,38 @@ TEST(Errors, WhatThePeerSentIsToldApartFromWhatTheSdkReports) {
   ASSERT_FALSE(undeclared);
   EXPECT_FALSE(undeclared.error().from_peer);  // refused by the client, never sent
 }
+
+TEST(Sessions, TheServerKeepsASessionWhoseHandleWasDropped) {
+  auto server = std::make_shared<Server>();
+  server->add_tool(make_tool("t"), echo_name);
+  auto [a, b] = make_memory_transport_pair();
+  ASSERT_TRUE(server->connect(a));  // the handle is dropped at once
+  Event closed;
+  ClientOptions co;
+  co.on_closed = [&](const std::optional<Error>&) { closed.set(); };
+  Client client(co);
+  ASSERT_TRUE(client.connect(b));
+  auto r = client.call_tool("t");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_FALSE(closed.is_set());
+  // Destroying the server ends what it still serves.
+  server.reset();
+  EXPECT_TRUE(closed.wait());
+  EXPECT_FALSE(client.call_tool("t"));
+}
+
+TEST(Sessions, ClosedSessionsAreNotKeptForever) {
+  // Many short connections: the server prunes the closed ones as it goes, so each session object
+  // is destroyed (observed through the transport it owned) long before the server is.
+  auto server = std::make_shared<Server>();
+  std::vector<std::weak_ptr<Transport>> transports;
+  for (int i = 0; i < 300; ++i) {
+    auto [a, b] = make_memory_transport_pair();
+    transports.push_back(a);
+    ASSERT_TRUE(server->connect(a));
+    b->close();
+  }
+  std::size_t alive = 0;
+  for (auto& w : transports) alive += w.expired() ? 0 : 1;
+  EXPECT_LT(alive, 200u) << "closed sessions were kept";
+}

@@ -175,7 +175,9 @@ class Server : public std::enable_shared_from_this<Server> {
   // notifications/*/list_changed to every session, so clients list again.
   void availability_changed(ListKind kind);
 
-  // Starts serving one connection and returns its session (the caller keeps it alive).
+  // Starts serving one connection and returns its session. The server keeps the session until the
+  // connection closes (the handle is only for closing it, or reading who is connected); destroying
+  // the Server closes every connection it still serves.
   [[nodiscard]] Result<std::shared_ptr<ServerSession>> connect(std::shared_ptr<Transport> transport);
   // Serves stdin/stdout until the client closes it. Returns the reason if it ended on an error.
   [[nodiscard]] std::optional<Error> serve_stdio();
