@@ -1,5 +1,6 @@
 // The per-item rules of the checker: names of lists and modes, how one declared item is prepared,
 // and how one listed item is compared with it (signature) or with its pinned copy (freezing).
+#include <algorithm>
 #include <array>
 
 #include "mcp/signature/checker.hpp"
@@ -114,7 +115,11 @@ SignatureChecker::SignatureChecker(std::shared_ptr<const ServerSignature> signat
   };
   for (const auto& p : signature_->prompts) add(ListKind::prompts, p.name, to_json(p));
   for (const auto& r : signature_->resources) add(ListKind::resources, r.uri, to_json(r));
-  for (const auto& t : signature_->resource_templates) add(ListKind::resource_templates, t.uri_template, to_json(t));
+  for (const auto& t : signature_->resource_templates) {
+    add(ListKind::resource_templates, t.uri_template, to_json(t));
+    // A template that does not parse matches nothing; the signature's own validation reports it.
+    if (auto parsed = UriTemplate::parse(t.uri_template)) templates_.push_back(std::move(*parsed));
+  }
 }
 
 SignatureChecker::SignatureChecker(CheckOptions options) : options_(options) {}
@@ -126,6 +131,11 @@ std::vector<SignatureViolation> SignatureChecker::check_declared(ListKind kind, 
   const auto& index = declared_[at(kind)];
   auto it = index.find(key);
   if (it == index.end()) {
+    // A concrete resource expanding a declared template is declared by that template.
+    if (kind == ListKind::resources &&
+        std::any_of(templates_.begin(), templates_.end(), [&](const UriTemplate& t) { return t.match(key).has_value(); })) {
+      return out;
+    }
     out.push_back(violation(signature_rule::kCompleteness, kind, key, key_field(kind),
                             "not declared in the server's signature"));
     return out;

@@ -99,11 +99,12 @@ TEST(Checker, PromptsResourcesAndTemplatesByTheirKeys) {
   SignatureChecker c(std::make_shared<const ServerSignature>(s));
   auto ok = c.check_list(ListKind::prompts, json::object{{"prompts", json::array{to_json(s.prompts[0])}}}, true);
   EXPECT_TRUE(ok.empty());
+  // Not file:///b: that expands the declared template file:///{x}, so it is declared (see below).
   auto v = c.check_list(ListKind::resources,
-                        json::object{{"resources", json::array{to_json(Resource{.uri = "file:///b", .name = "b"})}}}, true);
+                        json::object{{"resources", json::array{to_json(Resource{.uri = "mem://b", .name = "b"})}}}, true);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].field, "uri");
-  EXPECT_EQ(v[0].item, "file:///b");
+  EXPECT_EQ(v[0].item, "mem://b");
   auto t = c.check_list(ListKind::resource_templates,
                         json::object{{"resourceTemplates", json::array{to_json(ResourceTemplate{.uri_template = "file:///{x}", .name = "renamed"})}}},
                         true);
@@ -197,6 +198,36 @@ TEST(EnforcementMode, NamesRoundTrip) {
   for (auto m : {EnforcementMode::strict, EnforcementMode::permissive, EnforcementMode::advisory})
     EXPECT_EQ(parse_enforcement_mode(to_string(m)), m);
   EXPECT_FALSE(parse_enforcement_mode("lenient"));
+}
+
+}  // namespace
+}  // namespace mcp
+
+namespace mcp {
+namespace {
+
+TEST(Checker, AListedResourceExpandingADeclaredTemplateIsDeclared) {
+  ServerSignature sig;
+  ResourceTemplate t;
+  t.uri_template = "file:///logs/{day}.txt";
+  t.name = "logs";
+  sig.resource_templates.push_back(t);
+  Resource fixed;
+  fixed.uri = "mem://readme";
+  fixed.name = "readme";
+  sig.resources.push_back(fixed);
+  SignatureChecker c(std::make_shared<const ServerSignature>(sig));
+  auto list = [](std::string uri) {
+    return json::value(json::object{{"resources", json::array{json::object{{"uri", uri}, {"name", "r"}}}}});
+  };
+  EXPECT_TRUE(c.check_list(ListKind::resources, list("file:///logs/2026-11-23.txt"), false).empty());
+  // Neither a declared resource nor an expansion of a declared template.
+  auto v = c.check_list(ListKind::resources, list("file:///etc/passwd"), false);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].rule, signature_rule::kCompleteness);
+  EXPECT_EQ(v[0].item, "file:///etc/passwd");
+  // A template expansion must match the whole URI.
+  EXPECT_EQ(c.check_list(ListKind::resources, list("file:///logs/a.txt/../../etc/passwd"), false).size(), 1u);
 }
 
 }  // namespace

@@ -43,6 +43,7 @@
 
 #include "mcp/json.hpp"
 #include "mcp/protocol/list_kind.hpp"
+#include "mcp/protocol/uri_template.hpp"
 #include "mcp/signature/reduction.hpp"
 #include "mcp/signature/signature.hpp"
 #include "mcp/trust/sha256.hpp"
@@ -135,6 +136,9 @@ class SignatureChecker {
   CheckOptions options_;
   // Index of the signature by kind and key; immutable after construction.
   std::array<std::unordered_map<std::string, std::shared_ptr<const Declared>>, 4> declared_;
+  // The declared resource templates, parsed: a listed resource whose URI expands one of them is
+  // within the signature (a server may list concrete instances of what it declared as a template).
+  std::vector<UriTemplate> templates_;
 
   mutable std::mutex mu_;
   std::array<std::optional<std::set<std::string>>, 4> last_listed_;  // keys of the last complete list
