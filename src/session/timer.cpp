@@ -43,8 +43,11 @@ struct Timer {
         cv.wait(lock);
         continue;
       }
-      if (Clock::now() < queue.top().when) {
-        cv.wait_until(lock, queue.top().when);
+      // A copy: wait_until reads the deadline while the lock is released, and a push meanwhile may
+      // move the queue's storage (ASan found the reference version reading freed memory).
+      const Clock::time_point next = queue.top().when;
+      if (Clock::now() < next) {
+        cv.wait_until(lock, next);
         continue;
       }
       auto callback = std::move(const_cast<Entry&>(queue.top()).callback);
