@@ -1,22 +1,15 @@
 #include "mcp/server/context.hpp"
 
 #include "mcp/protocol/capabilities.hpp"
+#include "mcp/protocol/logging.hpp"
 #include "mcp/protocol/methods.hpp"
-
-#include <array>
 
 namespace mcp {
 
-namespace {
-constexpr std::array<std::string_view, 8> kLevels = {"debug",    "info",  "notice", "warning",
-                                                     "error",    "critical", "alert", "emergency"};
-}
-
 int log_level_rank(std::string_view level) {
-  for (std::size_t i = 0; i < kLevels.size(); ++i) {
-    if (kLevels[i] == level) return static_cast<int>(i);
-  }
-  return -1;
+  // The protocol's LoggingLevel lists the levels in RFC 5424 order, least severe first.
+  auto parsed = parse_logging_level(level);
+  return parsed ? static_cast<int>(*parsed) : -1;
 }
 
 RequestContext::RequestContext(std::shared_ptr<const ClientView> client, ClientChannel& channel, jsonrpc::Id request_id,

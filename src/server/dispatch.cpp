@@ -62,7 +62,7 @@ bool ServerSessionImpl::runs_inline(const std::string& m, const json::object* pa
   std::lock_guard lock(server_->mu);
   for (const auto& e : server_->tools) {
     // An asynchronous tool only starts its work here; a non-blocking one is declared quick.
-    if (e.tool.name == name->get_string()) return e.options.non_blocking || e.async_handler != nullptr;
+    if (e->tool.name == name->get_string()) return e->options.non_blocking || e->async_handler != nullptr;
   }
   return true;  // unknown: refused at once
 }

@@ -81,7 +81,8 @@ json::object Server::capabilities() const { return impl_->capabilities(); }
 void Server::Impl::add_tool(ToolEntry entry) {
   {
     std::lock_guard lock(mu);
-    upsert(tools, [](const auto& e) -> const std::string& { return e.tool.name; }, std::move(entry));
+    upsert(tools, [](const auto& e) -> const std::string& { return e->tool.name; },
+           std::make_shared<const ToolEntry>(std::move(entry)));
   }
   broadcast(method::kToolsListChanged, {});
 }
@@ -110,7 +111,7 @@ bool Server::remove_tool(const std::string& name) {
   bool removed;
   {
     std::lock_guard lock(impl_->mu);
-    removed = erase_first(impl_->tools, [&](const auto& e) { return e.tool.name == name; });
+    removed = erase_first(impl_->tools, [&](const auto& e) { return e->tool.name == name; });
   }
   if (removed) impl_->broadcast(method::kToolsListChanged, {});
   return removed;

@@ -46,7 +46,9 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   ServerOptions opts;
   mutable std::mutex mu;
   // Vectors keep registration order, which is the order lists are served in.
-  std::vector<ToolEntry> tools;
+  // Shared, never changed once registered: a tools/call takes its entry with one reference count,
+  // not a copy of the tool's schemas.
+  std::vector<std::shared_ptr<const ToolEntry>> tools;
   std::vector<ResourceEntry> resources;
   std::vector<TemplateEntry> templates;
   std::vector<PromptEntry> prompts;

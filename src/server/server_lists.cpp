@@ -29,7 +29,7 @@ json::array ServerSessionImpl::listed_tools(ServerRequest& r) {
   std::vector<Tool> tools;
   {
     std::lock_guard lock(server_->mu);
-    for (const auto& e : server_->tools) tools.push_back(e.tool);
+    for (const auto& e : server_->tools) tools.push_back(e->tool);
   }
   const auto sig = session_signature();
   json::array items;

@@ -35,10 +35,10 @@ Result<void> ServerSessionImpl::find_tool(ServerRequest& r) {
   r.target = Target{.kind = ListKind::tools, .key = r.tool_call->name};
   std::lock_guard lock(server_->mu);
   auto it = std::find_if(server_->tools.begin(), server_->tools.end(),
-                         [&](const auto& e) { return e.tool.name == r.tool_call->name; });
+                         [&](const auto& e) { return e->tool.name == r.tool_call->name; });
   if (it != server_->tools.end()) {
     r.tool = *it;
-    r.target->tool = &r.tool.tool;
+    r.target->tool = &r.tool->tool;
     r.found = true;
   }
   return {};
@@ -47,7 +47,7 @@ Result<void> ServerSessionImpl::find_tool(ServerRequest& r) {
 void ServerSessionImpl::call_tool(const std::shared_ptr<ServerRequest>& r) {
   const auto& name = r->tool_call->name;
   // An unknown tool is a protocol error (-32602), per the tools specification.
-  if (!r->tool.handler && !r->tool.async_handler) {
+  if (!r->tool || (!r->tool->handler && !r->tool->async_handler)) {
     finish(*r, fail(unknown_item_error(*r->target)));
     return;
   }
@@ -59,12 +59,12 @@ void ServerSessionImpl::call_tool(const std::shared_ptr<ServerRequest>& r) {
     return;
   }
   const json::object& args = a && a->is_object() ? a->get_object() : kNoArguments;
-  if (r->tool.async_handler) {
+  if (r->tool->async_handler) {
     // The context and the reply keep the request (and so this session) alive until answered.
     std::shared_ptr<RequestContext> ctx(r, &r->ctx);
     Reply<CallToolResult> reply([self = shared_from_this(), r](Result<json::value> answer) { return self->finish(*r, std::move(answer)); });
     try {
-      r->tool.async_handler(args, std::move(ctx), std::move(reply));
+      r->tool->async_handler(args, std::move(ctx), std::move(reply));
     } catch (const std::exception& e) {
       MCP_LOG_ERROR("server: tool {} threw: {}", peer_text(name), e.what());
       finish(*r, to_json(CallToolResult::error(std::string("tool failed: ") + e.what())));
@@ -73,7 +73,7 @@ void ServerSessionImpl::call_tool(const std::shared_ptr<ServerRequest>& r) {
   }
   Result<CallToolResult> result = [&]() -> Result<CallToolResult> {
     try {
-      return r->tool.handler(args, r->ctx);
+      return r->tool->handler(args, r->ctx);
     } catch (const std::exception& e) {
       // A tool that throws reports a tool error the model can see, as the reference SDK does.
       MCP_LOG_ERROR("server: tool {} threw: {}", peer_text(name), e.what());

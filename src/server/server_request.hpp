@@ -36,7 +36,7 @@ struct ServerRequest {
 
   // Found before the chain by the method's find step (copied out of the registry under its lock).
   std::optional<CallToolRequestParams> tool_call;
-  Server::Impl::ToolEntry tool{};
+  std::shared_ptr<const Server::Impl::ToolEntry> tool;  // null: no such tool
   ResourceReader resource_reader{};
   TemplateReader template_reader{};
   UriTemplate::Variables variables{};

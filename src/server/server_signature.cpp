@@ -45,7 +45,7 @@ Result<std::shared_ptr<const SessionSignature>> Server::Impl::session_signature(
     std::vector<Prompt> p;
     std::vector<Resource> r;
     std::vector<ResourceTemplate> rt;
-    for (const auto& e : tools) t.push_back(e.tool);
+    for (const auto& e : tools) t.push_back(e->tool);
     for (const auto& e : prompts) p.push_back(e.prompt);
     for (const auto& e : resources) r.push_back(e.resource);
     for (const auto& e : templates) rt.push_back(e.resource_template);
