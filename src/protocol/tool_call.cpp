@@ -17,4 +17,10 @@ CallToolResult CallToolResult::error(std::string message) {
   return r;
 }
 
+CallToolResult CallToolResult::structured(json::object content) {
+  auto r = text(json::serialize(content));
+  r.structured_content = std::move(content);
+  return r;
+}
+
 }  // namespace mcp

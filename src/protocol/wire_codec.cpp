@@ -57,15 +57,19 @@ std::optional<std::size_t> find_name(std::span<const std::string_view> names, st
   return std::nullopt;
 }
 
-Error enum_error(std::string_view what, std::span<const std::string_view> names) {
-  std::string m = std::string(what) + ": expected ";
+std::string quoted_names(std::span<const std::string_view> names) {
+  std::string m;
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (i > 0) m += i + 1 == names.size() ? " or " : ", ";
     m += '"';
     m += names[i];
     m += '"';
   }
-  return Error::invalid_params(std::move(m));
+  return m;
+}
+
+Error enum_error(std::string_view what, std::span<const std::string_view> names) {
+  return Error::invalid_params(std::string(what) + ": expected " + quoted_names(names));
 }
 
 }  // namespace mcp::wire

@@ -17,7 +17,9 @@
 
 using namespace mcp;
 using namespace std::chrono_literals;
+using mcp::test::Connected;
 using mcp::test::make_tool;
+using mcp::test::text_of;
 using mcp::test::Event;
 
 namespace {
@@ -25,34 +27,6 @@ namespace {
 Result<CallToolResult> echo_name(const json::object& args, RequestContext&) {
   auto it = args.find("name");
   return CallToolResult::text(it == args.end() ? "none" : json::serialize(it->value()));
-}
-
-struct Connected {
-  std::shared_ptr<Server> server;
-  std::shared_ptr<ServerSession> session;
-  std::unique_ptr<Client> client;
-
-  explicit Connected(std::shared_ptr<Server> s, ClientOptions co = {}) : server(std::move(s)) {
-    co.session.request_timeout = 10s;
-    client = std::make_unique<Client>(std::move(co));
-    auto [a, b] = make_memory_transport_pair();
-    auto connected = server->connect(a);
-    EXPECT_TRUE(connected);
-    if (connected) session = *connected;
-    auto init = client->connect(b);
-    EXPECT_TRUE(init) << init.error().message;
-  }
-  ~Connected() {
-    client.reset();
-    if (session) session->close();
-  }
-};
-
-// The text of a result's first block ("" if it has none).
-std::string text_of(const CallToolResult& r) {
-  if (r.content.empty()) return "";
-  const auto* t = std::get_if<TextContent>(&r.content.front());
-  return t ? t->text : "";
 }
 
 std::vector<std::string> tool_names(const ListToolsResult& r) {

@@ -1,9 +1,17 @@
-// Helpers shared by the server tests: a minimal tool definition.
+// Helpers shared by the server tests: a minimal tool definition, a server and our client connected
+// in memory, the text of a result.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
 #include <string>
 
+#include "mcp/client/client.hpp"
 #include "mcp/protocol/tool.hpp"
+#include "mcp/server/server.hpp"
+#include "mcp/transport/memory.hpp"
 
 namespace mcp::test {
 
@@ -12,6 +20,35 @@ inline Tool make_tool(std::string name) {
   t.name = std::move(name);
   t.description = "test tool";
   return t;
+}
+
+// A server and our client, connected through the in-memory transport and initialized.
+struct Connected {
+  std::shared_ptr<Server> server;
+  std::shared_ptr<ServerSession> session;
+  std::unique_ptr<Client> client;
+
+  explicit Connected(std::shared_ptr<Server> s, ClientOptions co = {}) : server(std::move(s)) {
+    co.session.request_timeout = std::chrono::seconds(10);
+    client = std::make_unique<Client>(std::move(co));
+    auto [a, b] = make_memory_transport_pair();
+    auto connected = server->connect(a);
+    EXPECT_TRUE(connected);
+    if (connected) session = *connected;
+    auto init = client->connect(b);
+    EXPECT_TRUE(init) << init.error().message;
+  }
+  ~Connected() {
+    client.reset();
+    if (session) session->close();
+  }
+};
+
+// The text of a result's first block ("" if it has none).
+inline std::string text_of(const CallToolResult& r) {
+  if (r.content.empty()) return "";
+  const auto* t = std::get_if<TextContent>(&r.content.front());
+  return t ? t->text : "";
 }
 
 }  // namespace mcp::test

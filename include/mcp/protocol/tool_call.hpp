@@ -40,6 +40,9 @@ struct CallToolResult {
   // marked isError (a tool failure the model should see, not a protocol error).
   static CallToolResult text(std::string text);
   static CallToolResult error(std::string message);
+  // Structured content, with its serialised JSON as the one text block, as the specification
+  // asks of tools with an outputSchema (for clients that read only content).
+  static CallToolResult structured(json::object content);
 };
 MCP_WIRE_TYPE(CallToolResult, content, structured_content, is_error, meta, extra)
 

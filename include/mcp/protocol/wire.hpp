@@ -81,6 +81,18 @@ struct Tag {
 };
 
 }  // namespace wire
+
+// The description of one member of an MCP_DESCRIBE type, by its C++ name, for its derived JSON
+// Schema: `static constexpr mcp::FieldDoc field_docs[] = {{"city", "The city to look up"}};`
+// inside the struct (a name that is not a member fails to compile).
+struct FieldDoc {
+  std::string_view field;
+  std::string_view description;
+};
+
+namespace wire {
+
+}  // namespace wire
 }  // namespace mcp
 
 // Declares T's to_json/from_json. At namespace scope, in T's namespace, as are all the macros below.
@@ -90,10 +102,25 @@ struct Tag {
   Result<T> from_json<T>(const json::value&);
 
 // Declares T's members to the codec, and T's to_json/from_json.
-#define MCP_WIRE_TYPE(T, ...)                                                         \
-  BOOST_DESCRIBE_STRUCT(T, (), (__VA_ARGS__))                                         \
-  [[maybe_unused]] constexpr std::string_view wire_type_name(const T*) { return #T; } \
+#define MCP_WIRE_TYPE(T, ...)                                           \
+  BOOST_DESCRIBE_STRUCT(T, (), (__VA_ARGS__))                           \
+  [[maybe_unused]] constexpr std::string_view wire_type_name(const T*) { \
+    return #T;                                                          \
+  }                                                                     \
+  [[maybe_unused]] constexpr bool wire_has_codec(const T*) { return true; } \
   MCP_WIRE_DECLARE(T)
+
+// A type of the application's own (typed tool arguments and results, mcp/server/typed_tool.hpp),
+// in any namespace: the codec reads and writes it directly (no to_json/from_json to define), and
+// it is closed: a member it does not name is refused on read (unless it has an `extra` member),
+// as its derived JSON Schema says with "additionalProperties": false. Its enumerations are
+// declared with BOOST_DESCRIBE_ENUM and written by enumerator name.
+#define MCP_DESCRIBE(T, ...)                                            \
+  BOOST_DESCRIBE_STRUCT(T, (), (__VA_ARGS__))                           \
+  [[maybe_unused]] constexpr std::string_view wire_type_name(const T*) { \
+    return #T;                                                          \
+  }                                                                     \
+  [[maybe_unused]] constexpr bool wire_closed(const T*) { return true; }
 
 // The same for a type whose objects carry a fixed "type" (content blocks).
 #define MCP_WIRE_TAGGED(T, TAG, ...) \

@@ -14,6 +14,8 @@
 #include <boost/mp11.hpp>
 #include <boost/preprocessor/seq/for_each.hpp>
 #include <boost/preprocessor/variadic/to_seq.hpp>
+#include <array>
+#include <limits>
 #include <span>
 #include <type_traits>
 
@@ -46,6 +48,29 @@ constexpr Name wire_name(std::string_view cpp) {
 
 template <class T>
 concept Tagged = requires { wire_tag(static_cast<const T*>(nullptr)); };
+template <class T>
+concept Described = boost::describe::has_describe_members<T>::value;
+// A protocol type (MCP_WIRE_TYPE), read and written through its to_json/from_json.
+template <class T>
+concept HasCodec = requires { wire_has_codec(static_cast<const T*>(nullptr)); };
+// An application's type (MCP_DESCRIBE): read and written directly; unknown members are refused.
+template <class T>
+concept Closed = requires { wire_closed(static_cast<const T*>(nullptr)); };
+template <class T>
+concept DescribedEnum = std::is_enum_v<T> && boost::describe::has_describe_enumerators<T>::value;
+
+// The enumerator names of a BOOST_DESCRIBE_ENUM, in declaration order.
+template <DescribedEnum E>
+constexpr auto enum_names() {
+  using List = boost::describe::describe_enumerators<E>;
+  std::array<std::string_view, boost::mp11::mp_size<List>::value> names{};
+  std::size_t i = 0;
+  boost::mp11::mp_for_each<List>([&](auto D) { names[i++] = D.name; });
+  return names;
+}
+
+template <class T>
+Result<T> decode(const json::value& v);
 
 // Whether T is a specialisation of Tmpl.
 template <class T, template <class...> class Tmpl>
@@ -61,7 +86,7 @@ template <class T>
 constexpr bool omitted_when_empty = is_a<T, OptionalArray> || std::is_same_v<T, StringMap>;
 
 template <class T, class F>
-void for_each_member(F&& f) {
+constexpr void for_each_member(F&& f) {
   boost::mp11::mp_for_each<boost::describe::describe_members<T, boost::describe::mod_public>>(f);
 }
 
@@ -85,15 +110,33 @@ std::optional<Error> check_request_meta(std::string_view what, const std::option
 std::string index_key(std::string_view key, std::size_t i);
 // The index of `s` in `names`, for enumerations written by name.
 std::optional<std::size_t> find_name(std::span<const std::string_view> names, std::string_view s);
+// "\"a\", \"b\" or \"c\"".
+std::string quoted_names(std::span<const std::string_view> names);
 // "<what>: expected \"a\", \"b\" or \"c\"".
 Error enum_error(std::string_view what, std::span<const std::string_view> names);
 
 // ---- encode ------------------------------------------------------------------------------------
 
 template <class T>
+json::value encode(const T& v);
+
+// The position of `e` among its type's enumerators (not its value, which may be anything).
+template <DescribedEnum E>
+std::size_t enum_index(E e) {
+  std::size_t i = 0, found = 0;
+  boost::mp11::mp_for_each<boost::describe::describe_enumerators<E>>([&](auto D) {
+    if (D.value == e) found = i;
+    ++i;
+  });
+  return found;
+}
+
+template <class T>
 json::value encode_value(const T& v) {
-  if constexpr (std::is_same_v<T, double>) {
-    return number_to_json(v);
+  if constexpr (std::is_floating_point_v<T>) {
+    return number_to_json(static_cast<double>(v));
+  } else if constexpr (DescribedEnum<T>) {
+    return json::string(enum_names<T>()[enum_index(v)]);
   } else if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || std::is_same_v<T, json::value> ||
                        std::is_same_v<T, json::object> || std::is_same_v<T, json::array>) {
     return json::value(v);
@@ -112,6 +155,8 @@ json::value encode_value(const T& v) {
     return o;
   } else if constexpr (is_a<T, std::variant>) {
     return std::visit([](const auto& alt) { return encode_value(alt); }, v);
+  } else if constexpr (Described<T> && !HasCodec<T>) {
+    return encode(v);  // an application's type
   } else {
     return to_json(v);  // a declared type, or a hand-written codec
   }
@@ -156,13 +201,27 @@ std::optional<Error> read_value(T& out, const json::value& v, std::string_view w
   } else if constexpr (std::is_same_v<T, bool>) {
     if (!v.is_bool()) return field_error(what, key, "expected a boolean");
     out = v.get_bool();
-  } else if constexpr (std::is_same_v<T, double>) {
+  } else if constexpr (std::is_floating_point_v<T>) {
     if (!v.is_number()) return field_error(what, key, "expected a number");
-    out = v.to_number<double>();
+    out = static_cast<T>(v.to_number<double>());
   } else if constexpr (std::is_integral_v<T>) {
     auto i = as_integer(v);
     if (!i) return field_error(what, key, "expected an integer");
+    // Narrower integers are range-checked: a peer's 2^40 must not wrap into an int's -1.
+    if (std::cmp_less(*i, std::numeric_limits<T>::min()) || std::cmp_greater(*i, std::numeric_limits<T>::max()))
+      return field_error(what, key,
+                         "expected an integer from " + std::to_string(std::numeric_limits<T>::min()) + " to " +
+                             std::to_string(std::numeric_limits<T>::max()));
     out = static_cast<T>(*i);
+  } else if constexpr (DescribedEnum<T>) {
+    static constexpr auto names = enum_names<T>();
+    const auto* s = v.if_string();
+    auto i = s ? find_name(names, *s) : std::nullopt;
+    if (!i) return field_error(what, key, "expected " + quoted_names(names));
+    std::size_t at = 0;
+    boost::mp11::mp_for_each<boost::describe::describe_enumerators<T>>([&](auto D) {
+      if (at++ == *i) out = D.value;
+    });
   } else if constexpr (std::is_same_v<T, json::value>) {
     out = v;
   } else if constexpr (std::is_same_v<T, json::object>) {
@@ -193,6 +252,10 @@ std::optional<Error> read_value(T& out, const json::value& v, std::string_view w
         return field_error(what, std::string(key) + "." + peer_text(kv.key()), "expected a string");
       out.emplace(std::string(kv.key()), std::string(kv.value().get_string()));
     }
+  } else if constexpr (Described<T> && !HasCodec<T>) {
+    auto r = decode<T>(v);  // an application's type: its wire_check, if any, is in its own header
+    if (!r) return nested_error(what, key, r.error());
+    out = std::move(*r);
   } else {
     // A nested type is read through its from_json, never decode<T> here: decode<T> consults T's
     // wire_check, which only the source file of T's MCP_WIRE_CODEC sees; elsewhere it would be skipped.
@@ -238,12 +301,12 @@ bool is_member_name(std::string_view key) {
   return known;
 }
 
+// decode<T> of a value already known to be an object (a tool call's arguments).
 template <class T>
-Result<T> decode(const json::value& v) {
+Result<T> decode_object(const json::object& object) {
   static_assert(boost::describe::has_describe_members<T>::value, "declare the type with MCP_WIRE_TYPE");
   constexpr std::string_view what = wire_type_name(static_cast<const T*>(nullptr));
-  const json::object* o = v.if_object();
-  if (!o) return fail(Error::invalid_params(std::string(what) + ": expected an object"));
+  const json::object* o = &object;
   T out{};
   if constexpr (Tagged<T>) {
     constexpr Tag tag = wire_tag(static_cast<const T*>(nullptr));
@@ -274,14 +337,25 @@ Result<T> decode(const json::value& v) {
     }
   });
   if (err) return fail(std::move(*err));
-  if (extra)
+  if (extra) {
     for (const auto& kv : *o)
       if (!is_member_name<T>(kv.key())) extra->emplace(kv.key(), kv.value());
+  } else if constexpr (Closed<T>) {
+    for (const auto& kv : *o)
+      if (!is_member_name<T>(kv.key())) return fail(field_error(what, peer_text(kv.key()), "unknown member"));
+  }
   if constexpr (requires { wire_is_request_params(&out); })
     if (auto e = check_request_meta(what, out.meta)) return fail(std::move(*e));
   if constexpr (requires { wire_check(out); })
     if (auto r = wire_check(out); !r) return fail(r.error());
   return out;
+}
+
+template <class T>
+Result<T> decode(const json::value& v) {
+  const json::object* o = v.if_object();
+  if (!o) return fail(Error::invalid_params(std::string(wire_type_name(static_cast<const T*>(nullptr))) + ": expected an object"));
+  return decode_object<T>(*o);
 }
 
 }  // namespace mcp::wire
