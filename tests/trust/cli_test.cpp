@@ -208,7 +208,7 @@ TEST_F(CliTest, EveryVerdictExitsFourExceptValid) {
 // nor drive the terminal with escape sequences.
 TEST_F(CliTest, UntrustedStringsCannotForgeLinesOrTerminalEscapes) {
   const auto key = test::fixed_key();
-  const std::string hostile = "zz\nvalid\nissuer: trusted-corp\x1b]0;pwned\x07\xc2\x9b2J";
+  const std::string hostile = "zz\nvalid\nissuer: trusted-corp\x1b]0;pwned\x07\xc2\x9b" "2J";
   const std::string sm = test::signed_sample(key, test::kIssuedAt, test::kLifetime, hostile, hostile);
   auto check = [](const Outcome& r, const char* what) {
     for (const std::string* s : {&r.out, &r.err}) {
