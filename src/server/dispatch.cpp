@@ -17,7 +17,9 @@ using Request = std::shared_ptr<ServerRequest>;
 // One method: where it runs, the step that finds the item it names (before the chain, so that the
 // stages can judge it), and its handler, which answers through Self::finish.
 struct Route {
-  bool never_blocks = false;  // runs on the reader thread (tools/call: decided per tool)
+  bool never_blocks = false;  // runs on the reader thread
+  // Decides per request instead, by the item it names (an asynchronous handler only starts there).
+  bool (Self::*inline_for)(const json::object& params) const = nullptr;
   Result<void> (Self::*find)(ServerRequest&) = nullptr;
   void (*handle)(Self&, const Request&) = nullptr;
 };
@@ -27,25 +29,36 @@ void answer_now(Self& self, const Request& r) {
   self.finish(*r, (self.*Method)(*r));
 }
 
-void call_tool(Self& self, const Request& r) { self.call_tool(r); }
+// A method that runs an item's handler, blocking or asynchronous; it answers when that does.
+template <void (Self::*Method)(const Request&)>
+void run_item(Self& self, const Request& r) {
+  (self.*Method)(r);
+}
 
 const std::unordered_map<std::string_view, Route>& routes() {
   // Listing copies registry entries and never waits on anything; so does setting a level.
   static const std::unordered_map<std::string_view, Route> table = {
-      {method::kToolsList, {true, nullptr, answer_now<&Self::list_tools>}},
-      {method::kToolsCall, {false, &Self::find_tool, call_tool}},
-      {method::kToolsManifest, {false, nullptr, answer_now<&Self::tools_manifest>}},
-      {method::kResourcesList, {true, nullptr, answer_now<&Self::list_resources>}},
-      {method::kResourcesTemplatesList, {true, nullptr, answer_now<&Self::list_resource_templates>}},
-      {method::kResourcesRead, {false, &Self::find_resource, answer_now<&Self::read_resource>}},
-      {method::kResourcesSubscribe, {false, nullptr, answer_now<&Self::subscribe>}},
-      {method::kResourcesUnsubscribe, {false, nullptr, answer_now<&Self::unsubscribe>}},
-      {method::kPromptsList, {true, nullptr, answer_now<&Self::list_prompts>}},
-      {method::kPromptsGet, {false, &Self::find_prompt, answer_now<&Self::get_prompt>}},
-      {method::kCompletionComplete, {false, nullptr, answer_now<&Self::complete>}},
-      {method::kLoggingSetLevel, {true, nullptr, answer_now<&Self::set_level>}},
+      {method::kToolsList, {true, nullptr, nullptr, answer_now<&Self::list_tools>}},
+      {method::kToolsCall, {false, &Self::tool_runs_inline, &Self::find_tool, run_item<&Self::call_tool>}},
+      {method::kToolsManifest, {false, nullptr, nullptr, answer_now<&Self::tools_manifest>}},
+      {method::kResourcesList, {true, nullptr, nullptr, answer_now<&Self::list_resources>}},
+      {method::kResourcesTemplatesList, {true, nullptr, nullptr, answer_now<&Self::list_resource_templates>}},
+      {method::kResourcesRead,
+       {false, &Self::resource_runs_inline, &Self::find_resource, run_item<&Self::read_resource>}},
+      {method::kResourcesSubscribe, {false, nullptr, nullptr, answer_now<&Self::subscribe>}},
+      {method::kResourcesUnsubscribe, {false, nullptr, nullptr, answer_now<&Self::unsubscribe>}},
+      {method::kPromptsList, {true, nullptr, nullptr, answer_now<&Self::list_prompts>}},
+      {method::kPromptsGet, {false, &Self::prompt_runs_inline, &Self::find_prompt, run_item<&Self::get_prompt>}},
+      {method::kCompletionComplete, {false, &Self::completion_runs_inline, nullptr, run_item<&Self::complete>}},
+      {method::kLoggingSetLevel, {true, nullptr, nullptr, answer_now<&Self::set_level>}},
   };
   return table;
+}
+
+// The string member `key` of a request's params; null if absent or not a string.
+const json::string* string_member(const json::object& params, std::string_view key) {
+  const json::value* v = params.if_contains(key);
+  return v ? v->if_string() : nullptr;
 }
 
 }  // namespace
@@ -56,15 +69,47 @@ bool ServerSessionImpl::runs_inline(const std::string& m, const json::object* pa
   auto it = routes().find(m);
   if (it == routes().end()) return true;  // answered at once: method not found
   if (it->second.never_blocks) return true;
-  if (m != method::kToolsCall || !params) return false;
-  const json::value* name = params->if_contains("name");
-  if (!name || !name->is_string()) return true;  // refused at once
+  if (!it->second.inline_for || !params) return false;
+  return (this->*it->second.inline_for)(*params);
+}
+
+bool ServerSessionImpl::tool_runs_inline(const json::object& params) const {
+  const json::string* name = string_member(params, "name");
+  if (!name) return true;  // refused at once
   std::lock_guard lock(server_->mu);
   for (const auto& e : server_->tools) {
     // An asynchronous tool only starts its work here; a non-blocking one is declared quick.
-    if (e->tool.name == name->get_string()) return e->options.non_blocking || e->async_handler != nullptr;
+    if (e->tool.name == *name) return e->options.non_blocking || e->handler.is_async();
   }
   return true;  // unknown: refused at once
+}
+
+// For resources and prompts, a name that matches nothing goes where a blocking handler would, as
+// it always did: the decision stays one lookup, and none at all on a server that reads nothing
+// asynchronously.
+bool ServerSessionImpl::resource_runs_inline(const json::object& params) const {
+  const json::string* uri = string_member(params, "uri");
+  if (!uri || uri->size() > server_->opts.max_uri_bytes) return true;  // refused at once (find_resource)
+  std::lock_guard lock(server_->mu);
+  if (!server_->async_readers) return false;
+  auto match = server_->match_resource(*uri);
+  if (match.resource) return match.resource->reader.is_async();
+  return match.template_entry && match.template_entry->reader.is_async();
+}
+
+bool ServerSessionImpl::prompt_runs_inline(const json::object& params) const {
+  const json::string* name = string_member(params, "name");
+  if (!name) return true;  // refused at once (find_prompt)
+  std::lock_guard lock(server_->mu);
+  for (const auto& e : server_->prompts) {
+    if (e.prompt.name == *name) return e.handler.is_async();
+  }
+  return false;
+}
+
+bool ServerSessionImpl::completion_runs_inline(const json::object&) const {
+  std::lock_guard lock(server_->mu);
+  return server_->completer.is_async();
 }
 
 void ServerSessionImpl::start_request(InboundRequest& in, Responder reply) {

@@ -88,11 +88,11 @@ void Server::Impl::add_tool(ToolEntry entry) {
 }
 
 void Server::add_tool(Tool tool, ToolHandler handler, ToolOptions options) {
-  impl_->add_tool(Impl::ToolEntry{std::move(tool), std::move(handler), options});
+  impl_->add_tool(Impl::ToolEntry{std::move(tool), {.blocking = std::move(handler)}, options});
 }
 
 void Server::add_async_tool(Tool tool, AsyncToolHandler handler) {
-  impl_->add_tool(Impl::ToolEntry{std::move(tool), nullptr, ToolOptions{}, std::move(handler)});
+  impl_->add_tool(Impl::ToolEntry{std::move(tool), {.async = std::move(handler)}, ToolOptions{}});
 }
 
 void Server::Impl::rebuild_stages() {
@@ -117,13 +117,36 @@ bool Server::remove_tool(const std::string& name) {
   return removed;
 }
 
-void Server::add_resource(Resource resource, ResourceReader reader) {
-  {
-    std::lock_guard lock(impl_->mu);
-    upsert(impl_->resources, [](const auto& e) -> const std::string& { return e.resource.uri; },
-           Impl::ResourceEntry{std::move(resource), std::move(reader)});
+void Server::Impl::note_async_readers() {
+  auto async = [](const auto& e) { return e.reader.is_async(); };
+  async_readers = std::ranges::any_of(resources, async) || std::ranges::any_of(templates, async);
+}
+
+Server::Impl::ResourceMatch Server::Impl::match_resource(std::string_view uri) const {
+  auto it = std::ranges::find_if(resources, [&](const auto& e) { return e.resource.uri == uri; });
+  if (it != resources.end()) return {.resource = &*it};
+  // Among templates, the first registered that matches.
+  for (const auto& t : templates) {
+    if (auto m = t.matcher.match(uri)) return {.template_entry = &t, .variables = std::move(*m)};
   }
-  impl_->broadcast(method::kResourcesListChanged, {});
+  return {};
+}
+
+void Server::Impl::add_resource(ResourceEntry entry) {
+  {
+    std::lock_guard lock(mu);
+    upsert(resources, [](const auto& e) -> const std::string& { return e.resource.uri; }, std::move(entry));
+    note_async_readers();
+  }
+  broadcast(method::kResourcesListChanged, {});
+}
+
+void Server::add_resource(Resource resource, ResourceReader reader) {
+  impl_->add_resource(Impl::ResourceEntry{std::move(resource), {.blocking = std::move(reader)}});
+}
+
+void Server::add_async_resource(Resource resource, AsyncResourceReader reader) {
+  impl_->add_resource(Impl::ResourceEntry{std::move(resource), {.async = std::move(reader)}});
 }
 
 bool Server::remove_resource(const std::string& uri) {
@@ -131,30 +154,47 @@ bool Server::remove_resource(const std::string& uri) {
   {
     std::lock_guard lock(impl_->mu);
     removed = erase_first(impl_->resources, [&](const auto& e) { return e.resource.uri == uri; });
+    impl_->note_async_readers();
   }
   if (removed) impl_->broadcast(method::kResourcesListChanged, {});
   return removed;
 }
 
-Result<void> Server::add_resource_template(ResourceTemplate resource_template, TemplateReader reader) {
+Result<void> Server::Impl::add_template(ResourceTemplate resource_template, TemplateHandlers reader) {
   auto matcher = UriTemplate::parse(resource_template.uri_template);
   if (!matcher) return fail(matcher.error());
   {
-    std::lock_guard lock(impl_->mu);
-    upsert(impl_->templates, [](const auto& e) -> const std::string& { return e.resource_template.uri_template; },
-           Impl::TemplateEntry{std::move(resource_template), std::move(*matcher), std::move(reader)});
+    std::lock_guard lock(mu);
+    upsert(templates, [](const auto& e) -> const std::string& { return e.resource_template.uri_template; },
+           TemplateEntry{std::move(resource_template), std::move(*matcher), std::move(reader)});
+    note_async_readers();
   }
-  impl_->broadcast(method::kResourcesListChanged, {});
+  broadcast(method::kResourcesListChanged, {});
   return {};
 }
 
-void Server::add_prompt(Prompt prompt, PromptHandler handler) {
+Result<void> Server::add_resource_template(ResourceTemplate resource_template, TemplateReader reader) {
+  return impl_->add_template(std::move(resource_template), {.blocking = std::move(reader)});
+}
+
+Result<void> Server::add_async_resource_template(ResourceTemplate resource_template, AsyncTemplateReader reader) {
+  return impl_->add_template(std::move(resource_template), {.async = std::move(reader)});
+}
+
+void Server::Impl::add_prompt(PromptEntry entry) {
   {
-    std::lock_guard lock(impl_->mu);
-    upsert(impl_->prompts, [](const auto& e) -> const std::string& { return e.prompt.name; },
-           Impl::PromptEntry{std::move(prompt), std::move(handler)});
+    std::lock_guard lock(mu);
+    upsert(prompts, [](const auto& e) -> const std::string& { return e.prompt.name; }, std::move(entry));
   }
-  impl_->broadcast(method::kPromptsListChanged, {});
+  broadcast(method::kPromptsListChanged, {});
+}
+
+void Server::add_prompt(Prompt prompt, PromptHandler handler) {
+  impl_->add_prompt(Impl::PromptEntry{std::move(prompt), {.blocking = std::move(handler)}});
+}
+
+void Server::add_async_prompt(Prompt prompt, AsyncPromptHandler handler) {
+  impl_->add_prompt(Impl::PromptEntry{std::move(prompt), {.async = std::move(handler)}});
 }
 
 bool Server::remove_prompt(const std::string& name) {
@@ -167,10 +207,14 @@ bool Server::remove_prompt(const std::string& name) {
   return removed;
 }
 
-void Server::set_completer(Completer completer) {
-  std::lock_guard lock(impl_->mu);
-  impl_->completer = std::move(completer);
+void Server::Impl::set_completer(CompleterHandlers c) {
+  std::lock_guard lock(mu);
+  completer = std::move(c);
 }
+
+void Server::set_completer(Completer completer) { impl_->set_completer({.blocking = std::move(completer)}); }
+
+void Server::set_async_completer(AsyncCompleter completer) { impl_->set_completer({.async = std::move(completer)}); }
 
 void Server::notify_resource_updated(const std::string& uri) {
   impl_->broadcast(method::kResourcesUpdated, json::object{{"uri", uri}}, uri);

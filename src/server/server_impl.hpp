@@ -34,14 +34,40 @@ struct SessionSignature {
 Result<std::shared_ptr<const SessionSignature>> make_session_signature(ServerSignature signature,
                                                                        const SignatureServing& serving);
 
+// An item's handler as registered: blocking or asynchronous. At most one is set (none: the item
+// answers as unknown). One type for every kind of item, so one function runs them all
+// (run_handler, server_methods.cpp).
+template <class Blocking, class Async>
+struct ItemHandler {
+  Blocking blocking{};
+  Async async{};
+  bool is_async() const { return async != nullptr; }
+  explicit operator bool() const { return blocking || async; }
+};
+using ToolHandlers = ItemHandler<ToolHandler, AsyncToolHandler>;
+using ResourceHandlers = ItemHandler<ResourceReader, AsyncResourceReader>;
+using TemplateHandlers = ItemHandler<TemplateReader, AsyncTemplateReader>;
+using PromptHandlers = ItemHandler<PromptHandler, AsyncPromptHandler>;
+using CompleterHandlers = ItemHandler<Completer, AsyncCompleter>;
+
 struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   explicit Impl(ServerOptions o) : opts(std::move(o)) {}
 
-  // One of handler / async_handler is set.
-  struct ToolEntry { Tool tool; ToolHandler handler; ToolOptions options; AsyncToolHandler async_handler{}; };
-  struct ResourceEntry { Resource resource; ResourceReader reader; };
-  struct TemplateEntry { ResourceTemplate resource_template; UriTemplate matcher; TemplateReader reader; };
-  struct PromptEntry { Prompt prompt; PromptHandler handler; };
+  struct ToolEntry { Tool tool; ToolHandlers handler; ToolOptions options; };
+  struct ResourceEntry { Resource resource; ResourceHandlers reader; };
+  struct TemplateEntry { ResourceTemplate resource_template; UriTemplate matcher; TemplateHandlers reader; };
+  struct PromptEntry { Prompt prompt; PromptHandlers handler; };
+
+  // What a resources/read of one URI reaches: the static resource with that URI, else the first
+  // registered template that matches it (static resources win). Both null: nothing.
+  struct ResourceMatch {
+    const ResourceEntry* resource = nullptr;
+    const TemplateEntry* template_entry = nullptr;
+    UriTemplate::Variables variables{};
+  };
+  // The one lookup of resources/read, for both its find step and the choice of thread (which must
+  // agree). Requires mu; the pointers are valid while it is held.
+  ResourceMatch match_resource(std::string_view uri) const;
 
   ServerOptions opts;
   mutable std::mutex mu;
@@ -52,7 +78,11 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   std::vector<ResourceEntry> resources;
   std::vector<TemplateEntry> templates;
   std::vector<PromptEntry> prompts;
-  Completer completer;
+  CompleterHandlers completer;
+  // Some resource or template reads asynchronously. If none does, a resources/read goes to a worker
+  // without matching its URI on the reader thread (the common case costs nothing there).
+  bool async_readers = false;
+  void note_async_readers();  // requires mu; after every change to resources or templates
   // The server owns its sessions: a caller that forgets the handle connect() returned does not
   // close the connection. Closed ones are pruned (amortised) when sessions are added; ~Server
   // closes the rest, which also breaks the session -> Impl -> session cycle.
@@ -68,7 +98,13 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   std::vector<std::shared_ptr<Stage>> user_stages;
   std::shared_ptr<const StageList> inner_stages;
   void rebuild_stages();  // requires mu
+  // Registration (server.cpp), one per kind for both forms of handler: replace or append, then
+  // send the list's list_changed. The completer is one, replaced whole.
   void add_tool(ToolEntry entry);
+  void add_resource(ResourceEntry entry);
+  Result<void> add_template(ResourceTemplate resource_template, TemplateHandlers reader);
+  void add_prompt(PromptEntry entry);
+  void set_completer(CompleterHandlers completer);
   // Takes the sessions out for closing (~Server) or the closed ones for pruning; the caller
   // destroys them outside the lock.
   std::vector<std::shared_ptr<ServerSessionImpl>> take_sessions(bool only_closed);

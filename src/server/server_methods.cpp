@@ -3,6 +3,7 @@
 // the registry under its lock, so the stages can judge the item and the handler runs outside the
 // lock (a slow handler never blocks registration or other requests).
 #include <algorithm>
+#include <type_traits>
 
 #include "log/log.hpp"
 #include "mcp/protocol/methods.hpp"
@@ -26,6 +27,91 @@ Result<json::value> json_of(Result<T> r) {
   return to_json(*r);
 }
 
+// The specification caps a completion at 100 values: the rest are counted in total, with hasMore.
+void cap_completion(CompleteResult& result) {
+  auto& c = result.completion;
+  if (c.values.size() <= Completion::kMaxValues) return;
+  if (!c.total) c.total = static_cast<std::int64_t>(c.values.size());
+  c.values.resize(Completion::kMaxValues);
+  c.has_more = true;
+}
+
+// An answer on its way out, whichever way the handler gave it: made what every answer of its kind
+// must be (a completion capped), then back through the chain's stages to the client.
+template <class T>
+bool send_answer(ServerSessionImpl& self, ServerRequest& r, Result<T> answer) {
+  if constexpr (std::is_same_v<T, CompleteResult>) {
+    if (answer) cap_completion(*answer);
+  }
+  return self.finish(r, json_of(std::move(answer)));
+}
+
+// What a handler that threw answers, so that a bug in it never leaves the client without one.
+template <class T>
+Result<T> thrown(const ServerRequest& r, const std::exception& e) {
+  const std::string item = r.target ? " " + peer_text(r.target->key) : "";
+  MCP_LOG_ERROR("server: the handler of {}{} threw: {}", peer_text(r.in.method), item, e.what());
+  if constexpr (std::is_same_v<T, CallToolResult>) {
+    // A tool reports a tool error the model can see, as the reference SDK does.
+    return CallToolResult::error(std::string("tool failed: ") + e.what());
+  } else {
+    return fail(Error::internal("internal error while handling " + peer_text(r.in.method) + ": " + e.what()));
+  }
+}
+
+// Starts an asynchronous handler. Its context and its Reply both keep the request (and so the
+// session) alive until it answers; once every copy of both is gone the request goes too, and its
+// Responder answers -32603 if nothing did.
+template <class T, class Async, class... Args>
+void start_async(ServerSessionImpl& self, const std::shared_ptr<ServerRequest>& r, const Async& handler,
+                 const Args&... args) {
+  std::shared_ptr<RequestContext> ctx(r, &r->ctx);
+  Reply<T> reply(
+      [self = self.shared_from_this(), r](Result<T> answer) { return send_answer(*self, *r, std::move(answer)); });
+  try {
+    handler(args..., std::move(ctx), std::move(reply));
+  } catch (const std::exception& e) {
+    send_answer(self, *r, thrown<T>(*r, e));  // ignored if it had answered before throwing
+  }
+}
+
+// Runs an item's handler and answers `r` with what it gives: a blocking one here and now, an
+// asynchronous one started here and answered later through its Reply. Either way the answer goes
+// through send_answer, so both kinds get the same checks and the same stages. `args` are what the
+// handler takes before its context.
+template <class T, class Blocking, class Async, class... Args>
+void run_handler(ServerSessionImpl& self, const std::shared_ptr<ServerRequest>& r,
+                 const ItemHandler<Blocking, Async>& handler, const Args&... args) {
+  if (handler.is_async()) {
+    start_async<T>(self, r, handler.async, args...);
+    return;
+  }
+  Result<T> answer = [&]() -> Result<T> {
+    try {
+      return handler.blocking(args..., r->ctx);
+    } catch (const std::exception& e) {
+      return thrown<T>(*r, e);
+    }
+  }();
+  send_answer(self, *r, std::move(answer));
+}
+
+// prompts/get's params, once the prompt is known and has every argument it requires: checked
+// before its handler runs, whichever kind it is. Decoded again after the chain: a stage may have
+// rewritten the arguments (not the prompt, fixed before the chain).
+Result<GetPromptRequestParams> checked_prompt_request(const ServerRequest& r) {
+  if (!r.prompt.handler) return fail(unknown_item_error(*r.target));
+  auto request = params_of<GetPromptRequestParams>(r);
+  if (!request) return fail(request.error());
+  for (const auto& a : r.prompt.prompt.arguments) {
+    if (a.required.value_or(false) && !request->arguments.contains(a.name)) {
+      return fail(Error::invalid_params("prompts/get " + peer_text(request->name) + ": missing required argument '" +
+                                        a.name + "'"));
+    }
+  }
+  return request;
+}
+
 }  // namespace
 
 Result<void> ServerSessionImpl::find_tool(ServerRequest& r) {
@@ -45,9 +131,8 @@ Result<void> ServerSessionImpl::find_tool(ServerRequest& r) {
 }
 
 void ServerSessionImpl::call_tool(const std::shared_ptr<ServerRequest>& r) {
-  const auto& name = r->tool_call->name;
   // An unknown tool is a protocol error (-32602), per the tools specification.
-  if (!r->tool || (!r->tool->handler && !r->tool->async_handler)) {
+  if (!r->tool || !r->tool->handler) {
     finish(*r, fail(unknown_item_error(*r->target)));
     return;
   }
@@ -58,29 +143,7 @@ void ServerSessionImpl::call_tool(const std::shared_ptr<ServerRequest>& r) {
     finish(*r, fail(Error::invalid_params("tools/call: arguments must be an object")));
     return;
   }
-  const json::object& args = a && a->is_object() ? a->get_object() : kNoArguments;
-  if (r->tool->async_handler) {
-    // The context and the reply keep the request (and so this session) alive until answered.
-    std::shared_ptr<RequestContext> ctx(r, &r->ctx);
-    Reply<CallToolResult> reply([self = shared_from_this(), r](Result<json::value> answer) { return self->finish(*r, std::move(answer)); });
-    try {
-      r->tool->async_handler(args, std::move(ctx), std::move(reply));
-    } catch (const std::exception& e) {
-      MCP_LOG_ERROR("server: tool {} threw: {}", peer_text(name), e.what());
-      finish(*r, to_json(CallToolResult::error(std::string("tool failed: ") + e.what())));
-    }
-    return;
-  }
-  Result<CallToolResult> result = [&]() -> Result<CallToolResult> {
-    try {
-      return r->tool->handler(args, r->ctx);
-    } catch (const std::exception& e) {
-      // A tool that throws reports a tool error the model can see, as the reference SDK does.
-      MCP_LOG_ERROR("server: tool {} threw: {}", peer_text(name), e.what());
-      return CallToolResult::error(std::string("tool failed: ") + e.what());
-    }
-  }();
-  finish(*r, json_of(std::move(result)));
+  run_handler<CallToolResult>(*this, r, r->tool->handler, a && a->is_object() ? a->get_object() : kNoArguments);
 }
 
 Result<void> ServerSessionImpl::find_resource(ServerRequest& r) {
@@ -94,32 +157,25 @@ Result<void> ServerSessionImpl::find_resource(ServerRequest& r) {
   }
   r.target = Target{.kind = ListKind::resources, .key = uri, .uri = uri};
   std::lock_guard lock(server_->mu);
-  auto it = std::find_if(server_->resources.begin(), server_->resources.end(),
-                         [&](const auto& e) { return e.resource.uri == uri; });
-  if (it != server_->resources.end()) {
-    r.resource_reader = it->reader;
+  auto match = server_->match_resource(uri);
+  if (match.resource) {
+    r.resource_reader = match.resource->reader;
     r.found = true;
-    return {};
-  }
-  // Static resources win over templates; among templates, the first registered that matches.
-  for (const auto& t : server_->templates) {
-    if (auto m = t.matcher.match(uri)) {
-      r.template_reader = t.reader;
-      r.variables = std::move(*m);
-      r.target->kind = ListKind::resource_templates;
-      r.target->key = t.resource_template.uri_template;
-      r.found = true;
-      break;
-    }
+  } else if (match.template_entry) {
+    r.template_reader = match.template_entry->reader;
+    r.variables = std::move(match.variables);
+    r.target->kind = ListKind::resource_templates;
+    r.target->key = match.template_entry->resource_template.uri_template;
+    r.found = true;
   }
   return {};
 }
 
-Result<json::value> ServerSessionImpl::read_resource(ServerRequest& r) {
-  const std::string& uri = r.target->uri;
-  if (r.resource_reader) return json_of(r.resource_reader(uri, r.ctx));
-  if (r.template_reader) return json_of(r.template_reader(uri, r.variables, r.ctx));
-  return fail(unknown_item_error(*r.target));
+void ServerSessionImpl::read_resource(const std::shared_ptr<ServerRequest>& r) {
+  const std::string& uri = r->target->uri;
+  if (r->resource_reader) run_handler<ReadResourceResult>(*this, r, r->resource_reader, uri);
+  else if (r->template_reader) run_handler<ReadResourceResult>(*this, r, r->template_reader, uri, r->variables);
+  else finish(*r, fail(unknown_item_error(*r->target)));
 }
 
 Result<void> ServerSessionImpl::find_prompt(ServerRequest& r) {
@@ -136,38 +192,31 @@ Result<void> ServerSessionImpl::find_prompt(ServerRequest& r) {
   return {};
 }
 
-Result<json::value> ServerSessionImpl::get_prompt(ServerRequest& r) {
-  if (!r.prompt.handler) return fail(unknown_item_error(*r.target));
-  // Decoded again: a stage may have rewritten the arguments (not the prompt, fixed before the chain).
-  auto request = params_of<GetPromptRequestParams>(r);
-  if (!request) return fail(request.error());
-  for (const auto& a : r.prompt.prompt.arguments) {
-    if (a.required.value_or(false) && !request->arguments.contains(a.name)) {
-      return fail(Error::invalid_params("prompts/get " + peer_text(request->name) + ": missing required argument '" +
-                                        a.name + "'"));
-    }
+void ServerSessionImpl::get_prompt(const std::shared_ptr<ServerRequest>& r) {
+  auto request = checked_prompt_request(*r);
+  if (!request) {
+    finish(*r, fail(std::move(request.error())));
+    return;
   }
-  return json_of(r.prompt.handler(request->arguments, r.ctx));
+  run_handler<GetPromptResult>(*this, r, r->prompt.handler, request->arguments);
 }
 
-Result<json::value> ServerSessionImpl::complete(ServerRequest& r) {
-  Completer completer;
+void ServerSessionImpl::complete(const std::shared_ptr<ServerRequest>& r) {
+  CompleterHandlers completer;
   {
     std::lock_guard lock(server_->mu);
     completer = server_->completer;
   }
-  if (!completer) return fail(Error::method_not_found(method::kCompletionComplete));
-  auto request = params_of<CompleteRequestParams>(r);
-  if (!request) return fail(request.error());
-  auto result = completer(*request, r.ctx);
-  if (!result) return fail(result.error());
-  // The specification caps a completion at 100 values.
-  if (result->completion.values.size() > 100) {
-    if (!result->completion.total) result->completion.total = static_cast<std::int64_t>(result->completion.values.size());
-    result->completion.values.resize(100);
-    result->completion.has_more = true;
+  if (!completer) {
+    finish(*r, fail(Error::method_not_found(method::kCompletionComplete)));
+    return;
   }
-  return to_json(*result);
+  auto request = params_of<CompleteRequestParams>(*r);
+  if (!request) {
+    finish(*r, fail(std::move(request.error())));
+    return;
+  }
+  run_handler<CompleteResult>(*this, r, completer, *request);
 }
 
 }  // namespace mcp

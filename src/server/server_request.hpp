@@ -37,8 +37,9 @@ struct ServerRequest {
   // Found before the chain by the method's find step (copied out of the registry under its lock).
   std::optional<CallToolRequestParams> tool_call;
   std::shared_ptr<const Server::Impl::ToolEntry> tool;  // null: no such tool
-  ResourceReader resource_reader{};
-  TemplateReader template_reader{};
+  // resources/read: the static resource's reader, or the matching template's and its variables.
+  ResourceHandlers resource_reader{};
+  TemplateHandlers template_reader{};
   UriTemplate::Variables variables{};
   Server::Impl::PromptEntry prompt{};
 };

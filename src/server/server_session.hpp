@@ -57,6 +57,14 @@ class ServerSessionImpl final : public ServerSession,
   // answers; later ones return false.
   bool finish(ServerRequest& r, Result<json::value> answer);
 
+  // Whether a request naming an item starts on the reader thread: when the item's handler is
+  // asynchronous (it only starts its work) or declared non-blocking. Called there, so cheap: one
+  // lookup under the registry lock (dispatch.cpp).
+  bool tool_runs_inline(const json::object& params) const;
+  bool resource_runs_inline(const json::object& params) const;
+  bool prompt_runs_inline(const json::object& params) const;
+  bool completion_runs_inline(const json::object& params) const;
+
   // The methods, as the dispatch table calls them (after the chain): each answers through finish.
   // server_lists.cpp
   Result<json::value> list_tools(ServerRequest& r);
@@ -67,12 +75,14 @@ class ServerSessionImpl final : public ServerSession,
   Result<void> find_tool(ServerRequest& r);
   Result<void> find_resource(ServerRequest& r);
   Result<void> find_prompt(ServerRequest& r);
+  // These four run an item's handler, blocking or asynchronous: they take the request shared, for
+  // an asynchronous handler to keep.
   void call_tool(const std::shared_ptr<ServerRequest>& r);
-  Result<json::value> read_resource(ServerRequest& r);
+  void read_resource(const std::shared_ptr<ServerRequest>& r);
+  void get_prompt(const std::shared_ptr<ServerRequest>& r);
+  void complete(const std::shared_ptr<ServerRequest>& r);
   Result<json::value> subscribe(ServerRequest& r);
   Result<json::value> unsubscribe(ServerRequest& r);
-  Result<json::value> get_prompt(ServerRequest& r);
-  Result<json::value> complete(ServerRequest& r);
   Result<json::value> set_level(ServerRequest& r);
   // server_manifest.cpp: tools/manifest, signed over listed_tools.
   Result<json::value> tools_manifest(ServerRequest& r);

@@ -258,13 +258,20 @@ TEST(AsyncTool, AnErrorReplyReachesTheClientThroughTheChain) {
   server->use(make_stage("watch", {.on_result = [&](const Call& call, Result<json::value>& answer) {
                                      if (call.method == method::kToolsCall && !answer) stage_saw = true;
                                    }}));
+  // The answer may reach the client before the handler's assignment of `answerer` has finished:
+  // the lock orders that assignment before the join (TSan found the race without it).
+  std::mutex answerer_mu;
   std::thread answerer;
   server->add_async_tool(make_tool("refuses"), [&](const json::object&, std::shared_ptr<RequestContext>, Reply<CallToolResult> reply) {
+    std::lock_guard lock(answerer_mu);
     answerer = std::thread([reply] { reply(fail(Error::invalid_params("no such thing"))); });
   });
   Connected c(server);
   auto r = c.client->call_tool("refuses");
-  answerer.join();
+  {
+    std::lock_guard lock(answerer_mu);
+    answerer.join();
+  }
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message, "no such thing");
   EXPECT_TRUE(stage_saw);

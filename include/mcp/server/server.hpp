@@ -22,8 +22,11 @@
 // Every request after initialize passes through a chain of stages (mcp/server/stage.hpp) on its
 // way to the method's handler, and its answer back through them. Blocking handlers run on the
 // session's worker threads, concurrently; they may block (for instance on ctx.create_message()).
-// Asynchronous tools (add_async_tool) answer later through a Reply and hold no thread meanwhile. Errors as values: return a Result error for a protocol error (it reaches the
-// client as a JSON-RPC error); report a tool's own failure as CallToolResult{is_error = true}.
+// Asynchronous handlers (add_async_tool, add_async_resource, add_async_resource_template,
+// add_async_prompt, set_async_completer) answer later through a Reply and hold no thread meanwhile.
+// Errors as values: return a Result error for a protocol error (it reaches the client as a
+// JSON-RPC error); report a tool's own failure as CallToolResult{is_error = true}. A handler that
+// throws is answered for it: a tool with an isError result, anything else with -32603.
 //
 // Thread-safety: all members are thread-safe.
 #pragma once
@@ -119,6 +122,23 @@ using PromptHandler =
 // completion/complete for one prompt argument or template variable: the values to suggest.
 using Completer = std::function<Result<CompleteResult>(const CompleteRequestParams& request, RequestContext& ctx)>;
 
+// The asynchronous forms of the four above, under the contract of AsyncToolHandler: each starts
+// its work and returns at once, on the thread that read the request, so it must not block; it
+// holds no thread while the work runs and answers once through `reply`, from any thread. `ctx`
+// stays valid while the handler keeps it; nested requests go through its *_async forms. The
+// arguments before `ctx` are valid only during the call: copy what the work needs. What the
+// blocking forms get still holds: a prompt's required arguments are checked before the handler
+// runs, and a completion is capped at 100 values (with hasMore) before it is sent.
+using AsyncResourceReader =
+    std::function<void(const std::string& uri, std::shared_ptr<RequestContext> ctx, Reply<ReadResourceResult> reply)>;
+using AsyncTemplateReader =
+    std::function<void(const std::string& uri, const UriTemplate::Variables& variables,
+                       std::shared_ptr<RequestContext> ctx, Reply<ReadResourceResult> reply)>;
+using AsyncPromptHandler = std::function<void(const std::map<std::string, std::string>& arguments,
+                                              std::shared_ptr<RequestContext> ctx, Reply<GetPromptResult> reply)>;
+using AsyncCompleter = std::function<void(const CompleteRequestParams& request, std::shared_ptr<RequestContext> ctx,
+                                          Reply<CompleteResult> reply)>;
+
 struct ToolOptions {
   // The handler never blocks: no I/O, no long computation, no ctx.create_message / elicit /
   // list_roots (those fail at once with -32603 for such a tool). It then runs on the transport's
@@ -136,13 +156,19 @@ class Server : public std::enable_shared_from_this<Server> {
   void add_async_tool(Tool tool, AsyncToolHandler handler);
   bool remove_tool(const std::string& name);
   void add_resource(Resource resource, ResourceReader reader);
+  void add_async_resource(Resource resource, AsyncResourceReader reader);
   bool remove_resource(const std::string& uri);
   // Fails with -32602 if the template does not parse as RFC 6570.
   [[nodiscard]] Result<void> add_resource_template(ResourceTemplate resource_template, TemplateReader reader);
+  [[nodiscard]] Result<void> add_async_resource_template(ResourceTemplate resource_template,
+                                                         AsyncTemplateReader reader);
   void add_prompt(Prompt prompt, PromptHandler handler);
+  void add_async_prompt(Prompt prompt, AsyncPromptHandler handler);
   bool remove_prompt(const std::string& name);
   // Completion for a prompt's arguments (ref/prompt) or a template's variables (ref/resource).
+  // The server has one completer: setting either form replaces the other.
   void set_completer(Completer completer);
+  void set_async_completer(AsyncCompleter completer);
 
   // Sends notifications/resources/updated to every session subscribed to `uri`.
   void notify_resource_updated(const std::string& uri);
