@@ -27,9 +27,18 @@ class StrictHandler {
   static constexpr std::size_t max_key_size = json::string::max_size();
   static constexpr std::size_t max_string_size = json::string::max_size();
 
+  StrictHandler(unsigned char* scratch, std::size_t size) : st(json::storage_ptr(), scratch, size) {}
+
   json::value_stack st;
   std::string duplicate;   // the first repeated name, when the parse stopped for it
   std::string non_finite;  // a number that is not a finite double, when the parse stopped for it
+
+  // Room for a typical message's keys, so that most parses never grow these.
+  void reserve() {
+    levels_.reserve(8);
+    keys_.reserve(32);
+    arena_.reserve(256);
+  }
 
   bool on_document_begin(boost::system::error_code&) { return true; }
   bool on_document_end(boost::system::error_code&) { return true; }
@@ -40,14 +49,10 @@ class StrictHandler {
   bool on_object_end(std::size_t n, boost::system::error_code& ec) {
     const Level level = levels_.back();
     levels_.pop_back();
-    auto begin = keys_.begin() + static_cast<std::ptrdiff_t>(level.first_key);
-    std::sort(begin, keys_.end(), [](const Key& a, const Key& b) { return a.hash < b.hash; });
-    for (std::size_t i = level.first_key; i + 1 < keys_.size(); ++i) {
-      if (keys_[i].hash == keys_[i + 1].hash && text(keys_[i]) == text(keys_[i + 1])) {
-        duplicate = std::string(text(keys_[i]));
-        ec = json::error::syntax;  // stops the parser; parse_json_strict reports `duplicate`
-        return false;
-      }
+    if (const Key* dup = find_duplicate(level.first_key)) {
+      duplicate = std::string(text(*dup));
+      ec = json::error::syntax;  // stops the parser; parse_json_strict reports `duplicate`
+      return false;
     }
     // Nested objects have closed already, so the arena's tail is exactly this object's keys.
     keys_.resize(level.first_key);
@@ -73,8 +78,7 @@ class StrictHandler {
     if (!key_open_) key_start_ = arena_.size();
     key_open_ = false;
     arena_.append(s);
-    std::string_view whole(arena_.data() + key_start_, arena_.size() - key_start_);
-    keys_.push_back(Key{std::hash<std::string_view>{}(whole), key_start_, whole.size()});
+    keys_.push_back(Key{0, key_start_, arena_.size() - key_start_});
     st.push_key(s);
     return true;
   }
@@ -141,6 +145,26 @@ class StrictHandler {
   };
   std::string_view text(const Key& k) const { return std::string_view(arena_).substr(k.offset, k.size); }
 
+  // A repeated name among the keys from `first` on (one object's), or null. Most objects have a
+  // handful of members: compared pairwise, without hashing. Larger ones are hashed and sorted, so
+  // a peer's object with a million members still costs O(n log n).
+  const Key* find_duplicate(std::size_t first) {
+    constexpr std::size_t kPairwise = 8;
+    const std::size_t count = keys_.size() - first;
+    if (count <= kPairwise) {
+      for (std::size_t i = first; i < keys_.size(); ++i)
+        for (std::size_t j = i + 1; j < keys_.size(); ++j)
+          if (keys_[i].size == keys_[j].size && text(keys_[i]) == text(keys_[j])) return &keys_[i];
+      return nullptr;
+    }
+    for (std::size_t i = first; i < keys_.size(); ++i) keys_[i].hash = std::hash<std::string_view>{}(text(keys_[i]));
+    auto begin = keys_.begin() + static_cast<std::ptrdiff_t>(first);
+    std::sort(begin, keys_.end(), [](const Key& a, const Key& b) { return a.hash < b.hash; });
+    for (std::size_t i = first; i + 1 < keys_.size(); ++i)
+      if (keys_[i].hash == keys_[i + 1].hash && text(keys_[i]) == text(keys_[i + 1])) return &keys_[i];
+    return nullptr;
+  }
+
   std::vector<Level> levels_;  // the objects currently open
   std::string number_;         // the literal of the number being read, across parts
   std::vector<Key> keys_;
@@ -154,8 +178,12 @@ class StrictHandler {
 Result<json::value> parse_json_strict(std::string_view text, std::size_t max_depth) {
   json::parse_options opts;
   opts.max_depth = max_depth;
-  json::basic_parser<StrictHandler> p(opts);
+  // The value stack starts in this frame's buffer: a typical message is built without growing it
+  // on the heap (the finished value is still allocated normally, as json::parse does).
+  alignas(std::max_align_t) unsigned char scratch[2048];
+  json::basic_parser<StrictHandler> p(opts, scratch, sizeof scratch);
   p.handler().st.reset();
+  p.handler().reserve();
   boost::system::error_code ec;
   const std::size_t n = p.write_some(false, text.data(), text.size(), ec);
   if (!ec && n < text.size()) ec = json::error::extra_data;

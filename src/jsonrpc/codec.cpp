@@ -1,5 +1,7 @@
 #include "mcp/jsonrpc/codec.hpp"
 
+#include <algorithm>
+
 namespace mcp::jsonrpc {
 
 namespace {
@@ -21,7 +23,25 @@ std::expected<std::optional<json::object>, DecodeFailure> take_params(json::obje
 
 }  // namespace
 
-std::string id_key(const Id& id) { return json::serialize(id); }
+std::string id_key(const Id& id) {
+  // What json::serialize writes, without its serializer for the common ids (every request takes
+  // this key several times): an integer, or a string that needs no escape.
+  if (id.is_int64()) return std::to_string(id.get_int64());
+  if (const auto* s = id.if_string()) {
+    const bool plain = std::all_of(s->begin(), s->end(), [](char c) {
+      return static_cast<unsigned char>(c) >= 0x20 && c != '"' && c != '\\';
+    });
+    if (plain) {
+      std::string key;
+      key.reserve(s->size() + 2);
+      key += '"';
+      key.append(s->data(), s->size());
+      key += '"';
+      return key;
+    }
+  }
+  return json::serialize(id);
+}
 
 std::expected<Message, DecodeFailure> decode(std::string_view bytes, const Limits& limits) {
   if (bytes.size() > limits.max_message_bytes) {

@@ -235,3 +235,13 @@ TEST(Codec, NumbersAreReadCorrectlyRoundedAndOutOfRangeOnesRefused) {
   }
   EXPECT_EQ(number("0.1")->as_double(), 0.1);
 }
+
+// id_key has a fast path for plain ids; every id must still get exactly json::serialize's text, so
+// that string "1" and integer 1 stay two requests and escaped ids stay distinct.
+TEST(Codec, IdKeyIsTheSerializedIdForEveryKindOfId) {
+  const json::value ids[] = {json::value(1), json::value(-7), json::value(std::uint64_t{18446744073709551615ull}),
+                             json::value("1"), json::value(""), json::value("a\"b"), json::value("a\\b"),
+                             json::value("tab\there"), json::value("caf\xc3\xa9"), json::value("\x01")};
+  for (const auto& id : ids) EXPECT_EQ(mcp::jsonrpc::id_key(id), json::serialize(id)) << json::serialize(id);
+  EXPECT_NE(mcp::jsonrpc::id_key(json::value(1)), mcp::jsonrpc::id_key(json::value("1")));
+}
