@@ -1,5 +1,5 @@
 // One HTTP connection of the Streamable HTTP server: parse requests with limits, route POST / GET /
-// DELETE, and pump SSE streams. Coroutines on a per-connection strand.
+// DELETE, and pump SSE streams. Coroutines on the connection's io_context, which one thread runs.
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
@@ -59,6 +59,24 @@ net::awaitable<bool> write(ServerState& state, S& stream, const Request& req, Re
   auto [ec, n] = co_await bhttp::async_write(stream, res, nothrow);
   lowest.expires_never();
   co_return !ec && req.keep_alive();
+}
+
+// A 200 answer in JSON mode, head and body in one buffer. Written by hand, as the SSE answers are:
+// Beast's general serializer cost more instructions than everything else on this path together.
+std::string json_answer(const Request& req, std::string_view session_id, std::string_view body) {
+  std::string out;
+  out.reserve(body.size() + 128 + session_id.size());
+  out += req.version() >= 11 ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.0 200 OK\r\n";
+  out += "Content-Type: application/json\r\nMcp-Session-Id: ";
+  out += session_id;
+  out += "\r\nContent-Length: ";
+  out += std::to_string(body.size());
+  out += "\r\n";
+  if (!req.keep_alive()) out += "Connection: close\r\n";
+  else if (req.version() < 11) out += "Connection: keep-alive\r\n";
+  out += "\r\n";
+  out += body;
+  return out;
 }
 
 // Chunked transfer coding by hand, so that a whole batch (headers, priming event, messages, end)
@@ -197,29 +215,22 @@ net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& r
 
   if (!sse_ok || (json_ok && state.opts.prefer_json_response)) {
     // JSON mode: only the answer is sent; anything else sent meanwhile stays in the stream's log.
-    auto exec = co_await net::this_coro::executor;
-    auto timer = std::make_shared<net::steady_timer>(exec);
-    st->attach([exec, timer] { net::post(exec, [timer] { timer->cancel(); }); });
-    std::optional<std::string> answer;
-    for (;;) {
-      auto b = st->take_after(0);
-      if (b.finished) {
-        // Only the final answer is a body; a stream ended by a close or a cancellation has none.
-        if (b.answered && !b.events.empty()) answer = b.events.back().data;
-        break;
+    // A handler that ran inline has answered already: no timer, no waker, no hand-off.
+    auto b = st->take_after(0);
+    if (!b.finished) {
+      auto exec = co_await net::this_coro::executor;
+      auto timer = std::make_shared<net::steady_timer>(exec);
+      st->attach([exec, timer] { net::post(exec, [timer] { timer->cancel(); }); });
+      for (b = st->take_after(0); !b.finished; b = st->take_after(0)) {
+        timer->expires_after(std::chrono::seconds(3600));
+        if (!st->consume_signal()) co_await timer->async_wait(nothrow);
       }
-      timer->expires_after(std::chrono::seconds(3600));
-      if (!st->consume_signal()) co_await timer->async_wait(nothrow);
+      st->detach();
     }
-    st->detach();
-    if (!answer) co_return false;  // the session closed first
-    Response res{bhttp::status::ok, req.version()};
-    res.set(bhttp::field::content_type, "application/json");
-    res.set("Mcp-Session-Id", transport.session_id());
-    res.keep_alive(req.keep_alive());
-    res.body() = std::move(*answer);
-    res.prepare_payload();
-    co_return co_await write(state, stream, req, std::move(res));
+    // Only the final answer is a body; a stream ended by a close or a cancellation has none.
+    if (!b.answered || b.events.empty()) co_return false;  // the session closed first
+    std::string out = json_answer(req, transport.session_id(), b.events.back().data);
+    co_return co_await timed_write(state, stream, net::buffer(out)) && req.keep_alive();
   }
 
   std::optional<long> retry;
@@ -323,7 +334,7 @@ net::awaitable<bool> handle(ServerState& state, S& stream, const Request& req) {
 
 // Serves the requests of one connection. The connection is registered for the connection cap:
 // `control` says whether it is waiting for a request (and since when) so the accept loop can shed
-// the longest-waiting one, and its `shed` closes the socket from the connection's strand.
+// the longest-waiting one, and its `shed` closes the socket from the connection's io_context.
 template <class S>
 net::awaitable<void> serve(ServerState& state, S stream, std::shared_ptr<ConnectionControl> control) {
   auto& lowest = beast::get_lowest_layer(stream);
@@ -400,13 +411,15 @@ net::awaitable<void> serve(ServerState& state, S stream, std::shared_ptr<Connect
 }  // namespace
 
 void spawn_connection(ServerState& state, tcp::socket socket, std::shared_ptr<ConnectionControl> control) {
-  auto strand = net::make_strand(state.ioc);
+  // The socket's io_context is run by one thread: the connection's handlers never run concurrently,
+  // without a strand.
+  auto exec = socket.get_executor();
   if (!state.tls) {
-    net::co_spawn(strand, serve(state, beast::tcp_stream(std::move(socket)), std::move(control)), net::detached);
+    net::co_spawn(exec, serve(state, beast::tcp_stream(std::move(socket)), std::move(control)), net::detached);
     return;
   }
   net::co_spawn(
-      strand,
+      exec,
       [&state, socket = std::move(socket), control = std::move(control)]() mutable -> net::awaitable<void> {
         beast::ssl_stream<beast::tcp_stream> stream(beast::tcp_stream(std::move(socket)), *state.tls);
         beast::get_lowest_layer(stream).expires_after(state.opts.request_timeout);

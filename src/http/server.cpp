@@ -163,7 +163,8 @@ struct HttpServer::Impl {
 
   net::awaitable<void> accept_loop() {
     for (;;) {
-      auto [ec, socket] = co_await acceptor.async_accept(net::as_tuple(net::use_awaitable));
+      // Accepted straight onto the io_context (and so the thread) that will serve it.
+      auto [ec, socket] = co_await acceptor.async_accept(state.connection_context(), net::as_tuple(net::use_awaitable));
       if (ec) {
         if (ec == net::error::operation_aborted || state.stopping) co_return;
         // Out of descriptors (EMFILE) leaves the connection queued: back off instead of spinning.
@@ -270,9 +271,14 @@ Result<void> HttpServer::start() {
     std::lock_guard lock(impl_->mu);
     impl_->running = true;
   }
-  for (std::size_t i = 0; i < std::max<std::size_t>(1, o.io_threads); ++i) {
-    impl_->threads.emplace_back([this] { impl_->state.ioc.run(); });
+  const std::size_t threads = std::max<std::size_t>(1, o.io_threads);
+  for (std::size_t i = 1; i < threads; ++i) {
+    st.more_iocs.push_back(std::make_unique<net::io_context>(1));
+    // Idle until its first connection: run() must not return for want of work.
+    st.keep_running.push_back(net::make_work_guard(*st.more_iocs.back()));
   }
+  impl_->threads.emplace_back([this] { impl_->state.ioc.run(); });
+  for (auto& ctx : st.more_iocs) impl_->threads.emplace_back([c = ctx.get()] { c->run(); });
   return {};
 }
 
@@ -318,6 +324,8 @@ void HttpServer::stop() {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   st.ioc.stop();
+  st.keep_running.clear();
+  for (auto& ctx : st.more_iocs) ctx->stop();
   for (auto& t : impl_->threads) t.join();
   impl_->threads.clear();
   {

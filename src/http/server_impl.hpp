@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "http/host_check.hpp"
 #include "http/request_checks.hpp"
@@ -27,7 +28,7 @@ struct HttpSessionEntry {
 
 // One accepted connection, as the server sees it for its connection cap. The connection's own
 // coroutine updates `phase` and `since`; the accept loop may shed it (`shed`, which posts a close
-// to the connection's strand) to make room.
+// to the connection's io_context) to make room.
 struct ConnectionControl {
   enum class Phase { reading, busy };  // waiting for / reading a request; handling or streaming one
   Phase phase = Phase::reading;        // guarded by ServerState::conn_mu
@@ -41,7 +42,18 @@ struct ServerState {
   std::shared_ptr<Server> server;
   HttpServerOptions opts;
   EndpointPolicy endpoint;  // path, Host/Origin policy, body limit: what request_checks decide on
-  net::io_context ioc;
+  // One io_context per I/O thread, each run by one thread (io_threads of them): a connection lives
+  // on one (round robin, chosen when it is accepted), so its coroutine needs no strand and the
+  // threads share no handler queue. `ioc`, the first, also runs the accept loop and the reaper.
+  net::io_context ioc{1};
+  std::vector<std::unique_ptr<net::io_context>> more_iocs;
+  std::vector<net::executor_work_guard<net::io_context::executor_type>> keep_running;  // of more_iocs
+  std::size_t next_ioc = 0;  // only the accept loop reads and writes it
+  // The context the next accepted connection will live on.
+  net::io_context& connection_context() {
+    const std::size_t i = next_ioc++ % (more_iocs.size() + 1);
+    return i == 0 ? ioc : *more_iocs[i - 1];
+  }
   std::optional<net::ssl::context> tls;
   std::atomic<bool> stopping{false};
   std::atomic<int> active_requests{0};

@@ -83,17 +83,21 @@ std::optional<std::pair<std::shared_ptr<Stream>, std::uint64_t>> SessionTranspor
 }
 
 void SessionTransport::deliver(jsonrpc::Message message, std::size_t bytes) {
-  touch();
-  std::lock_guard d(deliver_mu_);
-  Callbacks cb;
+  // Requests share the lock with each other (both I/O threads serve one session's POSTs at once);
+  // anything else holds it alone. Either way close() waits for it.
+  std::shared_lock shared(deliver_mu_, std::defer_lock);
+  std::unique_lock alone(deliver_mu_, std::defer_lock);
+  if (std::holds_alternative<jsonrpc::Request>(message)) shared.lock();
+  else alone.lock();
   {
     std::lock_guard lock(mu_);
+    last_activity_ = std::chrono::steady_clock::now();
     if (closed_ || !started_) return;
-    cb = callbacks_;
   }
+  // callbacks_ is written once, by start() under mu_ before started_ is set: read without a copy.
   // Decoded once: the session takes the message as it is, unless it only takes frames.
-  if (cb.on_decoded) cb.on_decoded(std::move(message), bytes);
-  else cb.on_message(jsonrpc::encode(message));
+  if (callbacks_.on_decoded) callbacks_.on_decoded(std::move(message), bytes);
+  else callbacks_.on_message(jsonrpc::encode(message));
 }
 
 Result<void> SessionTransport::send(std::string frame, const SendInfo& info) {
@@ -192,8 +196,8 @@ void SessionTransport::close() {
     if (started_) on_close = callbacks_.on_close;
   }
   for (auto& [id, s] : streams) s->finish();
-  // Wait for a delivery in progress so that on_close is the last callback, as Transport promises.
-  std::lock_guard d(deliver_mu_);
+  // Wait for every delivery in progress so that on_close is the last callback, as Transport promises.
+  std::unique_lock d(deliver_mu_);
   if (on_close) on_close(std::nullopt);
 }
 

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <optional>
 #include <string>
 
@@ -79,7 +80,11 @@ class SessionTransport final : public Transport {
   std::atomic<bool> initialized_{false};
   const std::shared_ptr<std::atomic<std::size_t>> stored_bytes_ = std::make_shared<std::atomic<std::size_t>>(0);
   mutable std::mutex mu_;
-  std::mutex deliver_mu_;  // on_message is called one frame at a time
+  // Deliveries against close(): requests from different POSTs are delivered concurrently (shared),
+  // since HTTP gives them no order and the session handles requests from many threads anyway;
+  // notifications and responses one at a time (exclusive), and close() waits for every delivery
+  // in progress, so that on_close is the last callback.
+  std::shared_mutex deliver_mu_;
   Callbacks callbacks_;
   bool started_ = false;
   bool closed_ = false;

@@ -7,7 +7,10 @@
 // Contract:
 //  - `start` is called once; afterwards the transport calls `on_message` from its own thread(s),
 //    one frame at a time and in arrival order, and `on_close` exactly once when it can deliver no more
-//    (peer gone, I/O error, or `close()`); the reason is empty for an orderly close.
+//    (peer gone, I/O error, or `close()`); the reason is empty for an orderly close. One exception:
+//    where the wire gives messages no order (Streamable HTTP: each POST is its own exchange), a
+//    transport may deliver requests through `on_decoded` concurrently with each other, never with
+//    a notification or a response; the session engine accepts that.
 //  - `send` is thread-safe and may be called concurrently from any thread; it returns an error if the
 //    transport is closed. The `SendInfo` tells transports that route messages (HTTP puts a handler's
 //    progress and nested requests on the SSE stream of the request being served) where a message belongs.
