@@ -32,6 +32,10 @@ inline constexpr int kRequestTimeout = -32001;    // SDK-local: no response in t
 inline constexpr int kResourceNotFound = -32002;  // MCP: resources/read of an unknown URI
 inline constexpr int kUrlElicitationRequired = -32042;  // MCP 2025-11-25
 inline constexpr int kRequestCancelled = -32800;  // SDK-local: cancelled before completion
+// MCP 2026-07-28 (basic/index.mdx, "Error Codes").
+inline constexpr int kHeaderMismatch = -32020;                  // an HTTP header disagrees with the body
+inline constexpr int kMissingRequiredClientCapability = -32021;  // data.requiredCapabilities
+inline constexpr int kUnsupportedProtocolVersion = -32022;      // data.supported, data.requested
 }  // namespace error_code
 
 // How much of a string a peer chose we ever echo back or log (see peer_text).

@@ -168,4 +168,10 @@ std::string_view content_type(const SamplingMessageContentBlock& c) { return wir
 
 MCP_WIRE_CODECS(ToolAnnotations, ToolExecution, Tool, ListToolsResult, CallToolRequestParams, CallToolResult)
 
+MCP_WIRE_ENUM_CODEC(CacheScope, parse_cache_scope, "public", "private")
+Result<void> wire_check(const DiscoverResult& r) {
+  return r.ttl_ms < 0 ? fail(field_error("DiscoverResult", "ttlMs", "must not be negative")) : Result<void>{};
+}
+MCP_WIRE_CODECS(DiscoverResult)
+
 }  // namespace mcp

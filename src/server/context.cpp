@@ -51,7 +51,9 @@ void RequestContext::progress(double progress, std::optional<double> total, std:
 void RequestContext::log(std::string_view level, json::value data, std::optional<std::string> logger) {
   int rank = log_level_rank(level);
   if (rank < 0) return;
-  auto min = channel_.log_level();
+  // A stateless request gets log notifications only if its own _meta asked for them.
+  if (client_->stateless && !client_->log_level) return;
+  auto min = client_->stateless ? *client_->log_level : channel_.log_level();
   if (!min.empty() && rank < log_level_rank(min)) return;
   json::object p{{"level", level}, {"data", std::move(data)}};
   if (logger) p["logger"] = *logger;
@@ -85,6 +87,7 @@ std::string_view elicitation_capability(const json::object& params) {
 
 Result<json::value> RequestContext::nested(std::string_view capability, std::string_view method, json::object params,
                                            RequestOptions options) {
+  if (no_nested_reason_) return fail(Error::internal(std::string(method) + " cannot be sent: " + *no_nested_reason_));
   if (no_nested_) {
     return fail(Error::internal(std::string(method) + " cannot be sent from a handler registered as non_blocking"));
   }
@@ -94,6 +97,10 @@ Result<json::value> RequestContext::nested(std::string_view capability, std::str
 
 void RequestContext::nested_async(std::string_view capability, std::string_view method, json::object params,
                                   RequestOptions options, Done done) {
+  if (no_nested_reason_) {
+    done(fail(Error::internal(std::string(method) + " cannot be sent: " + *no_nested_reason_)));
+    return;
+  }
   if (auto ok = may_ask(capability, method); !ok) {
     done(fail(ok.error()));
     return;

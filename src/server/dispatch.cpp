@@ -5,6 +5,7 @@
 
 #include "log/log.hpp"
 #include "mcp/protocol/methods.hpp"
+#include "mcp/protocol/stateless.hpp"
 #include "server/server_session.hpp"
 
 namespace mcp {
@@ -113,6 +114,12 @@ bool ServerSessionImpl::completion_runs_inline(const json::object&) const {
 }
 
 void ServerSessionImpl::start_request(InboundRequest& in, Responder reply) {
+  // A request whose _meta names its protocol version is stateless (2026-07-28) and carries its own
+  // client view; any other belongs to this session's initialize (2025-11-25).
+  if (is_stateless_request(in.params)) {
+    start_stateless(in, std::move(reply));
+    return;
+  }
   if (in.method == method::kInitialize) {
     reply(initialize(in.params));
     return;
@@ -129,6 +136,11 @@ void ServerSessionImpl::start_request(InboundRequest& in, Responder reply) {
                                       peer_text(in.method) + ")")));
     return;
   }
+  dispatch(in, std::move(reply), std::move(view), std::move(outer));
+}
+
+void ServerSessionImpl::dispatch(InboundRequest& in, Responder reply, std::shared_ptr<const ClientView> view,
+                                 std::shared_ptr<const StageList> outer) {
   std::shared_ptr<const StageList> inner;
   {
     std::lock_guard lock(server_->mu);
@@ -137,8 +149,12 @@ void ServerSessionImpl::start_request(InboundRequest& in, Responder reply) {
   std::optional<json::object> meta;
   if (auto m = in.params.if_contains("_meta"); m && m->is_object()) meta = m->get_object();
   const bool on_reader = runs_inline(in.method, &in.params);
+  const bool stateless = view->stateless;
   RequestContext ctx(std::move(view), *this, in.id, std::move(meta), in.cancel);
   if (on_reader) ctx.forbid_nested_requests();
+  // 2026-07-28 servers send no requests: what a handler needs from the client comes back through a
+  // multi round-trip result, which is not built yet.
+  if (stateless) ctx.forbid_all_nested_requests("a 2026-07-28 request cannot send requests to the client");
   auto r = std::make_shared<ServerRequest>(std::move(in), std::move(ctx), std::move(reply),
                                            ChainView(std::move(outer), std::move(inner)), shared_from_this());
 

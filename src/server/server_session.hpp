@@ -89,6 +89,16 @@ class ServerSessionImpl final : public ServerSession,
 
  private:
   Result<json::value> initialize(const json::object& params);
+  // A request of this session's initialized client, or a stateless one with its own view: the
+  // find step, the chain, the route's handler (dispatch.cpp).
+  void dispatch(InboundRequest& in, Responder reply, std::shared_ptr<const ClientView> view,
+                std::shared_ptr<const StageList> outer);
+  // stateless.cpp: a 2026-07-28 request, whose _meta is its client view. Refused with -32602 (a
+  // missing or malformed _meta field), -32022 (a version we do not speak) or -32601 (a method the
+  // revision removed); server/discover answered here; the rest dispatched like any request, with
+  // the stateless stage outermost (resultType, serverInfo, caching hints, error codes).
+  void start_stateless(InboundRequest& in, Responder reply);
+  Result<json::value> discover();
   // The tools this request's tools/list shows, whole and unpaged (list_tools pages it; the signed
   // manifest covers it).
   json::array listed_tools(ServerRequest& r);
@@ -108,6 +118,7 @@ class ServerSessionImpl final : public ServerSession,
   std::optional<std::string> identity_;                  // applied to client_ at initialize
   std::shared_ptr<const SessionSignature> signature_;    // fixed at initialize
   std::shared_ptr<const StageList> outer_stages_;        // log, signature: set at initialize
+  std::shared_ptr<const StageList> stateless_stages_;    // stateless, log: made at the first stateless request
   bool ready_ = false;  // initialize answered: server notifications may be sent
   std::string log_level_;
   std::set<std::string> subscriptions_;

@@ -10,6 +10,7 @@
 
 #include "log/log.hpp"
 #include "mcp/protocol/methods.hpp"
+#include "mcp/protocol/stateless.hpp"
 #include "mcp/session/session.hpp"
 #include "mcp/session/thread_pool.hpp"
 
@@ -240,7 +241,9 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   }
 
   void on_message(jsonrpc::Request&& req, std::size_t frame_bytes) {
-    if (req.method == mcp::method::kPing) {  // both roles, answered at once even when every worker is busy
+    // Both roles answer ping at once, even when every worker is busy; 2026-07-28 removed it, so a
+    // stateless ping goes on to the handler, which refuses it.
+    if (req.method == mcp::method::kPing && !(req.params && is_stateless_request(*req.params))) {
       send(jsonrpc::encode_result(req.id, json::object{}), SendInfo::Kind::response, req.id);
       return;
     }

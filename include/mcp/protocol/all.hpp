@@ -19,5 +19,6 @@
 #include "mcp/protocol/roots.hpp"
 #include "mcp/protocol/sampling.hpp"
 #include "mcp/protocol/sampling_message.hpp"
+#include "mcp/protocol/stateless.hpp"
 #include "mcp/protocol/tool.hpp"
 #include "mcp/protocol/tool_call.hpp"

@@ -1,5 +1,5 @@
-// mcp/protocol/methods.hpp — every method name of MCP 2025-11-25, and the protocol versions this
-// SDK speaks. The schema-drift test checks this list against the schema's method constants.
+// mcp/protocol/methods.hpp — every method name of MCP 2025-11-25 and those 2026-07-28 adds, and the
+// protocol versions this SDK speaks. The schema-drift test checks this list against the schema's method constants.
 #pragma once
 
 #include <algorithm>
@@ -57,14 +57,28 @@ inline constexpr std::array kAll = {
 // Extensions this SDK implements; not in the schema, so not in kAll. Signed tool manifests.
 inline constexpr std::string_view kToolsManifest = "tools/manifest";
 
+// MCP 2026-07-28 (stateless): methods it adds. Not in kAll, which is the 2025-11-25 schema's list.
+inline constexpr std::string_view kServerDiscover = "server/discover";
+inline constexpr std::string_view kSubscriptionsListen = "subscriptions/listen";
+inline constexpr std::string_view kSubscriptionsAcknowledged = "notifications/subscriptions/acknowledged";
+
 // Notifications are exactly the methods under "notifications/".
 constexpr bool is_notification(std::string_view m) { return m.starts_with("notifications/"); }
 }  // namespace method
 
-// Newest first; a server answers an unsupported requested version with kLatestProtocolVersion.
+// The handshake revisions, newest first; a server answers an unsupported requested version in
+// initialize with kLatestProtocolVersion.
 inline constexpr std::array<std::string_view, 3> kSupportedProtocolVersions = {"2025-11-25", "2025-06-18",
                                                                               "2025-03-26"};
 inline constexpr std::string_view kLatestProtocolVersion = kSupportedProtocolVersions.front();
+
+// The stateless revisions (no handshake: each request names its version in _meta), newest first.
+inline constexpr std::array<std::string_view, 1> kStatelessProtocolVersions = {"2026-07-28"};
+
+constexpr bool is_stateless_protocol_version(std::string_view v) {
+  return std::find(kStatelessProtocolVersions.begin(), kStatelessProtocolVersions.end(), v) !=
+         kStatelessProtocolVersions.end();
+}
 
 constexpr bool is_supported_protocol_version(std::string_view v) {
   return std::find(kSupportedProtocolVersions.begin(), kSupportedProtocolVersions.end(), v) !=

@@ -38,6 +38,11 @@ struct ClientView {
   std::string session_id{};
   // Who the transport authenticated, if anyone (ServerSession::set_identity); empty on stdio.
   std::optional<std::string> identity{};
+  // A stateless (2026-07-28) request's view is its own _meta's, made for that request alone.
+  bool stateless = false;
+  // For a stateless request: the level its _meta asked notifications/message at (none: no log
+  // notifications). A 2025-11-25 session's level is the one logging/setLevel set.
+  std::optional<std::string> log_level{};
 };
 
 // The way back to the client for one request. Implemented by the server session (2025-11-25) and,
@@ -100,6 +105,12 @@ class RequestContext {
   // Makes create_message / elicit / list_roots fail at once: set for handlers running on the
   // transport's reader thread, where waiting for the client's answer would deadlock.
   void forbid_nested_requests() { no_nested_ = true; }
+  // Makes the asynchronous forms fail at once too, with `reason`: a stateless (2026-07-28) request
+  // has no channel to send the client a request on.
+  void forbid_all_nested_requests(std::string reason) {
+    no_nested_ = true;
+    no_nested_reason_ = std::move(reason);
+  }
 
   // Over Streamable HTTP, ends this request's SSE stream now; the result is delivered when the
   // client reconnects with Last-Event-ID (SSE polling, SEP-1699). A no-op on other transports.
@@ -117,6 +128,7 @@ class RequestContext {
   ClientChannel& channel_;
   jsonrpc::Id request_id_;
   std::optional<json::object> meta_;
+  std::optional<std::string> no_nested_reason_;  // set: every nested request fails with it
   CancellationToken cancel_;
   bool no_nested_ = false;
 };

@@ -31,6 +31,7 @@
 // Thread-safety: all members are thread-safe.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -42,6 +43,7 @@
 #include "mcp/protocol/initialize.hpp"
 #include "mcp/protocol/prompt.hpp"
 #include "mcp/protocol/resource.hpp"
+#include "mcp/protocol/stateless.hpp"
 #include "mcp/protocol/tool.hpp"
 #include "mcp/protocol/tool_call.hpp"
 #include "mcp/server/context.hpp"
@@ -74,6 +76,11 @@ struct ServerOptions {
   // max_subscriptions * max_uri_bytes.
   std::size_t max_uri_bytes = 8 * 1024;
   std::size_t max_subscriptions = 256;
+  // Caching hints on the cacheable results of stateless (2026-07-28) requests: server/discover,
+  // the four lists and resources/read. Defaults: not to be reused (0 ms), and private to the
+  // authorization context that asked, the safe reading of a result that may vary by caller.
+  std::chrono::milliseconds cache_ttl{0};
+  CacheScope cache_scope = CacheScope::private_;
   Session::Options session{};
 };
 

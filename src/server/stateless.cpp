@@ -1,0 +1,145 @@
+// The server's side of MCP 2026-07-28 (stateless): a request whose _meta names its protocol
+// version is judged by that _meta alone, never by an initialize or an earlier request
+// (docs/protocol-2026-07-28.md §1.1-1.4). After the checks here it takes the same path as every
+// request (dispatch.cpp), with its own ClientView and the stateless stage outermost, which gives
+// each answer what the revision adds: resultType, serverInfo, caching hints, its error codes.
+//
+// Not built yet (issue 10): multi round-trip results (a handler cannot ask the client anything in
+// a stateless request), subscriptions/listen, the capability signature for stateless requests, and
+// the Streamable HTTP side (a stateless POST has no session).
+#include <algorithm>
+
+#include "log/log.hpp"
+#include "mcp/protocol/methods.hpp"
+#include "mcp/protocol/stateless.hpp"
+#include "server/server_session.hpp"
+
+namespace mcp {
+
+namespace {
+
+// Methods 2026-07-28 removed: the handshake, ping, the session's log level, resource
+// subscriptions (now subscriptions/listen). Unknown to a stateless request, as the revision says.
+bool removed_method(std::string_view m) {
+  return m == method::kInitialize || m == method::kPing || m == method::kLoggingSetLevel ||
+         m == method::kResourcesSubscribe || m == method::kResourcesUnsubscribe;
+}
+
+// Results that carry caching hints (server/utilities/caching.mdx): the lists, resources/read and
+// server/discover (which sets its own).
+bool cacheable(std::string_view m) {
+  return m == method::kToolsList || m == method::kPromptsList || m == method::kResourcesList ||
+         m == method::kResourcesTemplatesList || m == method::kResourcesRead;
+}
+
+Error unsupported_version(std::string_view requested) {
+  json::array supported;
+  std::string names;
+  for (std::string_view v : kStatelessProtocolVersions) {
+    supported.emplace_back(json::string(v));
+    names += names.empty() ? "" : ", ";
+    names += v;
+  }
+  return Error{error_code::kUnsupportedProtocolVersion,
+               "Unsupported protocol version " + peer_text(requested) + " (this server speaks " + names + ")",
+               json::object{{"supported", std::move(supported)}, {"requested", peer_text(requested)}}};
+}
+
+json::object with_server_info(json::object meta, const Implementation& info) {
+  meta[meta_key::kServerInfo] = to_json(info);
+  return meta;
+}
+
+// Outermost on every stateless request: the last to see each answer on its way out.
+class StatelessStage final : public Stage {
+ public:
+  StatelessStage(Implementation info, std::chrono::milliseconds ttl, CacheScope scope)
+      : info_(std::move(info)), ttl_ms_(std::max<std::int64_t>(0, ttl.count())), scope_(scope) {}
+  std::string_view name() const override { return "stateless"; }
+
+  void on_result(const Call& call, Result<json::value>& answer) override {
+    if (!answer) {
+      // 2026-07-28 has no -32002: a resource that does not exist is -32602 (its data names the uri).
+      if (answer.error().code == error_code::kResourceNotFound) answer.error().code = error_code::kInvalidParams;
+      return;
+    }
+    json::object* result = answer->if_object();
+    if (!result) return;
+    const json::value* type = result->if_contains("resultType");
+    if (!type) result->emplace("resultType", kResultComplete);
+    const bool complete = !type || (type->is_string() && type->get_string() == kResultComplete);
+    if (cacheable(call.method) && complete) {
+      (*result)["ttlMs"] = ttl_ms_;
+      (*result)["cacheScope"] = to_json(scope_);
+    }
+    json::value& meta = (*result)["_meta"];
+    if (!meta.is_object()) meta = json::object{};
+    meta.as_object()[meta_key::kServerInfo] = to_json(info_);
+  }
+
+ private:
+  Implementation info_;
+  std::int64_t ttl_ms_;
+  CacheScope scope_;
+};
+
+}  // namespace
+
+Result<json::value> ServerSessionImpl::discover() {
+  const auto& opts = server_->opts;
+  DiscoverResult result;
+  for (std::string_view v : kStatelessProtocolVersions) result.supported_versions.emplace_back(v);
+  json::object caps = server_->capabilities();
+  // listChanged and subscribe promise notifications on a subscriptions/listen stream, which this
+  // server does not offer yet: the features are declared without them.
+  for (std::string_view feature : {"tools", "prompts", "resources"}) caps[feature] = json::object{};
+  auto typed = from_json<ServerCapabilities>(caps);
+  if (!typed) return fail(Error::internal("server/discover: " + typed.error().message));
+  result.capabilities = std::move(*typed);
+  result.instructions = opts.instructions;
+  result.ttl_ms = std::max<std::int64_t>(0, opts.cache_ttl.count());
+  result.cache_scope = opts.cache_scope;
+  result.meta = with_server_info({}, opts.info);
+  return to_json(result);
+}
+
+void ServerSessionImpl::start_stateless(InboundRequest& in, Responder reply) {
+  auto meta = read_request_meta(in.params);
+  if (!meta) {
+    reply(fail(Error::invalid_params(in.method + ": " + meta.error().message)));
+    return;
+  }
+  if (!is_stateless_protocol_version(meta->protocol_version)) {
+    reply(fail(unsupported_version(meta->protocol_version)));
+    return;
+  }
+  if (removed_method(in.method)) {
+    reply(fail(Error::method_not_found(in.method)));
+    return;
+  }
+  if (in.method == method::kServerDiscover) {
+    reply(discover());
+    return;
+  }
+  auto view = std::make_shared<ClientView>();
+  view->stateless = true;
+  view->protocol_version = std::move(meta->protocol_version);
+  view->capabilities = std::move(meta->client_capabilities);
+  if (meta->client_info) view->client_info = std::move(*meta->client_info);
+  if (meta->log_level) view->log_level = std::string(to_string(*meta->log_level));
+  view->session_id = id_;
+  std::shared_ptr<const StageList> outer;
+  {
+    std::lock_guard lock(mu_);
+    view->identity = identity_;
+    if (!stateless_stages_) {
+      const auto& opts = server_->opts;
+      stateless_stages_ = std::make_shared<const StageList>(StageList{
+          std::make_shared<StatelessStage>(opts.info, opts.cache_ttl, opts.cache_scope), make_log_stage(id_)});
+    }
+    outer = stateless_stages_;
+  }
+  dispatch(in, std::move(reply), std::move(view), std::move(outer));
+}
+
+}  // namespace mcp

@@ -1,0 +1,220 @@
+// MCP 2026-07-28 on the server (src/server/stateless.cpp), spoken by a raw session over the
+// in-memory transport: no initialize, each request judged by its own _meta; what every answer
+// gains (resultType, serverInfo, caching hints); the revision's errors; per-request capabilities
+// and log level, with nothing carried from one request to the next; and 2025-11-25 requests on
+// the same connection still answered by the handshake's view (one code path).
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <vector>
+
+#include "mcp/protocol/methods.hpp"
+#include "mcp/protocol/stateless.hpp"
+#include "mcp/server/server.hpp"
+#include "mcp/transport/memory.hpp"
+#include "server/tools.hpp"
+
+using namespace mcp;
+using mcp::test::make_tool;
+
+namespace {
+
+// The client side: a bare session engine, so every byte of _meta is the test's choice.
+struct RawClient : Session::Handler {
+  std::shared_ptr<Server> server;
+  std::shared_ptr<Session> session;
+  std::mutex mu;
+  std::vector<jsonrpc::Notification> notifications;
+
+  explicit RawClient(std::shared_ptr<Server> s) : server(std::move(s)) {
+    auto [a, b] = make_memory_transport_pair();
+    EXPECT_TRUE(server->connect(a));
+    session = Session::create(b, *this, {});
+    EXPECT_TRUE(session->start());
+  }
+  ~RawClient() override { session->shutdown(); }
+
+  void handle_notification(const jsonrpc::Notification& n) override {
+    std::lock_guard lock(mu);
+    notifications.push_back(n);
+  }
+  std::size_t notification_count() {
+    std::lock_guard lock(mu);
+    return notifications.size();
+  }
+
+  Result<json::value> call(std::string_view method, json::object params) {
+    return session->request(method, std::move(params));
+  }
+};
+
+json::object stateless_meta(json::object capabilities = {}, std::string version = "2026-07-28") {
+  return json::object{{meta_key::kProtocolVersion, version},
+                      {meta_key::kClientCapabilities, std::move(capabilities)},
+                      {meta_key::kClientInfo, json::object{{"name", "raw"}, {"version", "1"}}}};
+}
+
+json::object params_with(json::object meta, json::object params = {}) {
+  params["_meta"] = std::move(meta);
+  return params;
+}
+
+std::shared_ptr<Server> test_server() {
+  ServerOptions o;
+  o.info = {.name = "stateless-test", .version = "2.0"};
+  o.cache_ttl = std::chrono::milliseconds(1500);
+  o.cache_scope = CacheScope::public_;
+  auto server = std::make_shared<Server>(o);
+  // Reports what this request's client declared: proves each request is judged by its own _meta.
+  server->add_tool(make_tool("caps"), [](const json::object&, RequestContext& ctx) -> Result<CallToolResult> {
+    return CallToolResult::text(ctx.client_supports("sampling") ? "sampling" : "no sampling");
+  });
+  server->add_tool(make_tool("logs"), [](const json::object&, RequestContext& ctx) -> Result<CallToolResult> {
+    ctx.log("info", "working");
+    return CallToolResult::text("done");
+  });
+  server->add_tool(make_tool("asks"), [](const json::object&, RequestContext& ctx) -> Result<CallToolResult> {
+    auto r = ctx.create_message(json::object{{"messages", json::array{}}, {"maxTokens", 10}});
+    if (r) return CallToolResult::text("asked");
+    return CallToolResult::error(r.error().message);
+  });
+  return server;
+}
+
+std::string first_text(const json::value& result) {
+  return std::string(result.at("content").at(0).at("text").as_string());
+}
+
+TEST(Stateless, DiscoverNamesTheVersionsCapabilitiesAndServer) {
+  RawClient c(test_server());
+  auto r = c.call(method::kServerDiscover, params_with(stateless_meta()));
+  ASSERT_TRUE(r) << r.error().message;
+  auto read = from_json<DiscoverResult>(*r);
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_EQ(read->result_type, "complete");
+  EXPECT_EQ(read->supported_versions, std::vector<std::string>{"2026-07-28"});
+  EXPECT_TRUE(read->capabilities.tools);
+  EXPECT_EQ(read->ttl_ms, 1500);
+  EXPECT_EQ(read->cache_scope, CacheScope::public_);
+  ASSERT_TRUE(read->meta);
+  EXPECT_EQ(read->meta->at(meta_key::kServerInfo).at("name").as_string(), "stateless-test");
+}
+
+TEST(Stateless, ListsAndCallsWithoutAHandshakeCarryTheRevisionsFields) {
+  RawClient c(test_server());
+  auto list = c.call(method::kToolsList, params_with(stateless_meta()));
+  ASSERT_TRUE(list) << list.error().message;
+  const auto& l = list->as_object();
+  EXPECT_EQ(l.at("resultType").as_string(), "complete");
+  EXPECT_EQ(l.at("ttlMs").as_int64(), 1500);
+  EXPECT_EQ(l.at("cacheScope").as_string(), "public");
+  EXPECT_EQ(l.at("_meta").at(meta_key::kServerInfo).at("version").as_string(), "2.0");
+  EXPECT_EQ(l.at("tools").as_array().size(), 3u);
+
+  auto call = c.call(method::kToolsCall, params_with(stateless_meta(), {{"name", "caps"}}));
+  ASSERT_TRUE(call) << call.error().message;
+  EXPECT_EQ(call->at("resultType").as_string(), "complete");
+  EXPECT_FALSE(call->as_object().contains("ttlMs"));  // a call is not cacheable
+  EXPECT_EQ(call->at("_meta").at(meta_key::kServerInfo).at("name").as_string(), "stateless-test");
+}
+
+TEST(Stateless, EachRequestIsJudgedByItsOwnCapabilitiesOnly) {
+  RawClient c(test_server());
+  auto with = c.call(method::kToolsCall,
+                     params_with(stateless_meta(json::object{{"sampling", json::object{}}}), {{"name", "caps"}}));
+  ASSERT_TRUE(with) << with.error().message;
+  EXPECT_EQ(first_text(*with), "sampling");
+  // The very next request on the same connection declares nothing: nothing carries over.
+  auto without = c.call(method::kToolsCall, params_with(stateless_meta(), {{"name", "caps"}}));
+  ASSERT_TRUE(without) << without.error().message;
+  EXPECT_EQ(first_text(*without), "no sampling");
+}
+
+TEST(Stateless, LogNotificationsOnlyForARequestThatAskedForThem) {
+  RawClient c(test_server());
+  ASSERT_TRUE(c.call(method::kToolsCall, params_with(stateless_meta(), {{"name", "logs"}})));
+  EXPECT_EQ(c.notification_count(), 0u);
+  auto meta = stateless_meta();
+  meta[meta_key::kLogLevel] = "info";
+  ASSERT_TRUE(c.call(method::kToolsCall, params_with(meta, {{"name", "logs"}})));
+  // The notification travels before the answer on this ordered transport.
+  ASSERT_EQ(c.notification_count(), 1u);
+  EXPECT_EQ(c.notifications[0].method, method::kLoggingMessage);
+  meta[meta_key::kLogLevel] = "error";  // above the tool's "info": nothing
+  ASSERT_TRUE(c.call(method::kToolsCall, params_with(meta, {{"name", "logs"}})));
+  EXPECT_EQ(c.notification_count(), 1u);
+}
+
+TEST(Stateless, AHandlerCannotSendTheClientARequest) {
+  RawClient c(test_server());
+  auto r = c.call(method::kToolsCall,
+                  params_with(stateless_meta(json::object{{"sampling", json::object{}}}), {{"name", "asks"}}));
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_TRUE(r->at("isError").as_bool());
+  EXPECT_NE(first_text(*r).find("a 2026-07-28 request cannot send requests to the client"), std::string::npos);
+}
+
+TEST(Stateless, MalformedOrMissingMetaIsInvalidParamsNamingTheKey) {
+  RawClient c(test_server());
+  json::object no_caps{{meta_key::kProtocolVersion, "2026-07-28"}};
+  auto r = c.call(method::kToolsList, params_with(no_caps));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, error_code::kInvalidParams);
+  EXPECT_NE(r.error().message.find("io.modelcontextprotocol/clientCapabilities"), std::string::npos);
+
+  auto bad_level = stateless_meta();
+  bad_level[meta_key::kLogLevel] = "loud";
+  r = c.call(method::kToolsList, params_with(bad_level));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, error_code::kInvalidParams);
+  EXPECT_NE(r.error().message.find("io.modelcontextprotocol/logLevel"), std::string::npos);
+}
+
+TEST(Stateless, AnUnsupportedVersionIsMinus32022WithWhatIsSupported) {
+  RawClient c(test_server());
+  auto r = c.call(method::kToolsList, params_with(stateless_meta({}, "v999.0.0")));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, error_code::kUnsupportedProtocolVersion);
+  ASSERT_TRUE(r.error().data);
+  EXPECT_EQ(r.error().data->at("requested").as_string(), "v999.0.0");
+  EXPECT_EQ(r.error().data->at("supported"), json::value(json::array{"2026-07-28"}));
+}
+
+TEST(Stateless, MethodsTheRevisionRemovedAreUnknown) {
+  RawClient c(test_server());
+  for (std::string_view m : {method::kInitialize, method::kPing, method::kLoggingSetLevel, method::kResourcesSubscribe}) {
+    auto r = c.call(m, params_with(stateless_meta(), {{"uri", "file:///x"}, {"level", "info"}}));
+    ASSERT_FALSE(r) << m;
+    EXPECT_EQ(r.error().code, error_code::kMethodNotFound) << m;
+  }
+}
+
+TEST(Stateless, AMissingResourceIsInvalidParamsNamingItsUri) {
+  RawClient c(test_server());
+  auto r = c.call(method::kResourcesRead, params_with(stateless_meta(), {{"uri", "file:///nowhere"}}));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, error_code::kInvalidParams);
+  ASSERT_TRUE(r.error().data);
+  EXPECT_EQ(r.error().data->at("uri").as_string(), "file:///nowhere");
+}
+
+// One code path: after an initialize, a 2025-11-25 request is judged by the handshake's
+// capabilities, while a stateless one on the same connection still brings its own.
+TEST(Stateless, HandshakeRequestsOnTheSameConnectionKeepTheHandshakesView) {
+  RawClient c(test_server());
+  auto init = c.call(method::kInitialize,
+                     json::object{{"protocolVersion", "2025-11-25"},
+                                  {"capabilities", json::object{{"sampling", json::object{}}}},
+                                  {"clientInfo", json::object{{"name", "legacy"}, {"version", "1"}}}});
+  ASSERT_TRUE(init) << init.error().message;
+  EXPECT_EQ(init->at("protocolVersion").as_string(), "2025-11-25");
+  auto legacy = c.call(method::kToolsCall, json::object{{"name", "caps"}});
+  ASSERT_TRUE(legacy) << legacy.error().message;
+  EXPECT_EQ(first_text(*legacy), "sampling");
+  EXPECT_FALSE(legacy->as_object().contains("resultType"));  // a 2025-11-25 answer gains nothing
+  auto stateless = c.call(method::kToolsCall, params_with(stateless_meta(), {{"name", "caps"}}));
+  ASSERT_TRUE(stateless) << stateless.error().message;
+  EXPECT_EQ(first_text(*stateless), "no sampling");
+}
+
+}  // namespace
