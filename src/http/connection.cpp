@@ -13,6 +13,7 @@
 #include "log/log.hpp"
 #include "mcp/jsonrpc/codec.hpp"
 #include "mcp/protocol/initialize.hpp"
+#include "mcp/session/thread_pool.hpp"
 
 namespace mcp::http {
 
@@ -24,16 +25,17 @@ constexpr auto nothrow = net::as_tuple(net::use_awaitable);
 
 namespace {
 
-Response json_error(const Request& req, bhttp::status status, int code, std::string message, const jsonrpc::Id& id = nullptr) {
+Response json_error(const Request& req, bhttp::status status, int code, std::string message, const jsonrpc::Id& id = nullptr,
+                    std::optional<json::value> data = std::nullopt) {
   Response res{status, req.version()};
   res.set(bhttp::field::content_type, "application/json");
-  res.body() = jsonrpc::encode_error(id, Error{code, std::move(message), {}});
+  res.body() = jsonrpc::encode_error(id, Error{code, std::move(message), std::move(data)});
   res.prepare_payload();
   return res;
 }
 
 Response refusal_response(const Request& req, const Refusal& r) {
-  auto res = json_error(req, static_cast<bhttp::status>(r.status), r.code, r.message, r.id);
+  auto res = json_error(req, static_cast<bhttp::status>(r.status), r.code, r.message, r.id, r.data);
   if (r.status == 405) res.set(bhttp::field::allow, "GET, POST, DELETE");
   return res;
 }
@@ -63,13 +65,22 @@ net::awaitable<bool> write(ServerState& state, S& stream, const Request& req, Re
 
 // A 200 answer in JSON mode, head and body in one buffer. Written by hand, as the SSE answers are:
 // Beast's general serializer cost more instructions than everything else on this path together.
-std::string json_answer(const Request& req, std::string_view session_id, std::string_view body) {
+// No session id for a stateless answer (empty `session_id`).
+std::string json_answer(const Request& req, std::string_view session_id, std::string_view body,
+                        bhttp::status status = bhttp::status::ok) {
   std::string out;
   out.reserve(body.size() + 128 + session_id.size());
-  out += req.version() >= 11 ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.0 200 OK\r\n";
-  out += "Content-Type: application/json\r\nMcp-Session-Id: ";
-  out += session_id;
-  out += "\r\nContent-Length: ";
+  out += req.version() >= 11 ? "HTTP/1.1 " : "HTTP/1.0 ";
+  out += std::to_string(static_cast<unsigned>(status));
+  out += ' ';
+  out += bhttp::obsolete_reason(status);
+  out += "\r\nContent-Type: application/json\r\n";
+  if (!session_id.empty()) {
+    out += "Mcp-Session-Id: ";
+    out += session_id;
+    out += "\r\n";
+  }
+  out += "Content-Length: ";
   out += std::to_string(body.size());
   out += "\r\n";
   if (!req.keep_alive()) out += "Connection: close\r\n";
@@ -100,8 +111,9 @@ std::string sse_head(const Request& req, const std::string& session_id, const St
                      std::optional<long> retry_ms) {
   const bool chunked = req.version() >= 11;
   std::string out = chunked ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.0 200 OK\r\n";
-  out += "Content-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
-  out += "Mcp-Session-Id: " + session_id + "\r\n";
+  // X-Accel-Buffering: proxies that buffer responses (nginx) would hold the events back.
+  out += "Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nX-Accel-Buffering: no\r\n";
+  if (!session_id.empty()) out += "Mcp-Session-Id: " + session_id + "\r\n";
   if (!req.keep_alive()) out += "Connection: close\r\n";
   if (chunked) out += "Transfer-Encoding: chunked\r\n";
   out += "\r\n";
@@ -117,9 +129,10 @@ std::string sse_head(const Request& req, const std::string& session_id, const St
 // Writes `head`, then the events of `st` after `after`, as SSE on a chunked response, until the
 // stream is done (answered, cut for polling, finished) or the client goes away. Returns whether the
 // connection may carry another request.
+// `event_ids`: 2026-07-28 streams carry none (they cannot be resumed).
 template <class S>
 net::awaitable<bool> pump(ServerState& state, S& stream, const Request& req, Stream& st, std::uint64_t after,
-                          std::string head, bool take_over = false) {
+                          std::string head, bool take_over = false, bool event_ids = true) {
   const bool chunked = req.version() >= 11;
   auto exec = co_await net::this_coro::executor;
   auto timer = std::make_shared<net::steady_timer>(exec);
@@ -133,7 +146,8 @@ net::awaitable<bool> pump(ServerState& state, S& stream, const Request& req, Str
   for (;;) {
     auto batch = st.take_after(after, gen);
     for (const auto& e : batch.events) {
-      append_chunk(out, format_sse(SseEvent{.id = e.id, .event = "message", .data = e.data, .retry_ms = {}}), chunked);
+      append_chunk(out, format_sse(SseEvent{.id = event_ids ? std::optional<std::string>(e.id) : std::nullopt, .event = "message", .data = e.data, .retry_ms = {}}),
+                   chunked);
       after = e.seq;
     }
     if (batch.done) {
@@ -160,6 +174,81 @@ net::awaitable<bool> pump(ServerState& state, S& stream, const Request& req, Str
   co_return false;
 }
 
+// Waits, on the stream's waker, until `ready` holds for what the stream has (from its start).
+template <class Ready>
+net::awaitable<Stream::Batch> wait_until(Stream& st, Ready ready) {
+  auto b = st.take_after(0);
+  if (ready(b)) co_return b;  // a handler that ran inline has answered already: no timer, no waker
+  auto exec = co_await net::this_coro::executor;
+  auto timer = std::make_shared<net::steady_timer>(exec);
+  st.attach([exec, timer] { net::post(exec, [timer] { timer->cancel(); }); });
+  for (b = st.take_after(0); !ready(b); b = st.take_after(0)) {
+    timer->expires_after(std::chrono::seconds(3600));
+    if (!st.consume_signal()) co_await timer->async_wait(nothrow);
+  }
+  st.detach();
+  co_return b;
+}
+
+// The HTTP status of a stateless request's JSON answer (basic/transports/streamable-http.mdx): an
+// unknown method is 404, the revision's envelope errors 400; everything else, errors a handler
+// gave included, travels in a 200.
+bhttp::status stateless_status(std::string_view answer) {
+  if (answer.find("\"error\"") == std::string_view::npos) return bhttp::status::ok;
+  auto parsed = jsonrpc::decode(answer, jsonrpc::Limits{});
+  const auto* e = parsed ? std::get_if<jsonrpc::ErrorResponse>(&*parsed) : nullptr;
+  if (!e) return bhttp::status::ok;
+  switch (e->error.code) {
+    case error_code::kMethodNotFound: return bhttp::status::not_found;
+    case error_code::kHeaderMismatch:
+    case error_code::kMissingRequiredClientCapability:
+    case error_code::kUnsupportedProtocolVersion: return bhttp::status::bad_request;
+    default: return bhttp::status::ok;
+  }
+}
+
+// A stateless (2026-07-28) request: served by a session of its own that lives exactly as long as
+// the request, so nothing can carry over to the next one. The answer goes back as JSON, unless the
+// server sends something first (progress, a log line) and the client accepts SSE: then the stream
+// carries those and the answer, without event ids (2026-07-28 streams are not resumed).
+template <class S>
+net::awaitable<bool> handle_stateless(ServerState& state, S& stream, const Request& req, CheckedPost& post) {
+  const jsonrpc::Id id = std::get<jsonrpc::Request>(post.message).id;
+  auto transport = std::make_shared<SessionTransport>("stateless", state.session_limits());
+  auto session = state.server->connect(transport);
+  if (!session) {
+    co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, session.error().message, id));
+  }
+  // Closed when the request ends, however it ends; its last reference goes on the pool, since a
+  // ServerSession's destructor waits for its handlers (never on an I/O thread).
+  struct Release {
+    std::shared_ptr<ServerSession> s;
+    ~Release() {
+      s->close();
+      auto holder = std::make_shared<std::shared_ptr<ServerSession>>(std::move(s));
+      if (!ThreadPool::shared()->post([holder] { holder->reset(); })) holder->reset();
+    }
+  } release{std::move(*session)};
+  auto opened = transport->open_request_stream(id);
+  if (!opened) co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, opened.error().message, id));
+  auto st = *opened;
+  ++state.active_requests;
+  struct Done { std::atomic<int>& n; ~Done() { --n; } } done{state.active_requests};
+  transport->deliver(std::move(post.message), req.body().size());
+
+  auto first = co_await wait_until(*st, [](const Stream::Batch& b) { return b.finished || !b.events.empty(); });
+  const bool only_the_answer = first.finished && first.events.size() == 1;
+  if (!only_the_answer && post.sse_ok && !first.events.empty()) {
+    co_return co_await pump(state, stream, req, *st, 0, sse_head(req, "", *st, 0, std::nullopt), false, false);
+  }
+  // No co_await inside a conditional expression: GCC 12 destroys such a temporary twice.
+  if (!first.finished) first = co_await wait_until(*st, [](const Stream::Batch& x) { return x.finished; });
+  if (!first.answered || first.events.empty()) co_return false;  // closed first: nothing to answer with
+  const std::string& answer = first.events.back().data;
+  std::string out = json_answer(req, "", answer, stateless_status(answer));
+  co_return co_await timed_write(state, stream, net::buffer(out)) && req.keep_alive();
+}
+
 template <class S>
 net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& req) {
   auto checked = check_post(state.endpoint, req);
@@ -167,6 +256,7 @@ net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& r
     co_return co_await write(state, stream, req, refusal_response(req, *refused));
   }
   auto& post = std::get<CheckedPost>(checked);
+  if (post.stateless) co_return co_await handle_stateless(state, stream, req, post);
   const bool sse_ok = post.sse_ok, json_ok = post.json_ok;
   const std::string& version = post.protocol_version;
   auto* decoded = &post.message;
@@ -215,18 +305,7 @@ net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& r
 
   if (!sse_ok || (json_ok && state.opts.prefer_json_response)) {
     // JSON mode: only the answer is sent; anything else sent meanwhile stays in the stream's log.
-    // A handler that ran inline has answered already: no timer, no waker, no hand-off.
-    auto b = st->take_after(0);
-    if (!b.finished) {
-      auto exec = co_await net::this_coro::executor;
-      auto timer = std::make_shared<net::steady_timer>(exec);
-      st->attach([exec, timer] { net::post(exec, [timer] { timer->cancel(); }); });
-      for (b = st->take_after(0); !b.finished; b = st->take_after(0)) {
-        timer->expires_after(std::chrono::seconds(3600));
-        if (!st->consume_signal()) co_await timer->async_wait(nothrow);
-      }
-      st->detach();
-    }
+    auto b = co_await wait_until(*st, [](const Stream::Batch& x) { return x.finished; });
     // Only the final answer is a body; a stream ended by a close or a cancellation has none.
     if (!b.answered || b.events.empty()) co_return false;  // the session closed first
     std::string out = json_answer(req, transport.session_id(), b.events.back().data);

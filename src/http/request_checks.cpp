@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
+#include "http/header_value.hpp"
 #include "mcp/protocol/initialize.hpp"
 #include "mcp/protocol/methods.hpp"
+#include "mcp/protocol/stateless.hpp"
 
 namespace mcp::http {
 
@@ -20,6 +22,68 @@ Refusal refuse(bhttp::status status, int code, std::string message, jsonrpc::Id 
   return Refusal{static_cast<unsigned>(status), code, std::move(message), std::move(id)};
 }
 
+// A request speaks a stateless revision when its _meta names a protocol version (a claim), or,
+// without one, when its MCP-Protocol-Version header names a stateless revision: a client that
+// forgot the _meta is told what is missing, not sent to the handshake.
+bool claims_stateless(const Request& req, const jsonrpc::Request& r) {
+  if (r.params && is_stateless_request(*r.params)) return true;
+  const std::string_view header = req["mcp-protocol-version"];
+  return r.method != method::kInitialize && !header.empty() && header >= kStatelessProtocolVersions.back();
+}
+
+Refusal mismatch(std::string message, const jsonrpc::Id& id) {
+  return refuse(bhttp::status::bad_request, error_code::kHeaderMismatch, std::move(message), id);
+}
+
+// The body's value a name header mirrors: params.name of tools/call and prompts/get, params.uri of
+// resources/read; null for other methods (no Mcp-Name), or when the body has no such string (the
+// server then refuses the params themselves).
+const json::string* named_value(const jsonrpc::Request& r) {
+  std::string_view key = r.method == method::kToolsCall || r.method == method::kPromptsGet ? "name"
+                         : r.method == method::kResourcesRead                          ? "uri"
+                                                                                       : "";
+  if (key.empty() || !r.params) return nullptr;
+  const json::value* v = r.params->if_contains(key);
+  return v ? v->if_string() : nullptr;
+}
+
+std::optional<Refusal> check_stateless_post(const Request& req, const jsonrpc::Request& r) {
+  static const json::object kNoParams;
+  auto meta = read_request_meta(r.params ? *r.params : kNoParams);
+  if (!meta) return refuse(bhttp::status::bad_request, error_code::kInvalidParams, r.method + ": " + meta.error().message, r.id);
+  const std::string_view version = req["mcp-protocol-version"];
+  const std::string_view method_header = req["mcp-method"];
+  if (!version.empty() && version != meta->protocol_version) {
+    return mismatch("MCP-Protocol-Version header " + peer_text(version) + " does not match _meta's " +
+                        peer_text(meta->protocol_version),
+                    r.id);
+  }
+  if (!method_header.empty() && method_header != r.method) {
+    return mismatch("Mcp-Method header " + peer_text(method_header) + " does not match the method " + peer_text(r.method), r.id);
+  }
+  if (!is_stateless_protocol_version(meta->protocol_version)) {
+    json::array supported;
+    for (std::string_view v : kStatelessProtocolVersions) supported.emplace_back(json::string(v));
+    Refusal out = refuse(bhttp::status::bad_request, error_code::kUnsupportedProtocolVersion,
+                         "Unsupported protocol version " + peer_text(meta->protocol_version), r.id);
+    out.data = json::object{{"supported", std::move(supported)}, {"requested", peer_text(meta->protocol_version)}};
+    return out;
+  }
+  if (version.empty()) return mismatch("the MCP-Protocol-Version header is required", r.id);
+  if (method_header.empty()) return mismatch("the Mcp-Method header is required", r.id);
+  if (const json::string* named = named_value(r)) {
+    auto it = req.find("mcp-name");
+    if (it == req.end()) return mismatch("the Mcp-Name header is required for " + r.method, r.id);
+    auto value = decode_header_value(it->value());
+    if (!value) return mismatch("the Mcp-Name header is not valid Base64 inside =?base64?...?=", r.id);
+    const std::string_view body_value(named->data(), named->size());
+    if (*value != body_value) {
+      return mismatch("Mcp-Name header " + peer_text(*value) + " does not match " + peer_text(body_value), r.id);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool is_supported_http_version(std::string_view v) { return is_supported_protocol_version(v); }
@@ -32,7 +96,7 @@ std::variant<Refusal, Route> route_request(const EndpointPolicy& policy, const R
   if (auto bad = check_host_and_origin(policy.host, req[bhttp::field::host], req[bhttp::field::origin])) {
     return refuse(bhttp::status::forbidden, -32000, *bad);
   }
-  if (auto v = req["mcp-protocol-version"]; !v.empty() && !is_supported_http_version(v)) {
+  if (auto v = req["mcp-protocol-version"]; req.method() != bhttp::verb::post && !v.empty() && !is_supported_http_version(v)) {
     return refuse(bhttp::status::bad_request, -32000, "Unsupported MCP-Protocol-Version: " + peer_text(v));
   }
   switch (req.method()) {
@@ -60,6 +124,16 @@ std::variant<Refusal, CheckedPost> check_post(const EndpointPolicy& policy, cons
                   decoded.error().id);
   }
   out.message = std::move(*decoded);
+  if (auto* r = std::get_if<jsonrpc::Request>(&out.message); r && claims_stateless(req, *r)) {
+    if (auto refused = check_stateless_post(req, *r)) return std::move(*refused);
+    out.stateless = true;
+    out.protocol_version = std::string(req["mcp-protocol-version"]);
+    return out;
+  }
+  // The handshake revisions: their version header, when sent, must be one of theirs.
+  if (auto v = req["mcp-protocol-version"]; !v.empty() && !is_supported_http_version(v)) {
+    return refuse(bhttp::status::bad_request, -32000, "Unsupported MCP-Protocol-Version: " + peer_text(v));
+  }
   if (auto* r = std::get_if<jsonrpc::Request>(&out.message); r && r->method == method::kInitialize) {
     // A session exists only for a valid initialize: a peer sending junk gets its error and costs
     // the server nothing it keeps.

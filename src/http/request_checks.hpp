@@ -5,6 +5,7 @@
 #pragma once
 
 #include <boost/beast/http.hpp>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -21,6 +22,7 @@ struct Refusal {
   int code = -32000;
   std::string message;
   jsonrpc::Id id;  // the request's id, when it could be read
+  std::optional<json::value> data{};  // the error's data (-32022: supported and requested versions)
 };
 
 struct EndpointPolicy {
@@ -34,7 +36,8 @@ struct EndpointPolicy {
 enum class Route { extra_route, mcp_post, mcp_get, mcp_delete };
 
 // The route of a request, or its refusal: 404 for another path, 403 for a refused Host or Origin,
-// 400 for an unsupported MCP-Protocol-Version, 405 for another method. `is_extra_route` says
+// 400 for an unsupported MCP-Protocol-Version on a GET or DELETE (a POST's is judged with its body,
+// which says which revision it speaks), 405 for another method. `is_extra_route` says
 // whether the path has an extra route (served before any MCP check).
 std::variant<Refusal, Route> route_request(const EndpointPolicy& policy, const Request& req,
                                            bool is_extra_route);
@@ -42,11 +45,16 @@ std::variant<Refusal, Route> route_request(const EndpointPolicy& policy, const R
 // A POST to the MCP endpoint, checked: its content type, what it accepts, its body as one JSON-RPC
 // message (strict: limits, repeated names), and, for initialize, its params (a session is created
 // only for a valid one).
+// A stateless (2026-07-28) request passes the revision's checks in the order its conformance
+// cases fix (docs/protocol-2026-07-28.md §3.2): its _meta (400, -32602), the MCP-Protocol-Version
+// and Mcp-Method headers against the body (400, -32020), the version (400, -32022 with data), the
+// headers' presence and Mcp-Name against params.name or params.uri (400, -32020).
 struct CheckedPost {
   jsonrpc::Message message;
   bool sse_ok = false;   // the client accepts text/event-stream
   bool json_ok = false;  // the client accepts application/json
   std::string protocol_version;  // MCP-Protocol-Version, or initialize's protocolVersion
+  bool stateless = false;        // a 2026-07-28 request: served without a session
 };
 std::variant<Refusal, CheckedPost> check_post(const EndpointPolicy& policy, const Request& req);
 

@@ -72,17 +72,21 @@ Result<HttpSessionEntry> ServerState::create_session() {
     end_session(victim);
   }
   struct Unreserve { ServerState& s; ~Unreserve() { std::lock_guard l(s.mu); --s.creating; } } unreserve{*this};
-  SessionTransport::Limits limits;
-  limits.max_streams = opts.max_streams_per_session;
-  limits.max_events_per_stream = opts.max_events_per_stream;
-  limits.max_stored_bytes = opts.max_stored_bytes_per_session;
-  auto transport = std::make_shared<SessionTransport>(new_session_id(), limits);
+  auto transport = std::make_shared<SessionTransport>(new_session_id(), session_limits());
   auto session = server->connect(transport);
   if (!session) return fail(session.error());
   HttpSessionEntry e{transport, *session};
   std::lock_guard lock(mu);
   sessions[transport->session_id()] = e;
   return e;
+}
+
+SessionTransport::Limits ServerState::session_limits() const {
+  SessionTransport::Limits limits;
+  limits.max_streams = opts.max_streams_per_session;
+  limits.max_events_per_stream = opts.max_events_per_stream;
+  limits.max_stored_bytes = opts.max_stored_bytes_per_session;
+  return limits;
 }
 
 std::optional<HttpSessionEntry> ServerState::find_session(const std::string& id) {

@@ -72,6 +72,8 @@ struct ServerState {
   // ended to make room: the oldest one that never completed its handshake, else the one idle the
   // longest; error only if every session is busy.
   Result<HttpSessionEntry> create_session();
+  // The bounds of one session's transport (streams, events, stored bytes), from the options.
+  SessionTransport::Limits session_limits() const;
   std::optional<HttpSessionEntry> find_session(const std::string& id);
   // Ends a session (DELETE, idle timeout, shedding, shutdown). Returns false if unknown.
   bool end_session(const std::string& id);

@@ -1,0 +1,158 @@
+// MCP 2026-07-28 over Streamable HTTP (src/http/request_checks.cpp check_stateless_post,
+// connection.cpp handle_stateless), over loopback with raw requests: no session, the standard
+// headers checked against the body in the order the conformance cases fix, the revision's status
+// codes, JSON answers unless the server sends something first, and no state kept between POSTs.
+#include <gtest/gtest.h>
+
+#include "http/header_value.hpp"
+#include "http_test_util.hpp"
+
+namespace mcp::http::test {
+namespace {
+
+std::string meta_json(std::string_view version = "2026-07-28", std::string_view caps = "{}") {
+  return R"("_meta":{"io.modelcontextprotocol/protocolVersion":")" + std::string(version) +
+         R"(","io.modelcontextprotocol/clientCapabilities":)" + std::string(caps) +
+         R"(,"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}})";
+}
+
+// A stateless POST's body: `params` without its braces, the _meta added.
+std::string stateless_rpc(int id, std::string_view method, std::string_view params = "",
+                          std::string_view version = "2026-07-28") {
+  std::string p = "{" + meta_json(version) + (params.empty() ? "" : ",") + std::string(params) + "}";
+  return rpc(id, method, p);
+}
+
+Headers stateless_headers(std::string_view method, std::string_view name = {}, std::string_view version = "2026-07-28") {
+  Headers h{{"Content-Type", "application/json"},
+            {"Accept", "application/json, text/event-stream"},
+            {"MCP-Protocol-Version", std::string(version)},
+            {"Mcp-Method", std::string(method)}};
+  if (!name.empty()) h.emplace_back("Mcp-Name", std::string(name));
+  return h;
+}
+
+int error_code_of(const RawResponse& r) {
+  auto v = parse_json(r.body);
+  const auto* o = v.if_object();
+  if (!o || !o->contains("error")) return 0;
+  return static_cast<int>(o->at("error").at("code").as_int64());
+}
+
+TEST(HttpStateless, ACallNeedsNoSessionAndGetsAJsonAnswerWithTheRevisionsFields) {
+  TestServer s;
+  ASSERT_TRUE(s.started);
+  auto r = raw_exchange(s.port, "POST", stateless_headers("tools/call", "echo"),
+                        stateless_rpc(1, "tools/call", R"("name":"echo","arguments":{"text":"hi"})"));
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.header("content-type"), "application/json");
+  EXPECT_TRUE(r.header("mcp-session-id").empty());  // no session is minted or echoed
+  auto v = parse_json(r.body);
+  EXPECT_EQ(v.at("result").at("content").at(0).at("text").as_string(), "hi");
+  EXPECT_EQ(v.at("result").at("resultType").as_string(), "complete");
+  EXPECT_TRUE(v.at("result").at("_meta").as_object().contains("io.modelcontextprotocol/serverInfo"));
+  // And nothing was kept: the server holds no session afterwards.
+  EXPECT_TRUE(eventually([&] { return s.http->session_count() == 0; }));
+}
+
+TEST(HttpStateless, DiscoverAndListsCarryCachingHints) {
+  TestServer s;
+  ASSERT_TRUE(s.started);
+  auto d = raw_exchange(s.port, "POST", stateless_headers("server/discover"), stateless_rpc(1, "server/discover"));
+  ASSERT_EQ(d.status, 200) << d.body;
+  EXPECT_EQ(parse_json(d.body).at("result").at("supportedVersions"), json::value(json::array{"2026-07-28"}));
+  auto l = raw_exchange(s.port, "POST", stateless_headers("tools/list"), stateless_rpc(2, "tools/list"));
+  ASSERT_EQ(l.status, 200) << l.body;
+  auto result = parse_json(l.body).at("result");
+  EXPECT_TRUE(result.as_object().contains("ttlMs"));
+  EXPECT_EQ(result.at("cacheScope").as_string(), "private");
+}
+
+// The ladder: each step's refusal wins over the later ones (docs/protocol-2026-07-28.md §3.2).
+TEST(HttpStateless, EnvelopeErrorsComeInTheConformanceOrderWithTheirStatus) {
+  TestServer s;
+  ASSERT_TRUE(s.started);
+  // 3: a modern header without _meta: -32602 naming what is missing, not a session error.
+  auto r = raw_exchange(s.port, "POST", stateless_headers("tools/list"), rpc(1, "tools/list", "{}"));
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_EQ(error_code_of(r), error_code::kInvalidParams);
+  // 4 before 5: header 2026-07-28 with _meta v999.0.0 is a mismatch, not an unsupported version.
+  r = raw_exchange(s.port, "POST", stateless_headers("tools/list"), stateless_rpc(1, "tools/list", "", "v999.0.0"));
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(error_code_of(r), error_code::kHeaderMismatch);
+  // 5: both say v999.0.0: unsupported, with what is supported.
+  r = raw_exchange(s.port, "POST", stateless_headers("tools/list", {}, "v999.0.0"),
+                   stateless_rpc(1, "tools/list", "", "v999.0.0"));
+  EXPECT_EQ(r.status, 400);
+  ASSERT_EQ(error_code_of(r), error_code::kUnsupportedProtocolVersion);
+  EXPECT_EQ(parse_json(r.body).at("error").at("data").at("requested").as_string(), "v999.0.0");
+  // 4: Mcp-Method disagrees with the body (values are case-sensitive).
+  r = raw_exchange(s.port, "POST", stateless_headers("TOOLS/LIST"), stateless_rpc(1, "tools/list"));
+  EXPECT_EQ(error_code_of(r), error_code::kHeaderMismatch);
+  // 6: Mcp-Name missing, different, or malformed Base64.
+  const auto call = stateless_rpc(1, "tools/call", R"("name":"echo","arguments":{"text":"x"})");
+  EXPECT_EQ(error_code_of(raw_exchange(s.port, "POST", stateless_headers("tools/call"), call)), error_code::kHeaderMismatch);
+  EXPECT_EQ(error_code_of(raw_exchange(s.port, "POST", stateless_headers("tools/call", "slow"), call)),
+            error_code::kHeaderMismatch);
+  EXPECT_EQ(error_code_of(raw_exchange(s.port, "POST", stateless_headers("tools/call", "=?base64?ZWNo?="), call)),
+            error_code::kHeaderMismatch);
+  // ... while an encoded or padded but equal name passes.
+  EXPECT_EQ(raw_exchange(s.port, "POST", stateless_headers("tools/call", encode_header_value(" echo")),
+                         stateless_rpc(1, "tools/call", R"("name":" echo")"))
+                .status,
+            200);  // an unknown tool, but past the headers: its error travels in a 200
+  EXPECT_EQ(raw_exchange(s.port, "POST", stateless_headers("tools/call", "=?base64?ZWNobw==?="), call).status, 200);
+  // 7: a method the revision removed, or one nobody defined: 404 with a JSON-RPC body.
+  for (std::string_view m : {"initialize", "ping", "logging/setLevel", "unknown/method"}) {
+    r = raw_exchange(s.port, "POST", stateless_headers(m), stateless_rpc(1, m));
+    EXPECT_EQ(r.status, 404) << m << ": " << r.body;
+    EXPECT_EQ(error_code_of(r), error_code::kMethodNotFound) << m;
+  }
+}
+
+TEST(HttpStateless, ARequestThatSendsNotificationsFirstIsAnsweredOnAStreamWithoutEventIds) {
+  TestServer s;
+  ASSERT_TRUE(s.started);
+  // The progress tool logs at info: with a logLevel in its _meta the log line comes first.
+  std::string body = rpc(2, "tools/call",
+                         "{" + meta_json().substr(0, meta_json().size() - 1) +
+                             R"(,"io.modelcontextprotocol/logLevel":"info"},"name":"progress"})");
+  auto r = raw_exchange(s.port, "POST", stateless_headers("tools/call", "progress"), body);
+  ASSERT_EQ(r.status, 200) << r.body;
+  ASSERT_EQ(r.header("content-type"), "text/event-stream");
+  EXPECT_EQ(r.header("x-accel-buffering"), "no");
+  std::vector<SseEvent> events;
+  auto messages = sse_messages(r.body, &events);
+  ASSERT_GE(messages.size(), 2u);
+  EXPECT_EQ(messages.front().at("method").as_string(), "notifications/message");
+  EXPECT_EQ(messages.back().at("result").at("content").at(0).at("text").as_string(), "progress done");
+  for (const auto& e : events) EXPECT_FALSE(e.id) << "2026-07-28 streams carry no event ids";
+}
+
+// Two requests, two different capability declarations: each judged by its own (the server
+// keeps no session between POSTs, so there is nothing to carry over).
+TEST(HttpStateless, SamplingIsNotAvailableToAStatelessRequest) {
+  TestServer s;
+  ASSERT_TRUE(s.started);
+  std::string body = rpc(1, "tools/call",
+                         "{" + meta_json("2026-07-28", R"({"sampling":{}})") + R"(,"name":"sample"})");
+  auto r = raw_exchange(s.port, "POST", stateless_headers("tools/call", "sample"), body);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_NE(parse_json(r.body).at("result").at("content").at(0).at("text").as_string().find("cannot be sent"),
+            std::string::npos);
+}
+
+// 2025-11-25 clients on the same endpoint are unaffected: handshake, session, old header.
+TEST(HttpStateless, HandshakeClientsKeepTheirSessions) {
+  TestServer s;
+  ASSERT_TRUE(s.started);
+  auto sid = s.open_session();
+  ASSERT_FALSE(sid.empty());
+  auto r = raw_exchange(s.port, "POST", mcp_post_headers(sid), rpc(2, "tools/call", R"({"name":"echo","arguments":{"text":"old"}})"));
+  ASSERT_EQ(r.status, 200);
+  EXPECT_NE(r.body.find("old"), std::string::npos);
+  EXPECT_EQ(r.body.find("resultType"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mcp::http::test
