@@ -20,4 +20,40 @@ bool declares_capability(const json::object& capabilities, std::string_view path
   return v && !v->is_null() && !(v->is_bool() && !v->get_bool());
 }
 
+namespace {
+bool declared(const json::value* v) { return v && !v->is_null() && !(v->is_bool() && !v->get_bool()); }
+}  // namespace
+
+json::object missing_capabilities(const json::object& required, const json::object& declared_caps) {
+  json::object missing;
+  for (const auto& [key, need] : required) {
+    const json::value* have = declared_caps.if_contains(key);
+    if (!declared(have)) {
+      missing[key] = need;
+      continue;
+    }
+    const json::object* sub_need = need.if_object();
+    const json::object* sub_have = have->if_object();
+    if (!sub_need) continue;
+    json::object sub_missing;
+    for (const auto& [sub, flag] : *sub_need) {
+      if (!sub_have || !declared(sub_have->if_contains(sub))) sub_missing[sub] = flag;
+    }
+    if (!sub_missing.empty()) missing[key] = std::move(sub_missing);
+  }
+  return missing;
+}
+
+json::object merge_capabilities(json::object a, const json::object& b) {
+  for (const auto& [key, value] : b) {
+    json::value& mine = a[key];
+    if (mine.is_object() && value.is_object()) {
+      for (const auto& [sub, flag] : value.get_object()) mine.as_object()[sub] = flag;
+    } else if (!declared(&mine)) {
+      mine = value;
+    }
+  }
+  return a;
+}
+
 }  // namespace mcp

@@ -52,5 +52,8 @@ std::shared_ptr<Stage> make_log_stage(std::string session_id);
 // `signature` may be null (a server without one): the stage then passes everything.
 std::shared_ptr<Stage> make_signature_stage(std::shared_ptr<const SessionSignature> signature);
 std::shared_ptr<Stage> make_availability_stage(std::shared_ptr<const AvailabilityHooks> hooks);
+// Per-item capability requirements (requirements.cpp).
+struct RequirementTable;
+std::shared_ptr<Stage> make_requirements_stage(std::shared_ptr<const RequirementTable> table);
 
 }  // namespace mcp

@@ -98,6 +98,9 @@ void Server::add_async_tool(Tool tool, AsyncToolHandler handler) {
 void Server::Impl::rebuild_stages() {
   auto list = std::make_shared<StageList>(user_stages);
   list->push_back(make_availability_stage(hooks));
+  // Innermost: an unavailable item is refused as unknown before it can be found wanting, so -32021
+  // never reveals an item the availability hooks hide.
+  if (requirements && !requirements->items.empty()) list->push_back(make_requirements_stage(requirements));
   inner_stages = std::move(list);
 }
 

@@ -11,6 +11,7 @@
 
 #include "mcp/server/server.hpp"
 #include "server/chain.hpp"
+#include "server/requirement_table.hpp"
 
 namespace mcp {
 
@@ -93,6 +94,8 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   std::optional<SignatureDeclarations> derive_from;
   SignatureServing derive_serving;
   std::shared_ptr<const AvailabilityHooks> hooks = std::make_shared<AvailabilityHooks>();
+  // Replaced whole on each change (require_capabilities), like the hooks.
+  std::shared_ptr<const RequirementTable> requirements;
   // The chain's server part: the stages added with use(), then availability. Replaced whole on
   // each change, so a request holds one list for its whole life.
   std::vector<std::shared_ptr<Stage>> user_stages;

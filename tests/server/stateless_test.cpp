@@ -12,52 +12,16 @@
 #include "mcp/protocol/stateless.hpp"
 #include "mcp/server/server.hpp"
 #include "mcp/transport/memory.hpp"
+#include "server/raw_client.hpp"
 #include "server/tools.hpp"
 
 using namespace mcp;
 using mcp::test::make_tool;
+using mcp::test::params_with;
+using mcp::test::RawClient;
+using mcp::test::stateless_meta;
 
 namespace {
-
-// The client side: a bare session engine, so every byte of _meta is the test's choice.
-struct RawClient : Session::Handler {
-  std::shared_ptr<Server> server;
-  std::shared_ptr<Session> session;
-  std::mutex mu;
-  std::vector<jsonrpc::Notification> notifications;
-
-  explicit RawClient(std::shared_ptr<Server> s) : server(std::move(s)) {
-    auto [a, b] = make_memory_transport_pair();
-    EXPECT_TRUE(server->connect(a));
-    session = Session::create(b, *this, {});
-    EXPECT_TRUE(session->start());
-  }
-  ~RawClient() override { session->shutdown(); }
-
-  void handle_notification(const jsonrpc::Notification& n) override {
-    std::lock_guard lock(mu);
-    notifications.push_back(n);
-  }
-  std::size_t notification_count() {
-    std::lock_guard lock(mu);
-    return notifications.size();
-  }
-
-  Result<json::value> call(std::string_view method, json::object params) {
-    return session->request(method, std::move(params));
-  }
-};
-
-json::object stateless_meta(json::object capabilities = {}, std::string version = "2026-07-28") {
-  return json::object{{meta_key::kProtocolVersion, version},
-                      {meta_key::kClientCapabilities, std::move(capabilities)},
-                      {meta_key::kClientInfo, json::object{{"name", "raw"}, {"version", "1"}}}};
-}
-
-json::object params_with(json::object meta, json::object params = {}) {
-  params["_meta"] = std::move(meta);
-  return params;
-}
 
 std::shared_ptr<Server> test_server() {
   ServerOptions o;

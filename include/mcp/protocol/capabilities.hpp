@@ -68,6 +68,15 @@ MCP_WIRE_TYPE(ServerCapabilities, experimental, logging, completions, prompts, r
 // "sampling.tools". Extension keys that contain dots ("io.modelcontextprotocol/signed-manifests")
 // match whole. Null and `false` values do not count as declared.
 bool declares_capability(const json::object& capabilities, std::string_view path);
+
+// What of `required` (a ClientCapabilities object an item needs) `declared` (one request's) lacks,
+// as an object of the same shape: {} when nothing is missing. Two levels, a capability and its
+// sub-capabilities ({"sampling": {"tools": {}}} needs sampling.tools, not only sampling), which is
+// as deep as client capabilities go; a sub-capability set to false is not declared.
+json::object missing_capabilities(const json::object& required, const json::object& declared);
+// `a` with what `b` declares added (the same two levels): a list request's own capabilities and
+// those it says its related requests will declare.
+json::object merge_capabilities(json::object a, const json::object& b);
 // The value at `path` (same lookup), or null if absent.
 const json::value* find_capability(const json::object& capabilities, std::string_view path);
 

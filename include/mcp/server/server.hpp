@@ -49,6 +49,7 @@
 #include "mcp/server/context.hpp"
 #include "mcp/server/manifest_signing.hpp"
 #include "mcp/server/reply.hpp"
+#include "mcp/server/requirements.hpp"
 #include "mcp/server/stage.hpp"
 #include "mcp/protocol/uri_template.hpp"
 #include "mcp/session/session.hpp"
@@ -199,6 +200,11 @@ class Server : public std::enable_shared_from_this<Server> {
   [[nodiscard]] Result<void> set_manifest_signing(ManifestSigning signing);
 
   void set_availability(AvailabilityHooks hooks);
+
+  // What the item `key` of `kind` needs of the client that uses it (mcp/server/requirements.hpp).
+  // Replaces an earlier requirement of the same item; an empty `capabilities` removes it. Clients
+  // are told to list again.
+  void require_capabilities(ListKind kind, std::string key, CapabilityRequirement requirement);
 
   // Adds a stage to every session's chain (mcp/server/stage.hpp), inside the ones added before
   // (and the signature self-check), outside availability. Requests already running keep the

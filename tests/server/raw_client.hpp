@@ -1,0 +1,58 @@
+// A raw client for the server tests: the bare session engine over the in-memory transport, so
+// every byte of a request's _meta is the test's choice (stateless requests, odd capabilities).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "mcp/protocol/stateless.hpp"
+#include "mcp/server/server.hpp"
+#include "mcp/transport/memory.hpp"
+
+namespace mcp::test {
+
+// The client side: a bare session engine, so every byte of _meta is the test's choice.
+struct RawClient : Session::Handler {
+  std::shared_ptr<Server> server;
+  std::shared_ptr<Session> session;
+  std::mutex mu;
+  std::vector<jsonrpc::Notification> notifications;
+
+  explicit RawClient(std::shared_ptr<Server> s) : server(std::move(s)) {
+    auto [a, b] = make_memory_transport_pair();
+    EXPECT_TRUE(server->connect(a));
+    session = Session::create(b, *this, {});
+    EXPECT_TRUE(session->start());
+  }
+  ~RawClient() override { session->shutdown(); }
+
+  void handle_notification(const jsonrpc::Notification& n) override {
+    std::lock_guard lock(mu);
+    notifications.push_back(n);
+  }
+  std::size_t notification_count() {
+    std::lock_guard lock(mu);
+    return notifications.size();
+  }
+
+  Result<json::value> call(std::string_view method, json::object params) {
+    return session->request(method, std::move(params));
+  }
+};
+
+inline json::object stateless_meta(json::object capabilities = {}, std::string version = "2026-07-28") {
+  return json::object{{meta_key::kProtocolVersion, version},
+                      {meta_key::kClientCapabilities, std::move(capabilities)},
+                      {meta_key::kClientInfo, json::object{{"name", "raw"}, {"version", "1"}}}};
+}
+
+inline json::object params_with(json::object meta, json::object params = {}) {
+  params["_meta"] = std::move(meta);
+  return params;
+}
+
+}  // namespace mcp::test
