@@ -221,19 +221,38 @@ net::awaitable<bool> handle_stateless(ServerState& state, S& stream, const Reque
   }
   // Closed when the request ends, however it ends; its last reference goes on the pool, since a
   // ServerSession's destructor waits for its handlers (never on an I/O thread).
+  std::uint64_t slot;
+  {
+    std::lock_guard lock(state.mu);
+    slot = state.next_stateless++;
+    state.stateless_sessions.emplace(slot, *session);
+  }
   struct Release {
+    ServerState& state;
+    std::uint64_t slot;
     std::shared_ptr<ServerSession> s;
     ~Release() {
+      {
+        std::lock_guard lock(state.mu);
+        state.stateless_sessions.erase(slot);
+      }
       s->close();
       auto holder = std::make_shared<std::shared_ptr<ServerSession>>(std::move(s));
       if (!ThreadPool::shared()->post([holder] { holder->reset(); })) holder->reset();
     }
-  } release{std::move(*session)};
+  } release{state, slot, std::move(*session)};
   auto opened = transport->open_request_stream(id);
   if (!opened) co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, opened.error().message, id));
   auto st = *opened;
-  ++state.active_requests;
-  struct Done { std::atomic<int>& n; ~Done() { --n; } } done{state.active_requests};
+  // A listen lasts until the client leaves: shutdown does not wait for it, but ends it (stop()).
+  const bool listen = std::get<jsonrpc::Request>(post.message).method == mcp::method::kSubscriptionsListen;
+  struct Active {
+    std::atomic<int>* n;
+    ~Active() {
+      if (n) --*n;
+    }
+  } active{listen ? nullptr : &state.active_requests};
+  if (!listen) ++state.active_requests;
   transport->deliver(std::move(post.message), req.body().size());
 
   auto first = co_await wait_until(*st, [](const Stream::Batch& b) { return b.finished || !b.events.empty(); });

@@ -322,6 +322,15 @@ void HttpServer::stop() {
     for (const auto& [id, e] : st.sessions) ids.push_back(id);
   }
   for (const auto& id : ids) st.end_session(id);
+  // Stateless requests still open (subscriptions/listen) end with their sessions: their streams
+  // finish and their connections are released.
+  std::vector<std::shared_ptr<ServerSession>> stateless;
+  {
+    std::lock_guard lock(st.mu);
+    for (const auto& [slot, weak] : st.stateless_sessions)
+      if (auto s = weak.lock()) stateless.push_back(std::move(s));
+  }
+  for (auto& s : stateless) s->close();
   // Let connections write their last chunks, then stop the loop.
   deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
   while (st.active_requests.load() > 0 && std::chrono::steady_clock::now() < deadline) {

@@ -42,18 +42,6 @@ struct ServerState {
   std::shared_ptr<Server> server;
   HttpServerOptions opts;
   EndpointPolicy endpoint;  // path, Host/Origin policy, body limit: what request_checks decide on
-  // One io_context per I/O thread, each run by one thread (io_threads of them): a connection lives
-  // on one (round robin, chosen when it is accepted), so its coroutine needs no strand and the
-  // threads share no handler queue. `ioc`, the first, also runs the accept loop and the reaper.
-  net::io_context ioc{1};
-  std::vector<std::unique_ptr<net::io_context>> more_iocs;
-  std::vector<net::executor_work_guard<net::io_context::executor_type>> keep_running;  // of more_iocs
-  std::size_t next_ioc = 0;  // only the accept loop reads and writes it
-  // The context the next accepted connection will live on.
-  net::io_context& connection_context() {
-    const std::size_t i = next_ioc++ % (more_iocs.size() + 1);
-    return i == 0 ? ioc : *more_iocs[i - 1];
-  }
   std::optional<net::ssl::context> tls;
   std::atomic<bool> stopping{false};
   std::atomic<int> active_requests{0};
@@ -61,6 +49,10 @@ struct ServerState {
   std::mutex mu;
   std::map<std::string, HttpSessionEntry> sessions;
   std::size_t creating = 0;  // sessions between the max_sessions check and their insertion
+  // The sessions of stateless requests in progress (each lives as long as its request), so that
+  // stop() can end the long ones (subscriptions/listen) instead of waiting for them.
+  std::map<std::uint64_t, std::weak_ptr<ServerSession>> stateless_sessions;
+  std::uint64_t next_stateless = 0;
 
   // Connections, for the cap: at most `connection_cap` (max_connections, lowered below the
   // process's descriptor limit at start()).
@@ -84,6 +76,23 @@ struct ServerState {
   void forget_connection(const std::shared_ptr<ConnectionControl>& c);
   void set_phase(ConnectionControl& c, ConnectionControl::Phase phase);
   std::size_t connection_count();
+
+  // Last, so destroyed first: destroying an io_context destroys the coroutines still suspended on
+  // it (a subscriptions/listen at shutdown), whose cleanup uses the members above.
+  // One io_context per I/O thread, each run by one thread (io_threads of them): a connection lives
+  // on one (round robin, chosen when it is accepted), so its coroutine needs no strand and the
+  // threads share no handler queue. `ioc`, the first, also runs the accept loop and the reaper.
+  // `ioc` after the others, so destroyed before them: its pending accept holds a socket of the
+  // context it accepts onto (ASan: heap-use-after-free when the other context went first).
+  std::vector<std::unique_ptr<net::io_context>> more_iocs;
+  std::vector<net::executor_work_guard<net::io_context::executor_type>> keep_running;  // of more_iocs
+  net::io_context ioc{1};
+  std::size_t next_ioc = 0;  // only the accept loop reads and writes it
+  // The context the next accepted connection will live on.
+  net::io_context& connection_context() {
+    const std::size_t i = next_ioc++ % (more_iocs.size() + 1);
+    return i == 0 ? ioc : *more_iocs[i - 1];
+  }
 };
 
 // Serves one accepted connection until it closes (connection.cpp).

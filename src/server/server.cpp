@@ -61,6 +61,7 @@ void Server::Impl::broadcast(std::string_view method, const json::object& params
     live = sessions;
   }
   for (auto& s : live) {
+    s->notify_listeners(method, params, only_subscribers_of);  // 2026-07-28: subscriptions/listen
     if (!only_subscribers_of.empty() && !s->subscribed(only_subscribers_of)) continue;
     s->notify_if_ready(method, params);
   }

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <map>
 #include <set>
 
 #include "mcp/server/server.hpp"
@@ -51,6 +52,9 @@ class ServerSessionImpl final : public ServerSession,
   bool closed() const { return session_->closed(); }
   bool subscribed(const std::string& uri) const;
   void notify_if_ready(std::string_view method, const json::object& params);
+  // Sends a change notification to this session's subscriptions/listen requests that opted in to it
+  // (`uri`: the resource of notifications/resources/updated).
+  void notify_listeners(std::string_view method, const json::object& params, const std::string& uri);
   std::optional<Error> close_reason() const;
 
   // The answer to `r`: back through the stages that saw it, then to the client. The first call
@@ -99,6 +103,10 @@ class ServerSessionImpl final : public ServerSession,
   // the stateless stage outermost (resultType, serverInfo, caching hints, error codes).
   void start_stateless(InboundRequest& in, Responder reply);
   Result<json::value> discover();
+  // listen.cpp: subscriptions/listen. The request stays open (its Responder held) until the
+  // client cancels it or the connection closes; meanwhile the notifications it opted in to travel
+  // on it, tagged with its id.
+  void listen(InboundRequest& in, Responder reply);
   // The tools this request's tools/list shows, whole and unpaged (list_tools pages it; the signed
   // manifest covers it).
   json::array listed_tools(ServerRequest& r);
@@ -123,6 +131,12 @@ class ServerSessionImpl final : public ServerSession,
   std::string log_level_;
   std::set<std::string> subscriptions_;
   std::optional<Error> close_reason_;
+  struct Listen {
+    jsonrpc::Id id;
+    SubscriptionFilter filter;  // what the server agreed to honour
+    Responder reply;            // held until the listen ends; never answered while it lasts
+  };
+  std::map<std::string, Listen> listens_;  // by the listen request's id_key
 };
 
 // Paging over a list: the page starting at `cursor` (an opaque offset) of at most `page_size`.

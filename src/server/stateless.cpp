@@ -5,8 +5,7 @@
 // each answer what the revision adds: resultType, serverInfo, caching hints, its error codes.
 //
 // Not built yet (issue 10): multi round-trip results (a handler cannot ask the client anything in
-// a stateless request), subscriptions/listen, the capability signature for stateless requests, and
-// the Streamable HTTP side (a stateless POST has no session).
+// a stateless request) and the capability signature for stateless requests.
 #include <algorithm>
 
 #include "log/log.hpp"
@@ -89,10 +88,8 @@ Result<json::value> ServerSessionImpl::discover() {
   const auto& opts = server_->opts;
   DiscoverResult result;
   for (std::string_view v : kStatelessProtocolVersions) result.supported_versions.emplace_back(v);
+  // listChanged and subscribe are what subscriptions/listen honours (listen.cpp).
   json::object caps = server_->capabilities();
-  // listChanged and subscribe promise notifications on a subscriptions/listen stream, which this
-  // server does not offer yet: the features are declared without them.
-  for (std::string_view feature : {"tools", "prompts", "resources"}) caps[feature] = json::object{};
   auto typed = from_json<ServerCapabilities>(caps);
   if (!typed) return fail(Error::internal("server/discover: " + typed.error().message));
   result.capabilities = std::move(*typed);
@@ -119,6 +116,10 @@ void ServerSessionImpl::start_stateless(InboundRequest& in, Responder reply) {
   }
   if (in.method == method::kServerDiscover) {
     reply(discover());
+    return;
+  }
+  if (in.method == method::kSubscriptionsListen) {
+    listen(in, std::move(reply));
     return;
   }
   auto view = std::make_shared<ClientView>();

@@ -154,5 +154,52 @@ TEST(HttpStateless, HandshakeClientsKeepTheirSessions) {
   EXPECT_EQ(r.body.find("resultType"), std::string::npos);
 }
 
+// subscriptions/listen over HTTP: an SSE stream that opens with the acknowledgement, carries the
+// change notifications it opted in to, and ends (with the request's session) when the client
+// closes it.
+TEST(HttpStateless, ListenIsAStreamOfTheChangesItOptedInTo) {
+  TestServer s;
+  ASSERT_TRUE(s.started);
+  RawConn c(s.port);
+  ASSERT_TRUE(c.ok());
+  std::string body = stateless_rpc(9, "subscriptions/listen", R"("notifications":{"toolsListChanged":true})");
+  ASSERT_TRUE(c.send_all(make_request("POST", "/mcp", s.port, stateless_headers("subscriptions/listen"), body)));
+  auto head = c.read_head();
+  ASSERT_TRUE(head);
+  ASSERT_EQ(head->status, 200);
+  ASSERT_EQ(head->header("content-type"), "text/event-stream");
+  auto first = c.read_events(*head, [](const SseEvent&) { return true; });
+  ASSERT_EQ(first.size(), 1u);
+  auto ack = parse_json(first[0].data);
+  EXPECT_EQ(ack.at("method").as_string(), "notifications/subscriptions/acknowledged");
+  EXPECT_EQ(ack.at("params").at("_meta").at("io.modelcontextprotocol/subscriptionId"), json::value(9));
+
+  s.server->add_tool(named_tool("appeared"), [](const json::object&, RequestContext&) -> Result<CallToolResult> {
+    return text_result("x");
+  });
+  auto next = c.read_events(*head, [](const SseEvent&) { return true; });
+  ASSERT_EQ(next.size(), 1u);
+  auto changed = parse_json(next[0].data);
+  EXPECT_EQ(changed.at("method").as_string(), "notifications/tools/list_changed");
+  EXPECT_EQ(changed.at("params").at("_meta").at("io.modelcontextprotocol/subscriptionId"), json::value(9));
+}
+
+// Shutdown with a listen still open ends it: the server stops promptly (a listen is not waited
+// for) and tears the request down without touching freed state (this crashed on a double free).
+TEST(HttpStateless, StoppingTheServerEndsAnOpenListen) {
+  auto s = std::make_unique<TestServer>();
+  ASSERT_TRUE(s->started);
+  RawConn c(s->port);
+  std::string body = stateless_rpc(3, "subscriptions/listen", R"("notifications":{"promptsListChanged":true})");
+  ASSERT_TRUE(c.send_all(make_request("POST", "/mcp", s->port, stateless_headers("subscriptions/listen"), body)));
+  auto head = c.read_head();
+  ASSERT_TRUE(head);
+  ASSERT_EQ(c.read_events(*head, [](const SseEvent&) { return true; }).size(), 1u);
+  const auto started = Clock::now();
+  s.reset();
+  EXPECT_LT(Clock::now() - started, 3s);  // shutdown_grace is not spent waiting for the listen
+  EXPECT_TRUE(c.closed_by_peer());
+}
+
 }  // namespace
 }  // namespace mcp::http::test

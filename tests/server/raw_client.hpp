@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -21,6 +23,7 @@ struct RawClient : Session::Handler {
   std::shared_ptr<Session> session;
   std::mutex mu;
   std::vector<jsonrpc::Notification> notifications;
+  std::condition_variable arrived;
 
   explicit RawClient(std::shared_ptr<Server> s) : server(std::move(s)) {
     auto [a, b] = make_memory_transport_pair();
@@ -31,8 +34,20 @@ struct RawClient : Session::Handler {
   ~RawClient() override { session->shutdown(); }
 
   void handle_notification(const jsonrpc::Notification& n) override {
+    {
+      std::lock_guard lock(mu);
+      notifications.push_back(n);
+    }
+    arrived.notify_all();
+  }
+  // Waits (bounded) until `n` notifications have arrived; false on timeout.
+  bool wait_for_notifications(std::size_t n, std::chrono::seconds timeout = std::chrono::seconds(5)) {
+    std::unique_lock lock(mu);
+    return arrived.wait_for(lock, timeout, [&] { return notifications.size() >= n; });
+  }
+  jsonrpc::Notification notification(std::size_t i) {
     std::lock_guard lock(mu);
-    notifications.push_back(n);
+    return notifications.at(i);
   }
   std::size_t notification_count() {
     std::lock_guard lock(mu);

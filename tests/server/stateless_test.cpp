@@ -181,4 +181,65 @@ TEST(Stateless, HandshakeRequestsOnTheSameConnectionKeepTheHandshakesView) {
   EXPECT_EQ(first_text(*stateless), "no sampling");
 }
 
+// subscriptions/listen: acknowledged first with what is honoured, then only what it opted in to,
+// each tagged with its id, until the client cancels it.
+TEST(Stateless, ListenAcknowledgesThenCarriesWhatItOptedInToUntilCancelled) {
+  auto server = test_server();
+  RawClient c(server);
+  CancellationToken token;
+  RequestOptions options;
+  options.cancel = token;
+  json::object filter{{"toolsListChanged", true}, {"resourceSubscriptions", json::array{"file:///a"}}};
+  c.session->request_async(method::kSubscriptionsListen, params_with(stateless_meta(), {{"notifications", filter}}),
+                           options, [](Result<json::value>) {});
+  ASSERT_TRUE(c.wait_for_notifications(1));
+  auto ack = c.notification(0);
+  EXPECT_EQ(ack.method, method::kSubscriptionsAcknowledged);
+  ASSERT_TRUE(ack.params);
+  EXPECT_EQ(ack.params->at("notifications"), json::value(filter));
+  const json::value id = ack.params->at("_meta").at(meta_key::kSubscriptionId);
+
+  Prompt p;
+  p.name = "new_prompt";
+  server->add_prompt(p, [](const std::map<std::string, std::string>&, RequestContext&) -> Result<GetPromptResult> {
+    return GetPromptResult{};
+  });  // prompts were not asked for
+  server->add_tool(make_tool("new_tool"), [](const json::object&, RequestContext&) -> Result<CallToolResult> {
+    return CallToolResult::text("x");
+  });
+  ASSERT_TRUE(c.wait_for_notifications(2));
+  auto changed = c.notification(1);
+  EXPECT_EQ(changed.method, method::kToolsListChanged);
+  EXPECT_EQ(changed.params->at("_meta").at(meta_key::kSubscriptionId), id);
+  server->notify_resource_updated("file:///b");  // not subscribed
+  server->notify_resource_updated("file:///a");
+  ASSERT_TRUE(c.wait_for_notifications(3));
+  EXPECT_EQ(c.notification(2).method, method::kResourcesUpdated);
+  EXPECT_EQ(c.notification(2).params->at("uri").as_string(), "file:///a");
+
+  token.cancel("done listening");
+  // The cancellation and then a request travel in order: once the request is answered the
+  // listen is gone, and a change sent before the next answer would have arrived before it.
+  ASSERT_TRUE(c.call(method::kToolsList, params_with(stateless_meta())));
+  server->remove_tool("new_tool");
+  ASSERT_TRUE(c.call(method::kToolsList, params_with(stateless_meta())));
+  EXPECT_EQ(c.notification_count(), 3u);
+}
+
+TEST(Stateless, ListensAreBoundedPerConnection) {
+  ServerOptions o;
+  o.max_listens = 2;
+  RawClient c(std::make_shared<Server>(o));
+  for (int i = 0; i < 2; ++i)
+    c.session->request_async(method::kSubscriptionsListen,
+                             params_with(stateless_meta(), {{"notifications", json::object{{"toolsListChanged", true}}}}),
+                             {}, [](Result<json::value>) {});
+  ASSERT_TRUE(c.wait_for_notifications(2));
+  auto third = c.call(method::kSubscriptionsListen,
+                      params_with(stateless_meta(), {{"notifications", json::object{{"toolsListChanged", true}}}}));
+  ASSERT_FALSE(third);
+  EXPECT_EQ(third.error().code, error_code::kInvalidParams);
+  EXPECT_NE(third.error().message.find("max_listens"), std::string::npos);
+}
+
 }  // namespace

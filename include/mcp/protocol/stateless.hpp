@@ -63,4 +63,23 @@ struct DiscoverResult {
 MCP_WIRE_TYPE(DiscoverResult, result_type, supported_versions, capabilities, instructions, ttl_ms, cache_scope, meta,
               extra)
 
+// subscriptions/listen (basic/patterns/subscriptions.mdx): the notifications a client opts in to on
+// one long-lived request. Each type is opt-in; absent or false is not wanted.
+struct SubscriptionFilter {
+  std::optional<bool> tools_list_changed{};
+  std::optional<bool> prompts_list_changed{};
+  std::optional<bool> resources_list_changed{};
+  OptionalArray<std::string> resource_subscriptions{};  // notifications/resources/updated for these URIs
+  json::object extra{};
+};
+MCP_WIRE_TYPE(SubscriptionFilter, tools_list_changed, prompts_list_changed, resources_list_changed,
+              resource_subscriptions, extra)
+
+struct SubscriptionsListenRequestParams {
+  SubscriptionFilter notifications{};
+  std::optional<json::object> meta{};
+  json::object extra{};
+};
+MCP_WIRE_REQUEST_PARAMS(SubscriptionsListenRequestParams, notifications, meta, extra)
+
 }  // namespace mcp

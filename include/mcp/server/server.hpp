@@ -77,6 +77,9 @@ struct ServerOptions {
   // max_subscriptions * max_uri_bytes.
   std::size_t max_uri_bytes = 8 * 1024;
   std::size_t max_subscriptions = 256;
+  // Open subscriptions/listen requests one connection may hold (each holds its filter, with at most
+  // max_subscriptions URIs of at most max_uri_bytes); past it, a listen is refused with -32602.
+  std::size_t max_listens = 16;
   // Caching hints on the cacheable results of stateless (2026-07-28) requests: server/discover,
   // the four lists and resources/read. Defaults: not to be reused (0 ms), and private to the
   // authorization context that asked, the safe reading of a result that may vary by caller.
