@@ -3,7 +3,11 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
+#include <sys/socket.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <functional>
 #include <random>
 
 #include "http/request_checks.hpp"
@@ -175,19 +179,37 @@ net::awaitable<bool> pump(ServerState& state, S& stream, const Request& req, Str
 }
 
 // Waits, on the stream's waker, until `ready` holds for what the stream has (from its start).
+// With `gone`, also looks once a second whether the client has left, and gives up (nullopt) if so.
 template <class Ready>
-net::awaitable<Stream::Batch> wait_until(Stream& st, Ready ready) {
+net::awaitable<std::optional<Stream::Batch>> wait_until(Stream& st, Ready ready,
+                                                        const std::function<bool()>& gone = nullptr) {
   auto b = st.take_after(0);
   if (ready(b)) co_return b;  // a handler that ran inline has answered already: no timer, no waker
   auto exec = co_await net::this_coro::executor;
   auto timer = std::make_shared<net::steady_timer>(exec);
   st.attach([exec, timer] { net::post(exec, [timer] { timer->cancel(); }); });
-  for (b = st.take_after(0); !ready(b); b = st.take_after(0)) {
-    timer->expires_after(std::chrono::seconds(3600));
+  std::optional<Stream::Batch> out;
+  for (b = st.take_after(0);; b = st.take_after(0)) {
+    if (ready(b)) {
+      out = std::move(b);
+      break;
+    }
+    if (gone && gone()) break;
+    timer->expires_after(gone ? std::chrono::seconds(1) : std::chrono::seconds(3600));
     if (!st.consume_signal()) co_await timer->async_wait(nothrow);
   }
   st.detach();
-  co_return b;
+  co_return out;
+}
+
+// Whether the client closed its end (or the connection broke) while we wait to answer: a peek
+// that reads nothing. Data it sent meanwhile (a pipelined request) stays for the next read.
+template <class S>
+bool peer_left(S& stream) {
+  auto& socket = beast::get_lowest_layer(stream).socket();
+  char c;
+  const auto n = ::recv(socket.native_handle(), &c, 1, MSG_PEEK | MSG_DONTWAIT);
+  return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
 }
 
 // The HTTP status of a stateless request's JSON answer (basic/transports/streamable-http.mdx): an
@@ -214,13 +236,20 @@ bhttp::status stateless_status(std::string_view answer) {
 template <class S>
 net::awaitable<bool> handle_stateless(ServerState& state, S& stream, const Request& req, CheckedPost& post) {
   const jsonrpc::Id id = std::get<jsonrpc::Request>(post.message).id;
+  // A listen is a stream of notifications: a client that cannot read SSE cannot have one.
+  const bool listen = std::get<jsonrpc::Request>(post.message).method == mcp::method::kSubscriptionsListen;
+  if (listen && !post.sse_ok) {
+    co_return co_await write(state, stream, req, json_error(req, bhttp::status::bad_request, error_code::kInvalidRequest,
+                                                            "subscriptions/listen needs Accept: text/event-stream", id));
+  }
   auto transport = std::make_shared<SessionTransport>("stateless", state.session_limits());
   auto session = state.server->connect(transport);
   if (!session) {
     co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, session.error().message, id));
   }
-  // Closed when the request ends, however it ends; its last reference goes on the pool, since a
-  // ServerSession's destructor waits for its handlers (never on an I/O thread).
+  // Closed when the request ends, however it ends (which cancels what still runs). The server keeps
+  // its own reference until it prunes closed sessions; ours is released on the pool, since a
+  // ServerSession's destructor may wait for its handlers (never on an I/O thread).
   std::uint64_t slot;
   {
     std::lock_guard lock(state.mu);
@@ -245,7 +274,6 @@ net::awaitable<bool> handle_stateless(ServerState& state, S& stream, const Reque
   if (!opened) co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, opened.error().message, id));
   auto st = *opened;
   // A listen lasts until the client leaves: shutdown does not wait for it, but ends it (stop()).
-  const bool listen = std::get<jsonrpc::Request>(post.message).method == mcp::method::kSubscriptionsListen;
   struct Active {
     std::atomic<int>* n;
     ~Active() {
@@ -255,15 +283,19 @@ net::awaitable<bool> handle_stateless(ServerState& state, S& stream, const Reque
   if (!listen) ++state.active_requests;
   transport->deliver(std::move(post.message), req.body().size());
 
-  auto first = co_await wait_until(*st, [](const Stream::Batch& b) { return b.finished || !b.events.empty(); });
-  const bool only_the_answer = first.finished && first.events.size() == 1;
-  if (!only_the_answer && post.sse_ok && !first.events.empty()) {
+  // Closing the connection cancels a stateless request (the revision's only cancellation over
+  // HTTP): returning ends its session, which cancels what still runs.
+  const std::function<bool()> gone = [&stream] { return peer_left(stream); };
+  auto first = co_await wait_until(*st, [](const Stream::Batch& b) { return b.finished || !b.events.empty(); }, gone);
+  if (!first) co_return false;
+  const bool only_the_answer = first->finished && first->events.size() == 1;
+  if (post.sse_ok && !first->events.empty() && (!only_the_answer || !post.json_ok)) {
     co_return co_await pump(state, stream, req, *st, 0, sse_head(req, "", *st, 0, std::nullopt), false, false);
   }
   // No co_await inside a conditional expression: GCC 12 destroys such a temporary twice.
-  if (!first.finished) first = co_await wait_until(*st, [](const Stream::Batch& x) { return x.finished; });
-  if (!first.answered || first.events.empty()) co_return false;  // closed first: nothing to answer with
-  const std::string& answer = first.events.back().data;
+  if (!first->finished) first = co_await wait_until(*st, [](const Stream::Batch& x) { return x.finished; }, gone);
+  if (!first || !first->answered || first->events.empty()) co_return false;  // left, or closed first
+  const std::string& answer = first->events.back().data;
   std::string out = json_answer(req, "", answer, stateless_status(answer));
   co_return co_await timed_write(state, stream, net::buffer(out)) && req.keep_alive();
 }
@@ -324,7 +356,8 @@ net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& r
 
   if (!sse_ok || (json_ok && state.opts.prefer_json_response)) {
     // JSON mode: only the answer is sent; anything else sent meanwhile stays in the stream's log.
-    auto b = co_await wait_until(*st, [](const Stream::Batch& x) { return x.finished; });
+    auto waited = co_await wait_until(*st, [](const Stream::Batch& x) { return x.finished; });
+    auto& b = *waited;  // without `gone`, it waits until finished
     // Only the final answer is a body; a stream ended by a close or a cancellation has none.
     if (!b.answered || b.events.empty()) co_return false;  // the session closed first
     std::string out = json_answer(req, transport.session_id(), b.events.back().data);

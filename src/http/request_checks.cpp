@@ -50,7 +50,8 @@ const json::string* named_value(const jsonrpc::Request& r) {
 std::optional<Refusal> check_stateless_post(const Request& req, const jsonrpc::Request& r) {
   static const json::object kNoParams;
   auto meta = read_request_meta(r.params ? *r.params : kNoParams);
-  if (!meta) return refuse(bhttp::status::bad_request, error_code::kInvalidParams, r.method + ": " + meta.error().message, r.id);
+  if (!meta)
+    return refuse(bhttp::status::bad_request, error_code::kInvalidParams, peer_text(r.method) + ": " + meta.error().message, r.id);
   const std::string_view version = req["mcp-protocol-version"];
   const std::string_view method_header = req["mcp-method"];
   if (!version.empty() && version != meta->protocol_version) {

@@ -1,6 +1,7 @@
 // Private: the Transport of one Streamable HTTP session, as the MCP session engine sees it.
 //
-// Inbound: the HTTP server hands each POSTed message to deliver(), one at a time. Outbound: send()
+// Inbound: the HTTP server hands each POSTed message to deliver(); requests from different POSTs
+// concurrently, notifications and responses one at a time (see deliver_mu_). Outbound: send()
 // routes by SendInfo — an answer to request X ends X's POST stream; anything sent while serving X
 // (progress, log messages, sampling and elicitation requests) goes on X's stream too, never
 // elsewhere; messages tied to no request go to the standalone GET stream, or are dropped (logged)

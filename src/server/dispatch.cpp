@@ -148,7 +148,9 @@ void ServerSessionImpl::dispatch(InboundRequest& in, Responder reply, std::share
   }
   std::optional<json::object> meta;
   if (auto m = in.params.if_contains("_meta"); m && m->is_object()) meta = m->get_object();
-  const bool on_reader = runs_inline(in.method, &in.params);
+  // Where it runs was decided once, by the session engine (runs_inline): asking again could answer
+  // differently after a registry change and let a blocking handler wait on the reader thread.
+  const bool on_reader = in.on_reader;
   const bool stateless = view->stateless;
   RequestContext ctx(std::move(view), *this, in.id, std::move(meta), in.cancel);
   if (on_reader) ctx.forbid_nested_requests();

@@ -73,11 +73,21 @@ void ServerSessionImpl::listen(InboundRequest& in, Responder reply) {
                                        " subscriptions/listen requests, the limit (max_listens)")));
       return;
     }
-    // The acknowledgement goes out before the listen can receive anything: it is registered after.
-    (void)session_->notify(method::kSubscriptionsAcknowledged,
-                           tagged(json::object{{"notifications", to_json(honoured)}}, in.id), in.id);
-    listens_.emplace(key, Listen{in.id, std::move(honoured), std::move(reply)});
+    listens_.emplace(key, Listen{in.id, honoured, std::move(reply)});
   }
+  // Sent outside the lock (a closing session's notify may wait for its close, which needs the
+  // lock); the listen receives nothing until its acknowledgement is out, so that comes first.
+  (void)session_->notify(method::kSubscriptionsAcknowledged,
+                         tagged(json::object{{"notifications", to_json(honoured)}}, in.id), in.id);
+  std::vector<std::pair<std::string, json::object>> held;
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = listens_.find(key); it != listens_.end()) {
+      it->second.acknowledged = true;
+      held.swap(it->second.held);
+    }
+  }
+  for (auto& [m, p] : held) (void)session_->notify(m, tagged(std::move(p), in.id), in.id);
   // Cancelled by the client (or the connection gone): forget it; its Responder goes with it.
   in.cancel.on_cancel([weak = weak_from_this(), key] {
     if (auto self = weak.lock()) {
@@ -91,8 +101,15 @@ void ServerSessionImpl::notify_listeners(std::string_view method, const json::ob
   std::vector<jsonrpc::Id> to;
   {
     std::lock_guard lock(mu_);
-    for (const auto& [key, l] : listens_)
-      if (wants(l.filter, method, uri)) to.push_back(l.id);
+    for (auto& [key, l] : listens_) {
+      if (!wants(l.filter, method, uri)) continue;
+      if (l.acknowledged) {
+        to.push_back(l.id);
+      } else if (std::none_of(l.held.begin(), l.held.end(),
+                              [&](const auto& h) { return h.first == method && h.second == params; })) {
+        l.held.emplace_back(std::string(method), params);  // sent right after the acknowledgement
+      }
+    }
   }
   for (const auto& id : to) (void)session_->notify(method, tagged(params, id), id);
 }

@@ -84,6 +84,7 @@ void Server::require_capabilities(ListKind kind, std::string key, CapabilityRequ
         table->substitute_for[{kind, requirement.substitute}] = key;
       table->items[{kind, std::move(key)}] = std::move(requirement);
     }
+    impl_->lists_vary_by_capabilities = !table->items.empty();
     impl_->requirements = std::move(table);
     impl_->rebuild_stages();
   }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -96,6 +97,9 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   std::shared_ptr<const AvailabilityHooks> hooks = std::make_shared<AvailabilityHooks>();
   // Replaced whole on each change (require_capabilities), like the hooks.
   std::shared_ptr<const RequirementTable> requirements;
+  // Some item has a capability requirement: lists then vary with each request's capabilities,
+  // so they are not cacheable across requests (the stateless stage reads it).
+  std::atomic<bool> lists_vary_by_capabilities{false};
   // The chain's server part: the stages added with use(), then availability. Replaced whole on
   // each change, so a request holds one list for its whole life.
   std::vector<std::shared_ptr<Stage>> user_stages;

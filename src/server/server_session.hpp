@@ -135,6 +135,10 @@ class ServerSessionImpl final : public ServerSession,
     jsonrpc::Id id;
     SubscriptionFilter filter;  // what the server agreed to honour
     Responder reply;            // held until the listen ends; never answered while it lasts
+    bool acknowledged = false;  // nothing is sent on it before its acknowledgement...
+    // ...what arrives meanwhile waits here, without repeats (a change notification said twice
+    // says nothing more), so it is bounded by the kinds of change it can carry.
+    std::vector<std::pair<std::string, json::object>> held{};
   };
   std::map<std::string, Listen> listens_;  // by the listen request's id_key
 };

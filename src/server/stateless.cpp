@@ -7,6 +7,7 @@
 // Not built yet (issue 10): multi round-trip results (a handler cannot ask the client anything in
 // a stateless request) and the capability signature for stateless requests.
 #include <algorithm>
+#include <atomic>
 
 #include "log/log.hpp"
 #include "mcp/protocol/methods.hpp"
@@ -52,8 +53,9 @@ json::object with_server_info(json::object meta, const Implementation& info) {
 // Outermost on every stateless request: the last to see each answer on its way out.
 class StatelessStage final : public Stage {
  public:
-  StatelessStage(Implementation info, std::chrono::milliseconds ttl, CacheScope scope)
-      : info_(std::move(info)), ttl_ms_(std::max<std::int64_t>(0, ttl.count())), scope_(scope) {}
+  // `lists_vary` belongs to the Server::Impl the session holds, which outlives this stage.
+  StatelessStage(Implementation info, std::chrono::milliseconds ttl, CacheScope scope, const std::atomic<bool>& lists_vary)
+      : info_(std::move(info)), ttl_ms_(std::max<std::int64_t>(0, ttl.count())), scope_(scope), lists_vary_(lists_vary) {}
   std::string_view name() const override { return "stateless"; }
 
   void on_result(const Call& call, Result<json::value>& answer) override {
@@ -68,8 +70,11 @@ class StatelessStage final : public Stage {
     if (!type) result->emplace("resultType", kResultComplete);
     const bool complete = !type || (type->is_string() && type->get_string() == kResultComplete);
     if (cacheable(call.method) && complete) {
-      (*result)["ttlMs"] = ttl_ms_;
-      (*result)["cacheScope"] = to_json(scope_);
+      // A list filtered by this request's capabilities (mcp/server/requirements.hpp) is this
+      // request's alone: not to be reused, and never shared.
+      const bool varies = lists_vary_.load() && call.method != method::kResourcesRead;
+      (*result)["ttlMs"] = varies ? 0 : ttl_ms_;
+      (*result)["cacheScope"] = to_json(varies ? CacheScope::private_ : scope_);
     }
     json::value& meta = (*result)["_meta"];
     if (!meta.is_object()) meta = json::object{};
@@ -80,6 +85,7 @@ class StatelessStage final : public Stage {
   Implementation info_;
   std::int64_t ttl_ms_;
   CacheScope scope_;
+  const std::atomic<bool>& lists_vary_;
 };
 
 }  // namespace
@@ -103,7 +109,7 @@ Result<json::value> ServerSessionImpl::discover() {
 void ServerSessionImpl::start_stateless(InboundRequest& in, Responder reply) {
   auto meta = read_request_meta(in.params);
   if (!meta) {
-    reply(fail(Error::invalid_params(in.method + ": " + meta.error().message)));
+    reply(fail(Error::invalid_params(peer_text(in.method) + ": " + meta.error().message)));
     return;
   }
   if (!is_stateless_protocol_version(meta->protocol_version)) {
@@ -136,7 +142,8 @@ void ServerSessionImpl::start_stateless(InboundRequest& in, Responder reply) {
     if (!stateless_stages_) {
       const auto& opts = server_->opts;
       stateless_stages_ = std::make_shared<const StageList>(StageList{
-          std::make_shared<StatelessStage>(opts.info, opts.cache_ttl, opts.cache_scope), make_log_stage(id_)});
+          std::make_shared<StatelessStage>(opts.info, opts.cache_ttl, opts.cache_scope, server_->lists_vary_by_capabilities),
+          make_log_stage(id_)});
     }
     outer = stateless_stages_;
   }

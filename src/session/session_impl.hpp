@@ -274,8 +274,9 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
     }
     const bool run_inline = handler.runs_inline(req.method, req.params ? &*req.params : nullptr);
     const jsonrpc::Id id_copy = req.id;
-    auto job = [this, req = std::move(req), key, token]() mutable {
-      InboundRequest in{req.id, std::move(req.method), req.params ? std::move(*req.params) : json::object{}, {}, token};
+    auto job = [this, req = std::move(req), key, token, run_inline]() mutable {
+      InboundRequest in{req.id, std::move(req.method), req.params ? std::move(*req.params) : json::object{}, {}, token,
+                        run_inline};
       if (auto m = in.params.if_contains("_meta"); m && m->is_object()) {
         if (auto pt = m->get_object().if_contains("progressToken")) in.progress_token = *pt;
       }

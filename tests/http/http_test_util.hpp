@@ -288,6 +288,7 @@ struct Gate {
   std::condition_variable cv;
   bool open = false;
   std::atomic<int> entered{0};
+  std::atomic<int> saw_cancel{0};  // "stuck" ended because its request was cancelled
   void release() {
     std::lock_guard l(mu);
     open = true;
@@ -347,6 +348,7 @@ inline std::shared_ptr<Server> make_test_server(std::shared_ptr<Gate> gate) {
     ++gate->entered;
     auto deadline = Clock::now() + 10s;
     while (!ctx.cancelled() && Clock::now() < deadline) std::this_thread::sleep_for(10ms);
+    if (ctx.cancelled()) ++gate->saw_cancel;
     return text_result("stuck ended");
   });
   s->add_tool(named_tool("sample"), [](const json::object&, RequestContext& ctx) -> Result<CallToolResult> {

@@ -133,6 +133,26 @@ TEST(Requirements, AnUnavailableItemIsUnknownBeforeItIsWanting) {
   EXPECT_EQ(r.error().code, error_code::kInvalidParams);
 }
 
+// Lists that vary with each request's capabilities must not be reused or shared.
+TEST(Requirements, FilteredListsAreNotCacheable) {
+  ServerOptions o;
+  o.cache_ttl = std::chrono::milliseconds(60'000);
+  o.cache_scope = CacheScope::public_;
+  auto server = std::make_shared<Server>(o);
+  RawClient c(server);
+  auto before = c.call(method::kToolsList, params_with(stateless_meta()));
+  ASSERT_TRUE(before);
+  EXPECT_EQ(before->at("ttlMs").as_int64(), 60'000);
+  server->add_tool(make_tool("sampler"), [](const json::object&, RequestContext&) -> Result<CallToolResult> {
+    return CallToolResult::text("x");
+  });
+  server->require_capabilities(ListKind::tools, "sampler", {.capabilities = kSampling, .when_missing = When::hide});
+  auto after = c.call(method::kToolsList, params_with(stateless_meta()));
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->at("ttlMs").as_int64(), 0);
+  EXPECT_EQ(after->at("cacheScope").as_string(), "private");
+}
+
 TEST(Requirements, RemovingARequirementListsTheItemAgain) {
   auto server = server_with_requirements();
   RawClient c(server);

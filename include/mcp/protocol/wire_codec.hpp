@@ -203,7 +203,11 @@ std::optional<Error> read_value(T& out, const json::value& v, std::string_view w
     out = v.get_bool();
   } else if constexpr (std::is_floating_point_v<T>) {
     if (!v.is_number()) return field_error(what, key, "expected a number");
-    out = static_cast<T>(v.to_number<double>());
+    const double d = v.to_number<double>();
+    // A double out of a narrower type's range would make the cast undefined (1e39 as a float).
+    if (d < static_cast<double>(std::numeric_limits<T>::lowest()) || d > static_cast<double>(std::numeric_limits<T>::max()))
+      return field_error(what, key, "number out of range");
+    out = static_cast<T>(d);
   } else if constexpr (std::is_integral_v<T>) {
     auto i = as_integer(v);
     if (!i) return field_error(what, key, "expected an integer");

@@ -66,6 +66,7 @@ struct InboundRequest {
   json::object params{};                     // {} when the request had none
   std::optional<json::value> progress_token{};  // params._meta.progressToken, if any
   CancellationToken cancel{};                // cancelled by the peer, by shutdown, or by close
+  bool on_reader = false;  // started on the transport's reader thread (Handler::runs_inline said so)
 };
 
 class Session : public std::enable_shared_from_this<Session> {
