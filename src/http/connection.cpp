@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <functional>
+#include <mutex>
 #include <random>
 
 #include "http/request_checks.hpp"
@@ -130,6 +131,43 @@ std::string sse_head(const Request& req, const std::string& session_id, const St
   return out;
 }
 
+// How a stream wakes a coroutine waiting on a timer. A handler may push (and so wake) from any
+// thread at any moment, even while the coroutine ends or the server is being destroyed, and a
+// copy of the waker may outlive both: so the waker owns nothing of Asio's, and once the coroutine
+// disarms it (it does so before it ends, on its own thread, while its io_context lives) a wake
+// does nothing. ASan found the old waker, which owned the timer, freeing it after its io_context.
+class TimerWaker : public std::enable_shared_from_this<TimerWaker> {
+ public:
+  TimerWaker(net::any_io_executor exec, std::weak_ptr<net::steady_timer> timer)
+      : exec_(std::move(exec)), timer_(std::move(timer)) {}
+  std::function<void()> callback() {
+    return [self = shared_from_this()] { self->wake(); };
+  }
+  void disarm() {
+    std::lock_guard lock(mu_);
+    armed_ = false;
+  }
+
+ private:
+  void wake() {
+    std::lock_guard lock(mu_);  // held across the post: disarm() waits for a post in progress
+    if (!armed_) return;
+    net::post(exec_, [timer = timer_] {
+      if (auto t = timer.lock()) t->cancel();
+    });
+  }
+  std::mutex mu_;
+  bool armed_ = true;
+  net::any_io_executor exec_;
+  std::weak_ptr<net::steady_timer> timer_;
+};
+
+// Disarms a waker when the coroutine that made it ends, however it ends.
+struct Disarm {
+  std::shared_ptr<TimerWaker> waker;
+  ~Disarm() { waker->disarm(); }
+};
+
 // Writes `head`, then the events of `st` after `after`, as SSE on a chunked response, until the
 // stream is done (answered, cut for polling, finished) or the client goes away. Returns whether the
 // connection may carry another request.
@@ -140,7 +178,9 @@ net::awaitable<bool> pump(ServerState& state, S& stream, const Request& req, Str
   const bool chunked = req.version() >= 11;
   auto exec = co_await net::this_coro::executor;
   auto timer = std::make_shared<net::steady_timer>(exec);
-  auto waker = [exec, timer] { net::post(exec, [timer] { timer->cancel(); }); };
+  auto waker_state = std::make_shared<TimerWaker>(exec, timer);
+  Disarm disarm{waker_state};
+  auto waker = waker_state->callback();
   std::uint64_t gen = 0;
   if (take_over) gen = st.take_over(waker);
   else if (st.attach(waker)) gen = st.generation();
@@ -187,7 +227,9 @@ net::awaitable<std::optional<Stream::Batch>> wait_until(Stream& st, Ready ready,
   if (ready(b)) co_return b;  // a handler that ran inline has answered already: no timer, no waker
   auto exec = co_await net::this_coro::executor;
   auto timer = std::make_shared<net::steady_timer>(exec);
-  st.attach([exec, timer] { net::post(exec, [timer] { timer->cancel(); }); });
+  auto waker = std::make_shared<TimerWaker>(exec, timer);
+  Disarm disarm{waker};
+  st.attach(waker->callback());
   std::optional<Stream::Batch> out;
   for (b = st.take_after(0);; b = st.take_after(0)) {
     if (ready(b)) {
