@@ -113,6 +113,9 @@ Result<void> SessionTransport::send(std::string frame, const SendInfo& info) {
         if (info.kind == SendInfo::Kind::response) {
           final = true;
           by_request_.erase(it);
+          // Answering is activity too: a session whose long call just ended is not idle, and the
+          // reaper must not end it the moment the call stops counting as in progress.
+          last_activity_ = std::chrono::steady_clock::now();
         }
       }
     }
