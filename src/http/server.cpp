@@ -230,6 +230,10 @@ HttpServer::HttpServer(std::shared_ptr<Server> server, HttpServerOptions options
 HttpServer::~HttpServer() { stop(); }
 
 Result<void> HttpServer::start() {
+  // The logger is made here, before any I/O thread exists: made lazily, its first use could be an
+  // accept loop's warning (a descriptor flood) racing the process's exit and its static
+  // destructors (UBSan: invalid vptr in the sink's construction, HttpFdLimit test).
+  (void)detail::logger();
   auto& st = impl_->state;
   const auto& o = st.opts;
   boost::system::error_code ec;
