@@ -11,6 +11,8 @@ void add_tools(mcp::Server& server);
 void add_resources(mcp::Server& server);
 void add_prompts(mcp::Server& server);
 void add_completion(mcp::Server& server);
+// stateless.cpp: the fixtures of the 2026-07-28 scenarios (multi round-trip, server-stateless, x-mcp-header).
+void add_stateless_fixtures(mcp::Server& server);
 
 // A 1x1 PNG, as the suite's reference fixture uses.
 inline constexpr const char* kPng =

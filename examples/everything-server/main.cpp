@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
   everything::add_resources(*server);
   everything::add_prompts(*server);
   everything::add_completion(*server);
+  everything::add_stateless_fixtures(*server);
   if (!sign_key.empty()) {
     auto key = read_secret_key(sign_key);
     if (!key) {

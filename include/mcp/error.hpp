@@ -32,6 +32,9 @@ inline constexpr int kRequestTimeout = -32001;    // SDK-local: no response in t
 inline constexpr int kResourceNotFound = -32002;  // MCP: resources/read of an unknown URI
 inline constexpr int kUrlElicitationRequired = -32042;  // MCP 2025-11-25
 inline constexpr int kRequestCancelled = -32800;  // SDK-local: cancelled before completion
+// SDK-local, never sent: what RequestContext::input_required returns, so that a handler's "I need
+// the client's input" travels its Result<T> to the server, which answers it (multi round-trip).
+inline constexpr int kInputRequired = -32099;
 // MCP 2026-07-28 (basic/index.mdx, "Error Codes").
 inline constexpr int kHeaderMismatch = -32020;                  // an HTTP header disagrees with the body
 inline constexpr int kMissingRequiredClientCapability = -32021;  // data.requiredCapabilities

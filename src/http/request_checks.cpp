@@ -47,7 +47,36 @@ const json::string* named_value(const jsonrpc::Request& r) {
   return v ? v->if_string() : nullptr;
 }
 
-std::optional<Refusal> check_stateless_post(const Request& req, const jsonrpc::Request& r) {
+// A tools/call's Mcp-Param-* headers (streamable-http.mdx "Server Behavior for Custom Headers"):
+// each argument the tool mirrors must arrive in its header, decoded equal to the body's value, and
+// no header may claim a value the body does not have.
+std::optional<Refusal> check_param_headers(const EndpointPolicy& policy, const Request& req, const jsonrpc::Request& r) {
+  const json::string* name = named_value(r);
+  if (!name || !policy.tool_header_params) return std::nullopt;
+  auto params = policy.tool_header_params(std::string_view(name->data(), name->size()));
+  if (!params || params->empty()) return std::nullopt;
+  static const json::object kNoArguments;
+  const json::value* a = r.params->if_contains("arguments");
+  const json::object& arguments = a && a->is_object() ? a->get_object() : kNoArguments;
+  for (const HeaderParam& p : *params) {
+    const std::string header = "Mcp-Param-" + p.name;
+    const auto text = header_param_text(arguments, p);
+    auto it = req.find(header);
+    if (it == req.end()) {
+      if (text) return mismatch("the " + header + " header is required: the tool mirrors that argument into it", r.id);
+      continue;
+    }
+    auto value = decode_header_value(it->value());
+    if (!value) return mismatch("the " + header + " header is not valid Base64 inside =?base64?...?=", r.id);
+    if (!text) return mismatch("the " + header + " header is sent, but the arguments hold no value for it", r.id);
+    if (*value != *text) {
+      return mismatch(header + " header " + peer_text(*value) + " does not match the argument " + peer_text(*text), r.id);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Refusal> check_stateless_post(const EndpointPolicy& policy, const Request& req, const jsonrpc::Request& r) {
   static const json::object kNoParams;
   auto meta = read_request_meta(r.params ? *r.params : kNoParams);
   if (!meta)
@@ -82,6 +111,7 @@ std::optional<Refusal> check_stateless_post(const Request& req, const jsonrpc::R
       return mismatch("Mcp-Name header " + peer_text(*value) + " does not match " + peer_text(body_value), r.id);
     }
   }
+  if (r.method == method::kToolsCall) return check_param_headers(policy, req, r);
   return std::nullopt;
 }
 
@@ -126,7 +156,7 @@ std::variant<Refusal, CheckedPost> check_post(const EndpointPolicy& policy, cons
   }
   out.message = std::move(*decoded);
   if (auto* r = std::get_if<jsonrpc::Request>(&out.message); r && claims_stateless(req, *r)) {
-    if (auto refused = check_stateless_post(req, *r)) return std::move(*refused);
+    if (auto refused = check_stateless_post(policy, req, *r)) return std::move(*refused);
     out.stateless = true;
     out.protocol_version = std::string(req["mcp-protocol-version"]);
     return out;

@@ -5,12 +5,15 @@
 #pragma once
 
 #include <boost/beast/http.hpp>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
 
 #include "http/host_check.hpp"
 #include "mcp/jsonrpc/codec.hpp"
+#include "mcp/protocol/header_params.hpp"
 
 namespace mcp::http {
 
@@ -31,6 +34,9 @@ struct EndpointPolicy {
   std::size_t max_body_bytes = 4 * 1024 * 1024;
   // The sessions' decoder limits: the message is decoded here, once, and handed to its session.
   jsonrpc::Limits limits{};
+  // The x-mcp-header parameters of a tool (Server::tool_header_params), to check a stateless
+  // tools/call's Mcp-Param-* headers against its arguments; unset: none are checked.
+  std::function<std::shared_ptr<const std::vector<HeaderParam>>(std::string_view tool)> tool_header_params{};
 };
 
 enum class Route { extra_route, mcp_post, mcp_get, mcp_delete };
@@ -48,7 +54,8 @@ std::variant<Refusal, Route> route_request(const EndpointPolicy& policy, const R
 // A stateless (2026-07-28) request passes the revision's checks in the order its conformance
 // cases fix (docs/protocol-2026-07-28.md §3.2): its _meta (400, -32602), the MCP-Protocol-Version
 // and Mcp-Method headers against the body (400, -32020), the version (400, -32022 with data), the
-// headers' presence and Mcp-Name against params.name or params.uri (400, -32020).
+// headers' presence and Mcp-Name against params.name or params.uri (400, -32020), and a tools/call's
+// Mcp-Param-* headers against the arguments its tool's x-mcp-header annotations name (400, -32020).
 struct CheckedPost {
   jsonrpc::Message message;
   bool sse_ok = false;   // the client accepts text/event-stream

@@ -242,6 +242,10 @@ Result<void> HttpServer::start() {
   st.endpoint.path = o.path;
   st.endpoint.max_body_bytes = o.max_body_bytes;
   st.endpoint.limits = st.server->options().session.limits;
+  // The state owns the server and the policy both: the server outlives every check.
+  st.endpoint.tool_header_params = [server = st.server.get()](std::string_view tool) {
+    return server->tool_header_params(tool);
+  };
   st.endpoint.host.check_host = o.validate_host_and_origin && (addr.is_loopback() || !o.allowed_hosts.empty());
   st.endpoint.host.check_origin = o.validate_host_and_origin;
   st.endpoint.host.allowed_hosts = o.allowed_hosts;

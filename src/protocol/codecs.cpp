@@ -172,6 +172,6 @@ MCP_WIRE_ENUM_CODEC(CacheScope, parse_cache_scope, "public", "private")
 Result<void> wire_check(const DiscoverResult& r) {
   return r.ttl_ms < 0 ? fail(field_error("DiscoverResult", "ttlMs", "must not be negative")) : Result<void>{};
 }
-MCP_WIRE_CODECS(DiscoverResult, SubscriptionFilter, SubscriptionsListenRequestParams)
+MCP_WIRE_CODECS(DiscoverResult, SubscriptionFilter, SubscriptionsListenRequestParams, InputRequest)
 
 }  // namespace mcp

@@ -75,14 +75,6 @@ RequestOptions nested_options(RequestOptions options, const jsonrpc::Id& outer, 
   return options;
 }
 
-std::string_view sampling_capability(const json::object& params) {
-  return params.contains("tools") || params.contains("toolChoice") ? "sampling.tools" : "sampling";
-}
-
-std::string_view elicitation_capability(const json::object& params) {
-  auto mode = params.if_contains("mode");
-  return mode && mode->is_string() && mode->get_string() == "url" ? "elicitation.url" : "elicitation";
-}
 }  // namespace
 
 Result<json::value> RequestContext::nested(std::string_view capability, std::string_view method, json::object params,
@@ -110,12 +102,12 @@ void RequestContext::nested_async(std::string_view capability, std::string_view 
 }
 
 Result<json::value> RequestContext::create_message(json::object params, RequestOptions options) {
-  auto capability = sampling_capability(params);
+  auto capability = input_request_capability(method::kSamplingCreateMessage, params);
   return nested(capability, method::kSamplingCreateMessage, std::move(params), std::move(options));
 }
 
 Result<json::value> RequestContext::elicit(json::object params, RequestOptions options) {
-  auto capability = elicitation_capability(params);
+  auto capability = input_request_capability(method::kElicitationCreate, params);
   return nested(capability, method::kElicitationCreate, std::move(params), std::move(options));
 }
 
@@ -124,17 +116,38 @@ Result<json::value> RequestContext::list_roots(RequestOptions options) {
 }
 
 void RequestContext::create_message_async(json::object params, Done done, RequestOptions options) {
-  auto capability = sampling_capability(params);
+  auto capability = input_request_capability(method::kSamplingCreateMessage, params);
   nested_async(capability, method::kSamplingCreateMessage, std::move(params), std::move(options), std::move(done));
 }
 
 void RequestContext::elicit_async(json::object params, Done done, RequestOptions options) {
-  auto capability = elicitation_capability(params);
+  auto capability = input_request_capability(method::kElicitationCreate, params);
   nested_async(capability, method::kElicitationCreate, std::move(params), std::move(options), std::move(done));
 }
 
 void RequestContext::list_roots_async(Done done, RequestOptions options) {
   nested_async("roots", method::kRootsList, json::object{}, std::move(options), std::move(done));
+}
+
+std::unexpected<Error> RequestContext::input_required(InputRequests requests, std::optional<json::value> state) {
+  asked_ = InputAsked{.requests = std::move(requests), .state = std::move(state)};
+  return fail(error_code::kInputRequired, "the handler needs the client's input");
+}
+
+const json::object* RequestContext::input_response(std::string_view key) const {
+  const json::value* answer = responses_.if_contains(key);
+  return answer ? answer->if_object() : nullptr;
+}
+
+void RequestContext::set_input(json::object responses, std::optional<json::value> state) {
+  responses_ = std::move(responses);
+  state_ = std::move(state);
+}
+
+std::optional<InputAsked> RequestContext::take_input_asked() {
+  auto asked = std::move(asked_);
+  asked_.reset();
+  return asked;
 }
 
 }  // namespace mcp

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "log/log.hpp"
+#include "mcp/protocol/input_required.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/protocol/stateless.hpp"
 #include "server/server_session.hpp"
@@ -155,10 +156,20 @@ void ServerSessionImpl::dispatch(InboundRequest& in, Responder reply, std::share
   RequestContext ctx(std::move(view), *this, in.id, std::move(meta), in.cancel);
   if (on_reader) ctx.forbid_nested_requests();
   // 2026-07-28 servers send no requests: what a handler needs from the client comes back through a
-  // multi round-trip result, which is not built yet.
-  if (stateless) ctx.forbid_all_nested_requests("a 2026-07-28 request cannot send requests to the client");
+  // multi round-trip result (RequestContext::input_required).
+  if (stateless) {
+    ctx.forbid_all_nested_requests(
+        "a 2026-07-28 request cannot send requests to the client; return ctx.input_required(...) instead");
+  }
   auto r = std::make_shared<ServerRequest>(std::move(in), std::move(ctx), std::move(reply),
                                            ChainView(std::move(outer), std::move(inner)), shared_from_this());
+  // A stateless retry brings the answers to what the handler asked for last time.
+  if (stateless && accepts_input_responses(r->in.method)) {
+    if (auto ok = accept_input(*r); !ok) {
+      finish(*r, fail(std::move(ok.error())));
+      return;
+    }
+  }
 
   auto route = routes().find(r->in.method);
   try {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "log/log.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/stdio/stdio.hpp"
 #include "mcp/trust/manifest.hpp"
@@ -80,12 +81,29 @@ const ServerOptions& Server::options() const { return impl_->opts; }
 json::object Server::capabilities() const { return impl_->capabilities(); }
 
 void Server::Impl::add_tool(ToolEntry entry) {
+  auto params = header_params(entry.tool.input_schema);
+  if (!params) {
+    // Clients over Streamable HTTP must drop such a tool (server/tools.mdx, x-mcp-header): say why
+    // where its author will look, and check no header for it.
+    MCP_LOG_ERROR("server: tool {}: {}; clients over Streamable HTTP will not list it", peer_text(entry.tool.name),
+                  params.error().message);
+  }
+  entry.header_params = std::make_shared<const std::vector<HeaderParam>>(params ? std::move(*params)
+                                                                                : std::vector<HeaderParam>{});
   {
     std::lock_guard lock(mu);
     upsert(tools, [](const auto& e) -> const std::string& { return e->tool.name; },
            std::make_shared<const ToolEntry>(std::move(entry)));
   }
   broadcast(method::kToolsListChanged, {});
+}
+
+std::shared_ptr<const std::vector<HeaderParam>> Server::tool_header_params(std::string_view name) const {
+  std::lock_guard lock(impl_->mu);
+  for (const auto& e : impl_->tools) {
+    if (e->tool.name == name) return e->header_params;
+  }
+  return nullptr;
 }
 
 void Server::add_tool(Tool tool, ToolHandler handler, ToolOptions options) {

@@ -10,8 +10,10 @@
 #include <unordered_set>
 #include <vector>
 
+#include "mcp/protocol/header_params.hpp"
 #include "mcp/server/server.hpp"
 #include "server/chain.hpp"
+#include "server/request_state.hpp"
 #include "server/requirement_table.hpp"
 
 namespace mcp {
@@ -53,9 +55,17 @@ using PromptHandlers = ItemHandler<PromptHandler, AsyncPromptHandler>;
 using CompleterHandlers = ItemHandler<Completer, AsyncCompleter>;
 
 struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
-  explicit Impl(ServerOptions o) : opts(std::move(o)) {}
+  explicit Impl(ServerOptions o)
+      : opts(std::move(o)),
+        request_states(opts.request_state_key.value_or(RequestStateCodec::random_key()), opts.request_state_lifetime) {}
 
-  struct ToolEntry { Tool tool; ToolHandlers handler; ToolOptions options; };
+  struct ToolEntry {
+    Tool tool;
+    ToolHandlers handler;
+    ToolOptions options;
+    // Its x-mcp-header parameters, read once at registration (add_tool); empty if they are invalid.
+    std::shared_ptr<const std::vector<HeaderParam>> header_params{};
+  };
   struct ResourceEntry { Resource resource; ResourceHandlers reader; };
   struct TemplateEntry { ResourceTemplate resource_template; UriTemplate matcher; TemplateHandlers reader; };
   struct PromptEntry { Prompt prompt; PromptHandlers handler; };
@@ -72,6 +82,7 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   ResourceMatch match_resource(std::string_view uri) const;
 
   ServerOptions opts;
+  const RequestStateCodec request_states;  // signs multi round-trip states (input_required.cpp)
   mutable std::mutex mu;
   // Vectors keep registration order, which is the order lists are served in.
   // Shared, never changed once registered: a tools/call takes its entry with one reference count,

@@ -36,10 +36,24 @@ void cap_completion(CompleteResult& result) {
   c.has_more = true;
 }
 
+// Whether a handler's answer is its ctx.input_required(...).
+template <class T>
+bool asks_input(const Result<T>& answer) {
+  return !answer && answer.error().code == error_code::kInputRequired;
+}
+
 // An answer on its way out, whichever way the handler gave it: made what every answer of its kind
-// must be (a completion capped), then back through the chain's stages to the client.
+// must be (a completion capped), then back through the chain's stages to the client. A request
+// for the client's input that reaches here is a stateless request's: it becomes the
+// InputRequiredResult (a session's was served by the rounds of run_handler and start_async).
 template <class T>
 bool send_answer(ServerSessionImpl& self, ServerRequest& r, Result<T> answer) {
+  if (asks_input(answer)) {
+    auto asked = r.ctx.take_input_asked();
+    if (!asked) return self.finish(r, fail(Error::internal("the handler returned kInputRequired without ctx.input_required")));
+    if (!r.ctx.stateless()) return self.finish(r, fail(Error::internal("the client's input was asked for outside a round")));
+    return self.finish(r, self.input_required_result(r, *asked));
+  }
   if constexpr (std::is_same_v<T, CompleteResult>) {
     if (answer) cap_completion(*answer);
   }
@@ -61,13 +75,23 @@ Result<T> thrown(const ServerRequest& r, const std::exception& e) {
 
 // Starts an asynchronous handler. Its context and its Reply both keep the request (and so the
 // session) alive until it answers; once every copy of both is gone the request goes too, and its
-// Responder answers -32603 if nothing did.
+// Responder answers -32603 if nothing did. In a 2025-11-25 session, a Reply given
+// ctx.input_required(...) sends what was asked for and starts the handler again with the answers
+// (a copy of `args` for each round).
 template <class T, class Async, class... Args>
 void start_async(ServerSessionImpl& self, const std::shared_ptr<ServerRequest>& r, const Async& handler,
                  const Args&... args) {
   std::shared_ptr<RequestContext> ctx(r, &r->ctx);
-  Reply<T> reply(
-      [self = self.shared_from_this(), r](Result<T> answer) { return send_answer(*self, *r, std::move(answer)); });
+  Reply<T> reply([self = self.shared_from_this(), r, handler, args...](Result<T> answer) {
+    if (!asks_input(answer) || r->ctx.stateless()) return send_answer(*self, *r, std::move(answer));
+    auto asked = r->ctx.take_input_asked();
+    if (!asked) return send_answer(*self, *r, std::move(answer));
+    self->gather_input_async(r, std::move(*asked), [self, r, handler, args...](Result<void> got) {
+      if (!got) send_answer(*self, *r, Result<T>(fail(std::move(got.error()))));
+      else start_async<T>(*self, r, handler, args...);
+    });
+    return true;
+  });
   try {
     handler(args..., std::move(ctx), std::move(reply));
   } catch (const std::exception& e) {
@@ -78,7 +102,8 @@ void start_async(ServerSessionImpl& self, const std::shared_ptr<ServerRequest>& 
 // Runs an item's handler and answers `r` with what it gives: a blocking one here and now, an
 // asynchronous one started here and answered later through its Reply. Either way the answer goes
 // through send_answer, so both kinds get the same checks and the same stages. `args` are what the
-// handler takes before its context.
+// handler takes before its context. A blocking handler that asks for the client's input in a
+// 2025-11-25 session runs again here once the session's requests have the answers.
 template <class T, class Blocking, class Async, class... Args>
 void run_handler(ServerSessionImpl& self, const std::shared_ptr<ServerRequest>& r,
                  const ItemHandler<Blocking, Async>& handler, const Args&... args) {
@@ -86,14 +111,24 @@ void run_handler(ServerSessionImpl& self, const std::shared_ptr<ServerRequest>& 
     start_async<T>(self, r, handler.async, args...);
     return;
   }
-  Result<T> answer = [&]() -> Result<T> {
-    try {
-      return handler.blocking(args..., r->ctx);
-    } catch (const std::exception& e) {
-      return thrown<T>(*r, e);
+  for (;;) {
+    Result<T> answer = [&]() -> Result<T> {
+      try {
+        return handler.blocking(args..., r->ctx);
+      } catch (const std::exception& e) {
+        return thrown<T>(*r, e);
+      }
+    }();
+    if (asks_input(answer) && !r->ctx.stateless()) {
+      if (auto asked = r->ctx.take_input_asked()) {
+        auto got = self.gather_input(*r, std::move(*asked));
+        if (got) continue;
+        answer = fail(std::move(got.error()));
+      }
     }
-  }();
-  send_answer(self, *r, std::move(answer));
+    send_answer(self, *r, std::move(answer));
+    return;
+  }
 }
 
 // prompts/get's params, once the prompt is known and has every argument it requires: checked

@@ -33,6 +33,7 @@ struct ServerRequest {
   Call call{in.method, in.params, ctx, nullptr};
   std::size_t depth = 0;  // how many stages saw the request (see ChainView::enter)
   std::atomic<bool> answered{false};
+  int input_rounds = 0;  // 2025-11-25 sessions: times the handler asked for the client's input
 
   // Found before the chain by the method's find step (copied out of the registry under its lock).
   std::optional<CallToolRequestParams> tool_call;

@@ -91,6 +91,20 @@ class ServerSessionImpl final : public ServerSession,
   // server_manifest.cpp: tools/manifest, signed over listed_tools.
   Result<json::value> tools_manifest(ServerRequest& r);
 
+  // input_required.cpp: multi round-trip. A stateless retry's inputResponses and requestState,
+  // checked (-32602 saying what is wrong) and given to the handler's context.
+  Result<void> accept_input(ServerRequest& r);
+  // What a handler's input_required is answered with on a stateless request: the
+  // InputRequiredResult, its state signed; -32021 if it asks through a capability the request did
+  // not declare.
+  Result<json::value> input_required_result(ServerRequest& r, const InputAsked& asked);
+  // In a 2025-11-25 session: sends what the handler asked for as this session's requests and gives
+  // the answers to its context, for it to run again. Fails past max_input_rounds, on a capability
+  // the client did not declare (-32021), or with the first request that fails.
+  Result<void> gather_input(ServerRequest& r, InputAsked asked);
+  void gather_input_async(const std::shared_ptr<ServerRequest>& r, InputAsked asked,
+                          std::function<void(Result<void>)> done);
+
  private:
   Result<json::value> initialize(const json::object& params);
   // A request of this session's initialized client, or a stateless one with its own view: the
@@ -117,6 +131,7 @@ class ServerSessionImpl final : public ServerSession,
                                  KeyOf key_of, ServerRequest& r);
   std::shared_ptr<const SessionSignature> session_signature() const;
   Result<json::value> change_subscription(ServerRequest& r, bool on);
+  Result<void> next_input_round(ServerRequest& r, const InputAsked& asked);
 
   std::shared_ptr<Server::Impl> server_;
   std::shared_ptr<Session> session_;

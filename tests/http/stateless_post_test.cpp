@@ -226,3 +226,66 @@ TEST(HttpStateless, StoppingTheServerEndsAnOpenListen) {
 
 }  // namespace
 }  // namespace mcp::http::test
+
+namespace mcp::http::test {
+namespace {
+
+// A tool that mirrors `region` (string) and `priority` (integer) into Mcp-Param headers.
+void add_region_tool(Server& server) {
+  Tool t;
+  t.name = "regional";
+  t.description = "runs in a region";
+  t.input_schema = json::object{
+      {"type", "object"},
+      {"properties", json::object{{"region", json::object{{"type", "string"}, {"x-mcp-header", "Region"}}},
+                                  {"priority", json::object{{"type", "integer"}, {"x-mcp-header", "Priority"}}}}}};
+  server.add_tool(t, [](const json::object& args, RequestContext&) -> Result<CallToolResult> {
+    return CallToolResult::text("ran in " + json::serialize(args.at("region")));
+  });
+}
+
+RawResponse call_regional(unsigned short port, std::string_view arguments, Headers extra) {
+  Headers h = stateless_headers("tools/call", "regional");
+  for (auto& e : extra) h.push_back(std::move(e));
+  return raw_exchange(port, "POST", h, stateless_rpc(1, "tools/call", R"("name":"regional","arguments":)" + std::string(arguments)));
+}
+
+TEST(HttpStatelessParamHeaders, MatchingHeadersPassPlainOrBase64) {
+  TestServer s;
+  ASSERT_TRUE(s.started);
+  add_region_tool(*s.server);
+  auto plain = call_regional(s.port, R"({"region":"us west 1","priority":3})",
+                             {{"Mcp-Param-Region", "us west 1"}, {"mcp-param-priority", "3"}});
+  EXPECT_EQ(plain.status, 200) << plain.body;
+  EXPECT_EQ(error_code_of(plain), 0) << plain.body;
+  auto encoded = call_regional(s.port, R"({"region":"Hello"})", {{"Mcp-Param-Region", "=?base64?SGVsbG8=?="}});
+  EXPECT_EQ(error_code_of(encoded), 0) << encoded.body;
+  // A value that only looks like Base64, or half a sentinel, is taken literally.
+  auto literal = call_regional(s.port, R"({"region":"=?base64?SGVsbG8="})", {{"Mcp-Param-Region", "=?base64?SGVsbG8="}});
+  EXPECT_EQ(error_code_of(literal), 0) << literal.body;
+  // No argument, no header: nothing to check.
+  auto none = call_regional(s.port, R"({})", {});
+  EXPECT_EQ(error_code_of(none), 0) << none.body;
+}
+
+TEST(HttpStatelessParamHeaders, AMissingWrongOrMalformedHeaderIsMinus32020With400) {
+  TestServer s;
+  ASSERT_TRUE(s.started);
+  add_region_tool(*s.server);
+  const std::vector<std::pair<std::string, Headers>> cases = {
+      {R"({"region":"test-value"})", {}},                                     // required header missing
+      {R"({"region":"Hello"})", {{"Mcp-Param-Region", "Goodbye"}}},           // different value
+      {R"({"region":"Hello"})", {{"Mcp-Param-Region", "=?base64?SGVsbG8?="}}},    // bad padding
+      {R"({"region":"Hello"})", {{"Mcp-Param-Region", "=?base64?SGVs!!!bG8=?="}}},  // bad characters
+      {R"({"region":"eu","priority":3})", {{"Mcp-Param-Region", "eu"}, {"Mcp-Param-Priority", "4"}}},
+      {R"({})", {{"Mcp-Param-Region", "eu"}}},                                 // a header the body does not back
+  };
+  for (const auto& [arguments, headers] : cases) {
+    auto r = call_regional(s.port, arguments, headers);
+    EXPECT_EQ(r.status, 400) << arguments << " " << r.body;
+    EXPECT_EQ(error_code_of(r), error_code::kHeaderMismatch) << arguments << " " << r.body;
+  }
+}
+
+}  // namespace
+}  // namespace mcp::http::test

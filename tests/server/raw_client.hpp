@@ -21,13 +21,16 @@ namespace mcp::test {
 struct RawClient : Session::Handler {
   std::shared_ptr<Server> server;
   std::shared_ptr<Session> session;
+  std::shared_ptr<ServerSession> server_session;
   std::mutex mu;
   std::vector<jsonrpc::Notification> notifications;
   std::condition_variable arrived;
 
   explicit RawClient(std::shared_ptr<Server> s) : server(std::move(s)) {
     auto [a, b] = make_memory_transport_pair();
-    EXPECT_TRUE(server->connect(a));
+    auto connected = server->connect(a);
+    EXPECT_TRUE(connected);
+    if (connected) server_session = *connected;
     session = Session::create(b, *this, {});
     EXPECT_TRUE(session->start());
   }

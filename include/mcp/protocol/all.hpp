@@ -9,6 +9,7 @@
 #include "mcp/protocol/elicitation.hpp"
 #include "mcp/protocol/icon.hpp"
 #include "mcp/protocol/initialize.hpp"
+#include "mcp/protocol/input_required.hpp"
 #include "mcp/protocol/logging.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/protocol/notifications.hpp"

@@ -23,6 +23,7 @@
 #include "mcp/error.hpp"
 #include "mcp/json.hpp"
 #include "mcp/jsonrpc/message.hpp"
+#include "mcp/protocol/input_required.hpp"
 #include "mcp/session/cancellation.hpp"
 #include "mcp/session/session.hpp"
 
@@ -61,6 +62,12 @@ class ClientChannel {
   virtual void close_stream(const jsonrpc::Id& request_id) { (void)request_id; }
 };
 
+// What a handler asked the client for (RequestContext::input_required).
+struct InputAsked {
+  InputRequests requests{};
+  std::optional<json::value> state{};
+};
+
 class RequestContext {
  public:
   RequestContext(std::shared_ptr<const ClientView> client, ClientChannel& channel, jsonrpc::Id request_id,
@@ -71,6 +78,8 @@ class RequestContext {
   const json::object& client_capabilities() const { return client_->capabilities; }
   const std::string& session_id() const { return client_->session_id; }
   const std::optional<std::string>& identity() const { return client_->identity; }
+  // A 2026-07-28 request, judged by its own _meta (ClientView::stateless).
+  bool stateless() const { return client_->stateless; }
   // "sampling", "elicitation", "roots", or a dotted path such as "sampling.tools", "elicitation.url".
   // `elicitation` declared as {} means form mode, as the specification says.
   bool client_supports(std::string_view capability) const;
@@ -112,6 +121,43 @@ class RequestContext {
     no_nested_reason_ = std::move(reason);
   }
 
+  // Multi round-trip (MCP 2026-07-28, mcp/protocol/input_required.hpp), for tools/call,
+  // prompts/get and resources/read handlers, of either kind. A handler that needs the client's
+  // input returns `ctx.input_required(requests, state)` instead of its result (a blocking one
+  // returns it; an asynchronous one passes it to its Reply). The server then gets the answers, and
+  // the handler runs again from the start with them: input_response(key) gives each answer,
+  // request_state() gives back `state`. So write the handler to look for its answers first, and to
+  // ask again (the same keys, or new ones for a further round) for what is still missing.
+  //   2026-07-28: the server answers with an InputRequiredResult; the client's retry, a new
+  //   request, runs the handler. `state` travels through the client signed (HMAC-SHA256 under the
+  //   server's key, bound to the method, the item and the caller, expiring): a client can read it
+  //   but not change it, so keep secrets out of it.
+  //   2025-11-25: the server sends each input request to the client itself (sampling,
+  //   elicitation, roots requests of the session) and runs the handler again with the answers,
+  //   at most ServerOptions::max_input_rounds times; `state` stays in memory.
+  // Each request must be one the client declared the capability for (client_supports): else the
+  // request fails with -32021 naming what is missing. Ask for an alternative the client supports
+  // instead, when there is one.
+  [[nodiscard]] std::unexpected<Error> input_required(InputRequests requests, std::optional<json::value> state = {});
+  // The client's answer to the input request `key` of the previous round; null if it sent none.
+  const json::object* input_response(std::string_view key) const;
+  // The same, read as `T` (ElicitResult, CreateMessageResult, ListRootsResult): empty if absent,
+  // -32602 naming the key if it is not a `T`.
+  template <class T>
+  [[nodiscard]] Result<std::optional<T>> input_response_as(std::string_view key) const {
+    const json::object* answer = input_response(key);
+    if (!answer) return std::optional<T>{};
+    auto typed = from_json<T>(json::value(*answer));
+    if (!typed) return fail(Error::invalid_params("inputResponses[\"" + peer_text(key) + "\"]: " + typed.error().message));
+    return std::optional<T>(std::move(*typed));
+  }
+  // The `state` the handler gave with the previous round's input_required; empty on a first round.
+  const std::optional<json::value>& request_state() const { return state_; }
+  // The server's side of the above, not for handlers: the answers and state of a retry, and what
+  // the handler asked for (taken once).
+  void set_input(json::object responses, std::optional<json::value> state);
+  std::optional<InputAsked> take_input_asked();
+
   // Over Streamable HTTP, ends this request's SSE stream now; the result is delivered when the
   // client reconnects with Last-Event-ID (SSE polling, SEP-1699). A no-op on other transports.
   void close_stream() { channel_.close_stream(request_id_); }
@@ -129,6 +175,9 @@ class RequestContext {
   jsonrpc::Id request_id_;
   std::optional<json::object> meta_;
   std::optional<std::string> no_nested_reason_;  // set: every nested request fails with it
+  json::object responses_;                // inputResponses of this round
+  std::optional<json::value> state_;      // the state given with the previous round
+  std::optional<InputAsked> asked_;       // what the handler asked for, until the server takes it
   CancellationToken cancel_;
   bool no_nested_ = false;
 };

@@ -31,7 +31,9 @@
 // Thread-safety: all members are thread-safe.
 #pragma once
 
+#include <array>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -40,6 +42,7 @@
 #include <vector>
 
 #include "mcp/protocol/completion.hpp"
+#include "mcp/protocol/header_params.hpp"
 #include "mcp/protocol/initialize.hpp"
 #include "mcp/protocol/prompt.hpp"
 #include "mcp/protocol/resource.hpp"
@@ -85,6 +88,14 @@ struct ServerOptions {
   // authorization context that asked, the safe reading of a result that may vary by caller.
   std::chrono::milliseconds cache_ttl{0};
   CacheScope cache_scope = CacheScope::private_;
+  // Multi round-trip (RequestContext::input_required). The key that signs the requestState of a
+  // stateless request: default a random one per Server, so a state outlives neither the process
+  // nor this server; give every replica behind one endpoint the same key (32 secret bytes) for a
+  // retry to land on any of them. States expire after request_state_lifetime. A 2025-11-25 session
+  // runs a handler at most max_input_rounds times for one request before failing it (-32603).
+  std::optional<std::array<std::uint8_t, 32>> request_state_key{};
+  std::chrono::seconds request_state_lifetime{600};
+  int max_input_rounds = 8;
   Session::Options session{};
 };
 
@@ -165,6 +176,10 @@ class Server : public std::enable_shared_from_this<Server> {
   // Registration. Adding a name that exists replaces it. Input: the definition as it will be listed.
   void add_tool(Tool tool, ToolHandler handler, ToolOptions options = {});
   void add_async_tool(Tool tool, AsyncToolHandler handler);
+  // The x-mcp-header parameters of tool `name` (mcp/protocol/header_params.hpp), for the HTTP
+  // transport to check a call's Mcp-Param-* headers against its arguments; null if there is no
+  // such tool. A tool whose annotations are invalid is registered with none (and an error logged).
+  std::shared_ptr<const std::vector<HeaderParam>> tool_header_params(std::string_view name) const;
   bool remove_tool(const std::string& name);
   void add_resource(Resource resource, ResourceReader reader);
   void add_async_resource(Resource resource, AsyncResourceReader reader);
