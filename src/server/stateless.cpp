@@ -4,8 +4,8 @@
 // request (dispatch.cpp), with its own ClientView and the stateless stage outermost, which gives
 // each answer what the revision adds: resultType, serverInfo, caching hints, its error codes.
 //
-// Not built yet (issue 10): multi round-trip results (a handler cannot ask the client anything in
-// a stateless request) and the capability signature for stateless requests.
+// Multi round-trip results are input_required.cpp's. Not built yet (issue 10): the capability
+// signature for stateless requests.
 #include <algorithm>
 #include <atomic>
 

@@ -251,10 +251,10 @@ TEST_F(McpInspect, ListsWhatTheServerOffersAndCallsATool) {
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_EQ(r.out.find("server: mcp-trust-everything-server "), 0u) << r.out;
   EXPECT_NE(r.out.find("(protocol 2025-11-25)\n"), std::string::npos) << r.out;
-  for (const char* line : {"tools (14):\n", "  test_simple_text  Returns a simple text response\n",
+  for (const char* line : {"tools (28):\n", "  test_simple_text  Returns a simple text response\n",
                            "  test_error_handling  Always fails, as a tool error\n", "resources (3):\n",
                            "  test://static-text  static-text\n", "resource templates (1):\n",
-                           "  test://template/{id}/data  template\n", "prompts (4):\n",
+                           "  test://template/{id}/data  template\n", "prompts (5):\n",
                            "  test_simple_prompt  A simple prompt without arguments\n"})
     EXPECT_NE(r.out.find(line), std::string::npos) << "missing: " << line << "in:\n" << r.out;
   EXPECT_NE(r.out.find("call test_simple_text:\n"

@@ -68,7 +68,14 @@ await check('ping', async () => { assert.deepEqual(await client.ping(), {}); });
 const expectedTools = ['test_simple_text', 'test_image_content', 'test_audio_content', 'test_embedded_resource',
   'test_multiple_content_types', 'test_tool_with_logging', 'test_tool_with_progress', 'test_error_handling',
   'test_sampling', 'test_elicitation', 'test_elicitation_sep1034_defaults', 'test_elicitation_sep1330_enums',
-  'json_schema_2020_12_tool', 'test_reconnection'];
+  'json_schema_2020_12_tool', 'test_reconnection',
+  // The 2026-07-28 fixtures (examples/everything-server/stateless.cpp), listed to every revision.
+  'test_input_required_result_elicitation', 'test_input_required_result_sampling',
+  'test_input_required_result_list_roots', 'test_input_required_result_request_state',
+  'test_input_required_result_multiple_inputs', 'test_input_required_result_multi_round',
+  'test_input_required_result_tampered_state', 'test_input_required_result_capabilities',
+  'test_missing_capability', 'test_streaming_elicitation', 'test_logging_tool', 'test_trigger_tool_change',
+  'test_trigger_prompt_change', 'test_custom_header'];
 await check('tools/list', async () => {
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), [...expectedTools].sort());
@@ -147,6 +154,16 @@ await check('tools/call test_sampling round trip', async () => {
   assert.equal(samplingRequests[0].messages[0].content.text, 'Test prompt for sampling');
   assert.equal(text(r), 'LLM response: This is a test response from the client');
 });
+// A multi round-trip tool in a 2025-11-25 session: the server asks this client itself, once per
+// round, and runs the tool again with each answer (src/server/input_required.cpp).
+await check('tools/call of a multi round-trip tool: two elicitations through the session', async () => {
+  const before = elicitRequests.length;
+  const r = await client.callTool({ name: 'test_input_required_result_multi_round', arguments: {} });
+  assert.equal(elicitRequests.length - before, 2);
+  assert.equal(elicitRequests[before].message, 'Step 1: What is your name?');
+  assert.equal(elicitRequests[before + 1].message, 'Step 2: What is your favorite color?');
+  assert.match(text(r), /^multi-round complete: /);
+});
 await check('tools/call test_elicitation round trip', async () => {
   const r = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Please provide your information' } });
   assert.equal(text(r), 'User response: action=accept, content={"username":"testuser","email":"test@example.com"}');
@@ -204,8 +221,8 @@ await check('resources/subscribe and unsubscribe', async () => {
 
 await check('prompts/list', async () => {
   const { prompts } = await client.listPrompts();
-  assert.deepEqual(prompts.map((p) => p.name).sort(), ['test_prompt_with_arguments', 'test_prompt_with_embedded_resource',
-    'test_prompt_with_image', 'test_simple_prompt']);
+  assert.deepEqual(prompts.map((p) => p.name).sort(), ['test_input_required_result_prompt', 'test_prompt_with_arguments',
+    'test_prompt_with_embedded_resource', 'test_prompt_with_image', 'test_simple_prompt']);
   assert.ok(prompts.every((p) => p.description));
 });
 await check('prompts/get all four', async () => {
