@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Streamable HTTP interop with real peers:
-#   1. the reference TypeScript SDK client drives our everything-server through every fixture;
+#   1. the reference TypeScript SDK client drives our everything-server through every fixture, and
+#      its 2.x client, pinned to MCP 2026-07-28, through the stateless and multi round-trip ones;
 #   2. the MCP Inspector's CLI lists and calls our server's tools;
 #   3. our client (mcp-inspect --url) lists and calls tools of a reference TypeScript SDK server.
 # Usage: http_interop.sh <everything-server> <mcp-inspect>
@@ -32,6 +33,7 @@ wait_url() {  # wait_url LOGFILE -> prints the URL the program announced
 log1=$(mktemp); "$server_bin" --http --port 0 >"$log1" 2>&1 & pids+=($!)
 ours=$(wait_url "$log1") || exit 1
 check "reference TS client -> our server over HTTP" "$node" "$here/ts_client_vs_server.mjs" "$ours"
+check "reference TS 2.x client (2026-07-28) -> our server over HTTP" "$node" "$here/ts2_client_vs_server.mjs" "$ours"
 check "Inspector CLI tools/list" bash -c "'$node' '$inspector' --cli '$ours' --method tools/list | grep -q '\"test_simple_text\"'"
 check "Inspector CLI tools/call" bash -c "'$node' '$inspector' --cli '$ours' --method tools/call --tool-name test_simple_text | grep -q 'This is a simple text response for testing.'"
 check "Inspector CLI resources/read" bash -c "'$node' '$inspector' --cli '$ours' --method resources/read --uri test://static-text | grep -q 'static text resource'"
