@@ -1,6 +1,9 @@
 // mcp-inspect: start any stdio MCP server, show what it offers, optionally call one tool.
 //
-//   mcp-inspect [--call NAME [--args JSON]] [--timeout MS] (--url URL | -- COMMAND [ARGS...])
+//   mcp-inspect [--call NAME [--args JSON]] [--timeout MS] [--protocol VERSION] (--url URL | -- COMMAND [ARGS...])
+//
+// It speaks MCP 2026-07-28 when the server does, and 2025-11-25 otherwise; --protocol 2025-11-25
+// forces the handshake revision, --protocol 2026-07-28 refuses to fall back.
 //
 // Exit status: 0 on success, 1 when the server fails or misbehaves, 2 on a usage error.
 #include <cstring>
@@ -10,13 +13,14 @@
 
 #include "mcp/client/client.hpp"
 #include "mcp/http/client_transport.hpp"
+#include "mcp/protocol/methods.hpp"
 #include "mcp/stdio/child_process.hpp"
 
 namespace {
 
 int usage(const char* why) {
   if (why) std::cerr << "mcp-inspect: " << why << "\n";
-  std::cerr << "usage: mcp-inspect [--call NAME [--args JSON]] [--timeout MS] (--url URL | -- COMMAND [ARGS...])\n";
+  std::cerr << "usage: mcp-inspect [--call NAME [--args JSON]] [--timeout MS] [--protocol VERSION] (--url URL | -- COMMAND [ARGS...])\n";
   return 2;
 }
 
@@ -30,7 +34,7 @@ std::string one_line(const std::optional<std::string>& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string call, args_text = "{}", url;
+  std::string call, args_text = "{}", url, protocol;
   long timeout_ms = 30000;
   int i = 1;
   for (; i < argc; ++i) {
@@ -42,12 +46,16 @@ int main(int argc, char** argv) {
     else if (a == "--args") args_text = argv[++i];
     else if (a == "--url") url = argv[++i];
     else if (a == "--timeout") timeout_ms = std::strtol(argv[++i], nullptr, 10);
+    else if (a == "--protocol") protocol = argv[++i];
     else return usage(("unknown option " + a).c_str());
   }
   if (i >= argc && url.empty()) return usage("give --url URL or a server command after --");
   boost::system::error_code ec;
   auto args = mcp::json::parse(args_text, ec);
   if (ec || !args.is_object()) return usage("--args must be a JSON object");
+  if (!protocol.empty() && !mcp::is_stateless_protocol_version(protocol) && !mcp::is_supported_protocol_version(protocol)) {
+    return usage(("--protocol " + protocol + " is not a revision this client speaks").c_str());
+  }
 
   std::shared_ptr<mcp::Transport> transport;
   if (!url.empty()) {
@@ -66,6 +74,10 @@ int main(int argc, char** argv) {
   mcp::ClientOptions opts;
   opts.info.name = "mcp-inspect";
   opts.session.request_timeout = std::chrono::milliseconds(timeout_ms);
+  if (!protocol.empty()) {
+    opts.protocol_version = protocol;
+    opts.fallback = false;  // a revision asked for by name is that revision or nothing
+  }
   mcp::Client client(opts);
   auto init = client.connect(transport);
   if (!init) { std::cerr << "mcp-inspect: initialize failed: " << init.error().message << "\n"; return 1; }
@@ -104,6 +116,12 @@ int main(int argc, char** argv) {
     if (!r) report("tools/call", r.error());
     else {
       std::cout << "call " << call << (r->is_error.value_or(false) ? " (tool error)" : "") << ":\n";
+      // What the tool returned, without what 2026-07-28 adds to every result.
+      r->extra.erase("resultType");
+      if (r->meta) {
+        r->meta->erase("io.modelcontextprotocol/serverInfo");
+        if (r->meta->empty()) r->meta.reset();
+      }
       std::cout << mcp::json::serialize(mcp::to_json(*r)) << "\n";
       if (r->is_error.value_or(false)) status = 1;
     }

@@ -6,208 +6,261 @@
 #include <mutex>
 #include <set>
 
-#include "client/manifest_enforcer.hpp"
-#include "client/signature_enforcer.hpp"
+#include "client/client_impl.hpp"
 #include "log/log.hpp"
 
 namespace mcp {
 
-struct Client::Impl final : Session::Handler, ClientStageHost {
-  explicit Impl(ClientOptions o) : opts(std::move(o)) {
-    stages = opts.stages;
-    // The policies are innermost: they judge what the server sent before the user's stages see it.
-    if (opts.manifest) {
-      manifest_enforcer = std::make_shared<ManifestEnforcer>(*opts.manifest);
-      stages.push_back(manifest_enforcer);
+namespace {
+
+// What the handlers set declare, the same on every request (a capability with no handler is never
+// declared).
+json::object declared_capabilities(const ClientOptions& opts) {
+  json::object caps;
+  if (opts.on_sampling) {
+    json::object s;
+    if (opts.sampling_tools) s["tools"] = json::object{};
+    caps["sampling"] = std::move(s);
+  }
+  if (opts.on_elicitation) {
+    json::object e;
+    // Declaring url support means listing form explicitly too (client/elicitation, 2025-11-25).
+    if (opts.elicitation_url) {
+      e["form"] = json::object{};
+      e["url"] = json::object{};
     }
-    if (opts.signature_policy) {
-      enforcer = std::make_shared<SignatureEnforcer>(*opts.signature_policy);
-      stages.push_back(enforcer);
+    caps["elicitation"] = std::move(e);
+  }
+  if (opts.on_roots) caps["roots"] = json::object{{"listChanged", opts.roots_list_changed}};
+  return caps;
+}
+
+}  // namespace
+
+Client::Impl::Impl(ClientOptions o) : opts(std::move(o)), declared(declared_capabilities(opts)), cache(declared) {
+  stages = opts.stages;
+  // The policies are innermost: they judge what the server sent before the user's stages see it.
+  if (opts.manifest) {
+    manifest_enforcer = std::make_shared<ManifestEnforcer>(*opts.manifest);
+    stages.push_back(manifest_enforcer);
+  }
+  if (opts.signature_policy) {
+    enforcer = std::make_shared<SignatureEnforcer>(*opts.signature_policy);
+    stages.push_back(enforcer);
+  }
+}
+
+const ClientRequestHandler* Client::Impl::handler_for(std::string_view m) const {
+  const ClientRequestHandler* h = nullptr;
+  if (m == method::kSamplingCreateMessage) h = &opts.on_sampling;
+  else if (m == method::kElicitationCreate) h = &opts.on_elicitation;
+  else if (m == method::kRootsList) h = &opts.on_roots;
+  return h && *h ? h : nullptr;
+}
+
+Result<json::value> Client::Impl::handle_request(InboundRequest& req) {
+  const ClientRequestHandler* h = handler_for(req.method);
+  if (!h) return fail(Error::method_not_found(req.method));
+  try {
+    return (*h)(req.params, req.cancel);
+  } catch (const std::exception& e) {
+    return fail(Error::internal(req.method + " handler failed: " + e.what()));
+  }
+}
+
+void Client::Impl::handle_notification(const jsonrpc::Notification& n) {
+  static const json::object empty;
+  const json::object& p = n.params ? *n.params : empty;
+  for (const auto& stage : stages) stage->on_notification(n);
+  if (n.method == method::kSubscriptionsAcknowledged) {
+    listen_acknowledged();
+  } else if (n.method == method::kLoggingMessage && opts.on_log) {
+    if (auto m = from_json<LoggingMessageNotificationParams>(p)) opts.on_log(*m);
+    else MCP_LOG_WARN("client: malformed notifications/message: {}", m.error().message);
+  } else if (n.method == method::kResourcesUpdated) {
+    if (auto u = p.if_contains("uri"); u && u->is_string()) {
+      cache.forget_resource(u->get_string());
+      if (opts.on_resource_updated) opts.on_resource_updated(std::string(u->get_string()));
+    }
+  } else if (n.method.starts_with("notifications/") && n.method.ends_with("/list_changed")) {
+    if (auto kind = list_kind_of_method(n.method)) {
+      cache.forget(*kind);
+      if (*kind == ListKind::resources) cache.forget(ListKind::resource_templates);
+      if (opts.on_list_changed) opts.on_list_changed(std::string(result_key(*kind)));
     }
   }
+  if (opts.on_notification) opts.on_notification(n);
+}
 
-  ClientOptions opts;
-  std::vector<std::shared_ptr<ClientStage>> stages;     // the chain, outermost first
-  std::shared_ptr<SignatureEnforcer> enforcer;          // null without a signature policy
-  std::shared_ptr<ManifestEnforcer> manifest_enforcer;  // null without a manifest policy
-  std::shared_ptr<Session> session;
-  // A stage refused the session: every later call fails with this.
-  std::optional<Error> ended_by;
-  InitializeResult init;
-  json::object server_caps;
-  mutable std::mutex mu;
+void Client::Impl::handle_closed(const std::optional<Error>& reason) {
+  if (reason) MCP_LOG_WARN("client: connection closed: {}", reason->message);
+  if (opts.on_closed) opts.on_closed(reason);
+}
 
-  json::object capabilities() const {
-    json::object caps;
-    if (opts.on_sampling) {
-      json::object s;
-      if (opts.sampling_tools) s["tools"] = json::object{};
-      caps["sampling"] = std::move(s);
-    }
-    if (opts.on_elicitation) {
-      json::object e;
-      // Declaring url support means listing form explicitly too (client/elicitation, 2025-11-25).
-      if (opts.elicitation_url) {
-        e["form"] = json::object{};
-        e["url"] = json::object{};
-      }
-      caps["elicitation"] = std::move(e);
-    }
-    if (opts.on_roots) caps["roots"] = json::object{{"listChanged", opts.roots_list_changed}};
-    return caps;
+bool Client::Impl::supports(std::string_view capability) const { return declares_capability(server_caps, capability); }
+
+Result<json::value> Client::Impl::call(std::string_view capability, std::string_view method, json::object params,
+                                       CallOptions o) {
+  if (!session) return fail(Error::connection_closed("not connected"));
+  // A stage ended the session: every later call says why, not just "closed".
+  if (auto e = ended()) return fail(*e);
+  if (!capability.empty() && !supports(capability)) {
+    return fail(error_code::kMethodNotFound, "the server did not declare the '" + std::string(capability) +
+                                                 "' capability, so " + std::string(method) + " was not sent");
   }
-
-  Result<json::value> handle_request(InboundRequest& req) override {
-    const ClientRequestHandler* h = nullptr;
-    if (req.method == method::kSamplingCreateMessage) h = &opts.on_sampling;
-    else if (req.method == method::kElicitationCreate) h = &opts.on_elicitation;
-    else if (req.method == method::kRootsList) h = &opts.on_roots;
-    if (!h || !*h) return fail(Error::method_not_found(req.method));
-    try {
-      return (*h)(req.params, req.cancel);
-    } catch (const std::exception& e) {
-      return fail(Error::internal(req.method + " handler failed: " + e.what()));
-    }
+  if (o.meta) {
+    json::value& m = params["_meta"];
+    if (!m.is_object()) m = json::object{};
+    for (const auto& kv : *o.meta) m.get_object()[kv.key()] = kv.value();
   }
-
-  void handle_notification(const jsonrpc::Notification& n) override {
-    static const json::object empty;
-    const json::object& p = n.params ? *n.params : empty;
-    for (const auto& stage : stages) stage->on_notification(n);
-    if (n.method == method::kLoggingMessage && opts.on_log) {
-      if (auto m = from_json<LoggingMessageNotificationParams>(p)) opts.on_log(*m);
-      else MCP_LOG_WARN("client: malformed notifications/message: {}", m.error().message);
-    } else if (n.method == method::kResourcesUpdated && opts.on_resource_updated) {
-      if (auto u = p.if_contains("uri"); u && u->is_string()) opts.on_resource_updated(std::string(u->get_string()));
-    } else if (opts.on_list_changed && n.method.starts_with("notifications/") && n.method.ends_with("/list_changed")) {
-      if (auto kind = list_kind_of_method(n.method)) opts.on_list_changed(std::string(result_key(*kind)));
-    }
-    if (opts.on_notification) opts.on_notification(n);
+  for (const auto& stage : stages) {
+    if (auto ok = stage->on_request(method, params); !ok) return fail(ok.error());
   }
-
-  void handle_closed(const std::optional<Error>& reason) override {
-    if (reason) MCP_LOG_WARN("client: connection closed: {}", reason->message);
-    if (opts.on_closed) opts.on_closed(reason);
+  Result<json::value> r;
+  if (stateless) {
+    add_envelope(params);
+    if (auto cached = cache.find(method, params)) r = std::move(*cached);
   }
-
-  bool supports(std::string_view capability) const { return declares_capability(server_caps, capability); }
-
-  Result<json::value> call(std::string_view capability, std::string_view method, json::object params,
-                           CallOptions o = {}) {
-    if (!session) return fail(Error::connection_closed("not connected"));
-    // A stage ended the session: every later call says why, not just "closed".
-    if (auto e = ended()) return fail(*e);
-    if (!capability.empty() && !supports(capability)) {
-      return fail(error_code::kMethodNotFound, "the server did not declare the '" + std::string(capability) +
-                                                   "' capability, so " + std::string(method) + " was not sent");
-    }
-    if (o.meta) {
-      json::value& m = params["_meta"];
-      if (!m.is_object()) m = json::object{};
-      for (const auto& kv : *o.meta) m.get_object()[kv.key()] = kv.value();
-    }
-    for (const auto& stage : stages) {
-      if (auto ok = stage->on_request(method, params); !ok) return fail(ok.error());
-    }
-    RequestOptions ro;
-    ro.timeout = o.timeout;
-    ro.on_progress = std::move(o.on_progress);
-    ro.cancel = o.cancel;
-    auto r = session->request(method, std::move(params), std::move(ro));
+  if (!r.has_value() || r->is_null()) {
+    r = exchange(method, params, o);
     if (!r) return r;
-    for (auto it = stages.rbegin(); it != stages.rend(); ++it) {
-      if (auto ok = (*it)->on_result(method, *r); !ok) return fail(ok.error());
-    }
-    return r;
+    if (method == method::kToolsList) filter_tools(*r);
+    if (stateless) cache.store(method, params, *r);
   }
+  for (auto it = stages.rbegin(); it != stages.rend(); ++it) {
+    if (auto ok = (*it)->on_result(method, *r); !ok) return fail(ok.error());
+  }
+  return r;
+}
 
-  std::optional<Error> ended() const {
+std::optional<Error> Client::Impl::ended() const {
+  std::lock_guard lock(mu);
+  return ended_by;
+}
+
+// A stage refused the session: close it, and remember why for every later call.
+Error Client::Impl::end_session(Error why) {
+  {
     std::lock_guard lock(mu);
-    return ended_by;
+    if (!ended_by) ended_by = why;
   }
+  session->close();
+  return why;
+}
 
-  // A stage refused the session: close it, and remember why for every later call.
-  Error end_session(Error why) {
-    {
-      std::lock_guard lock(mu);
-      if (!ended_by) ended_by = why;
+// Holds a list result to every stage, innermost first; a refusal ends the session.
+Result<void> Client::Impl::check_list(ListKind kind, const json::value& result, bool complete) {
+  for (auto it = stages.rbegin(); it != stages.rend(); ++it) {
+    if (auto ok = (*it)->on_list(kind, result, complete, *this); !ok) return fail(end_session(ok.error()));
+  }
+  return {};
+}
+
+// Straight on the session: the stages' own checks must not refuse what a stage fetches.
+Result<json::value> Client::Impl::send_direct(std::string_view method, json::object params) {
+  if (stateless) add_envelope(params);
+  return session->request(method, std::move(params));
+}
+
+template <class T>
+Result<T> Client::Impl::typed(std::string_view capability, std::string_view method, json::object params, CallOptions o) {
+  // A page asked for without a cursor that comes back without one is the whole list.
+  const bool first_page = !params.contains("cursor");
+  auto r = call(capability, method, std::move(params), std::move(o));
+  if (!r) return fail(r.error());
+  if (auto kind = list_kind_of_method(method)) {
+    const bool more = r->is_object() && r->get_object().contains("nextCursor");
+    if (auto ok = check_list(*kind, *r, first_page && !more); !ok) return fail(ok.error());
+  }
+  auto t = from_json<T>(*r);
+  if (!t) return fail(Error::internal("invalid " + std::string(method) + " result from server: " + t.error().message));
+  return t;
+}
+
+// Follows nextCursor until the end, refusing a repeated cursor or more than max_pages pages. The
+// signature policy checks the pages joined, as one complete list.
+template <class Item, class Page>
+Result<std::vector<Item>> Client::Impl::all(std::string_view capability, std::string_view method,
+                                            std::vector<Item> Page::*items) {
+  std::vector<Item> out;
+  std::set<std::string> seen;
+  std::optional<std::string> cursor;
+  const auto kind = list_kind_of_method(method);
+  json::array joined;
+  for (std::size_t page = 0; page < opts.max_pages; ++page) {
+    json::object params;
+    if (cursor) params["cursor"] = *cursor;
+    auto raw = call(capability, method, std::move(params));
+    if (!raw) return fail(raw.error());
+    auto r = from_json<Page>(*raw);
+    if (!r) return fail(Error::internal("invalid " + std::string(method) + " result from server: " + r.error().message));
+    if (!stages.empty() && kind) {
+      if (const json::value* a = raw->get_object().if_contains(result_key(*kind)); a && a->is_array())
+        for (const auto& i : a->get_array()) joined.push_back(i);
     }
-    session->close();
-    return why;
-  }
-
-  // Holds a list result to every stage, innermost first; a refusal ends the session.
-  Result<void> check_list(ListKind kind, const json::value& result, bool complete) {
-    for (auto it = stages.rbegin(); it != stages.rend(); ++it) {
-      if (auto ok = (*it)->on_list(kind, result, complete, *this); !ok) return fail(end_session(ok.error()));
-    }
-    return {};
-  }
-
-  // Straight on the session: the stages' own checks must not refuse what a stage fetches.
-  Result<json::value> send_direct(std::string_view method, json::object params) override {
-    return session->request(method, std::move(params));
-  }
-
-  template <class T>
-  Result<T> typed(std::string_view capability, std::string_view method, json::object params, CallOptions o = {}) {
-    // A page asked for without a cursor that comes back without one is the whole list.
-    const bool first_page = !params.contains("cursor");
-    auto r = call(capability, method, std::move(params), std::move(o));
-    if (!r) return fail(r.error());
-    if (auto kind = list_kind_of_method(method)) {
-      const bool more = r->is_object() && r->get_object().contains("nextCursor");
-      if (auto ok = check_list(*kind, *r, first_page && !more); !ok) return fail(ok.error());
-    }
-    auto t = from_json<T>(*r);
-    if (!t) return fail(Error::internal("invalid " + std::string(method) + " result from server: " + t.error().message));
-    return t;
-  }
-
-  // Follows nextCursor until the end, refusing a repeated cursor or more than max_pages pages. The
-  // signature policy checks the pages joined, as one complete list.
-  template <class Item, class Page>
-  Result<std::vector<Item>> all(std::string_view capability, std::string_view method,
-                                std::vector<Item> Page::*items) {
-    std::vector<Item> out;
-    std::set<std::string> seen;
-    std::optional<std::string> cursor;
-    const auto kind = list_kind_of_method(method);
-    json::array joined;
-    for (std::size_t page = 0; page < opts.max_pages; ++page) {
-      json::object params;
-      if (cursor) params["cursor"] = *cursor;
-      auto raw = call(capability, method, std::move(params));
-      if (!raw) return fail(raw.error());
-      auto r = from_json<Page>(*raw);
-      if (!r) return fail(Error::internal("invalid " + std::string(method) + " result from server: " + r.error().message));
-      if (!stages.empty() && kind) {
-        if (const json::value* a = raw->get_object().if_contains(result_key(*kind)); a && a->is_array())
-          for (const auto& i : a->get_array()) joined.push_back(i);
+    for (auto& i : (*r).*items) out.push_back(std::move(i));
+    if (!r->next_cursor) {
+      if (kind) {
+        json::object whole;
+        whole[result_key(*kind)] = std::move(joined);
+        if (auto ok = check_list(*kind, whole, true); !ok) return fail(ok.error());
       }
-      for (auto& i : (*r).*items) out.push_back(std::move(i));
-      if (!r->next_cursor) {
-        if (kind) {
-          json::object whole;
-          whole[result_key(*kind)] = std::move(joined);
-          if (auto ok = check_list(*kind, whole, true); !ok) return fail(ok.error());
-        }
-        return out;
-      }
-      if (!seen.insert(*r->next_cursor).second) {
-        return fail(Error::internal(std::string(method) + ": the server repeated cursor '" + *r->next_cursor + "'"));
-      }
-      cursor = r->next_cursor;
+      return out;
     }
-    return fail(Error::internal(std::string(method) + ": more than " + std::to_string(opts.max_pages) +
-                                " pages (ClientOptions::max_pages)"));
+    if (!seen.insert(*r->next_cursor).second) {
+      return fail(Error::internal(std::string(method) + ": the server repeated cursor '" + peer_text(*r->next_cursor) + "'"));
+    }
+    cursor = r->next_cursor;
   }
-};
+  return fail(Error::internal(std::string(method) + ": more than " + std::to_string(opts.max_pages) +
+                              " pages (ClientOptions::max_pages)"));
+}
 
 Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>(std::move(options))) {}
 
 Client::~Client() {
+  impl_->stop_listening();
   if (impl_->session) impl_->session->shutdown();
+}
+
+Result<InitializeResult> Client::Impl::initialize(const std::string& version) {
+  InitializeRequestParams request;
+  request.protocol_version = version;
+  request.client_info = opts.info;
+  auto params = to_json(request);
+  params.as_object()["capabilities"] = capabilities();
+  auto r = session->request(method::kInitialize, std::move(params.as_object()));
+  if (!r) return fail(r.error());
+  auto result = from_json<InitializeResult>(*r);
+  if (!result) return fail(Error::internal("invalid initialize result: " + result.error().message));
+  if (!is_supported_protocol_version(result->protocol_version)) {
+    session->close();
+    return fail(Error::internal("the server chose protocol version " + peer_text(result->protocol_version) +
+                                ", which this client does not speak"));
+  }
+  init = *result;
+  if (auto c = r->get_object().if_contains("capabilities"); c && c->is_object()) server_caps = c->get_object();
+  // A stage (strict signature mode, say) may refuse the session before anything else is sent.
+  for (const auto& stage : stages) {
+    if (auto ok = stage->on_initialize(r->get_object()); !ok) return fail(end_session(ok.error()));
+  }
+  if (auto n = session->notify(method::kInitialized, {}); !n) return fail(n.error());
+  for (const auto& stage : stages) {
+    if (auto ok = stage->on_connected(r->get_object(), *this); !ok) return fail(end_session(ok.error()));
+  }
+  return result;
+}
+
+Result<void> Client::Impl::start_stages(const json::object& result) {
+  for (const auto& stage : stages) {
+    if (auto ok = stage->on_initialize(result); !ok) return fail(end_session(ok.error()));
+  }
+  // Requests may go now (the manifest stage fetches tools/manifest); a refusal comes before the
+  // caller sees any tool.
+  for (const auto& stage : stages) {
+    if (auto ok = stage->on_connected(result, *this); !ok) return fail(end_session(ok.error()));
+  }
+  return {};
 }
 
 Result<InitializeResult> Client::connect(std::shared_ptr<Transport> transport) {
@@ -220,33 +273,19 @@ Result<InitializeResult> Client::connect(std::shared_ptr<Transport> transport) {
   impl_->session = Session::create(std::move(transport), *impl_, std::move(sopts));
   if (auto s = impl_->session->start(); !s) return fail(s.error());
 
-  InitializeRequestParams request;
-  request.protocol_version = impl_->opts.protocol_version;
-  request.client_info = impl_->opts.info;
-  auto params = to_json(request);
-  params.as_object()["capabilities"] = impl_->capabilities();
-  auto r = impl_->session->request(method::kInitialize, std::move(params.as_object()));
-  if (!r) return fail(r.error());
-  auto init = from_json<InitializeResult>(*r);
-  if (!init) return fail(Error::internal("invalid initialize result: " + init.error().message));
-  if (!is_supported_protocol_version(init->protocol_version)) {
+  const std::string& wanted = impl_->opts.protocol_version;
+  if (!is_stateless_protocol_version(wanted)) return impl_->initialize(wanted);
+  // 2026-07-28 first: server/discover says whether the server speaks it (docs/protocol-2026-07-28.md §3).
+  std::string version = wanted;
+  auto probed = impl_->probe(version);
+  if (!probed) return fail(probed.error());
+  if (*probed) return impl_->start_stateless(version, std::move(**probed));
+  if (!impl_->opts.fallback) {
     impl_->session->close();
-    return fail(Error::internal("the server chose protocol version " + peer_text(init->protocol_version) +
-                                ", which this client does not speak"));
+    return fail(Error::internal("the server does not speak " + wanted +
+                                " (server/discover), and ClientOptions::fallback is off"));
   }
-  impl_->init = *init;
-  if (auto c = r->get_object().if_contains("capabilities"); c && c->is_object()) impl_->server_caps = c->get_object();
-  // A stage (strict signature mode, say) may refuse the session before anything else is sent.
-  for (const auto& stage : impl_->stages) {
-    if (auto ok = stage->on_initialize(r->get_object()); !ok) return fail(impl_->end_session(ok.error()));
-  }
-  if (auto n = impl_->session->notify(method::kInitialized, {}); !n) return fail(n.error());
-  // Requests may go now (the manifest stage fetches tools/manifest); a refusal comes before the
-  // caller sees any tool.
-  for (const auto& stage : impl_->stages) {
-    if (auto ok = stage->on_connected(r->get_object(), *impl_); !ok) return fail(impl_->end_session(ok.error()));
-  }
-  return init;
+  return impl_->initialize(std::string(kLatestProtocolVersion));
 }
 
 const InitializeResult& Client::server() const { return impl_->init; }
@@ -289,11 +328,13 @@ Result<ReadResourceResult> Client::read_resource(const std::string& uri, CallOpt
   return impl_->typed<ReadResourceResult>("resources", method::kResourcesRead, json::object{{"uri", uri}}, std::move(options));
 }
 Result<void> Client::subscribe(const std::string& uri) {
+  if (impl_->stateless) return impl_->change_subscription(uri, true);
   auto r = impl_->call("resources.subscribe", method::kResourcesSubscribe, json::object{{"uri", uri}});
   if (!r) return fail(r.error());
   return {};
 }
 Result<void> Client::unsubscribe(const std::string& uri) {
+  if (impl_->stateless) return impl_->change_subscription(uri, false);
   auto r = impl_->call("resources.subscribe", method::kResourcesUnsubscribe, json::object{{"uri", uri}});
   if (!r) return fail(r.error());
   return {};
@@ -319,13 +360,23 @@ Result<CompleteResult> Client::complete(const CompleteRequestParams& params) {
 }
 
 Result<void> Client::set_log_level(LoggingLevel level) {
+  if (impl_->stateless) {
+    // 2026-07-28 has no logging/setLevel: each request asks for its own level in _meta.
+    if (!impl_->supports("logging")) {
+      return fail(error_code::kMethodNotFound, "the server did not declare the 'logging' capability");
+    }
+    std::lock_guard lock(impl_->mu);
+    impl_->log_level = std::string(to_string(level));
+    return {};
+  }
   auto r = impl_->call("logging", method::kLoggingSetLevel, json::object{{"level", to_string(level)}});
   if (!r) return fail(r.error());
   return {};
 }
 
 Result<void> Client::ping() {
-  auto r = impl_->call("", method::kPing, {});
+  // 2026-07-28 has no ping; server/discover is its cheapest request.
+  auto r = impl_->call("", impl_->stateless ? method::kServerDiscover : method::kPing, {});
   if (!r) return fail(r.error());
   return {};
 }
@@ -364,8 +415,11 @@ std::vector<SignatureViolation> Client::manifest_violations() const {
 }
 
 void Client::close() {
+  impl_->stop_listening();
   if (impl_->session) impl_->session->close();
 }
+
+bool Client::stateless() const { return impl_->stateless; }
 
 bool Client::closed() const {
   // A stage ends the session at once, before the transport has reported its close.

@@ -8,9 +8,11 @@
 #include <thread>
 
 #include "http/client_conn.hpp"
+#include "http/header_value.hpp"
 #include "http/sse.hpp"
 #include "log/log.hpp"
 #include "mcp/jsonrpc/codec.hpp"
+#include "mcp/protocol/stateless.hpp"
 
 namespace mcp::http {
 
@@ -21,6 +23,43 @@ struct StreamState {
   std::optional<std::string> last_event_id;
   std::chrono::milliseconds retry;
   bool answered = false;  // the response to the request this stream carries was delivered
+};
+
+// What an outbound frame says about itself, read once: its id and method, and, for a 2026-07-28
+// message (its _meta names a protocol version), the headers that mirror its body.
+struct Outbound {
+  jsonrpc::Id id = nullptr;
+  std::string method;
+  std::optional<std::string> stateless_version;  // set: a 2026-07-28 message
+  std::optional<std::string> name;               // Mcp-Name: params.name or params.uri
+  std::optional<jsonrpc::Id> cancels;            // notifications/cancelled: the request it cancels
+
+  static Outbound read(const std::string& frame) {
+    Outbound out;
+    boost::system::error_code ec;
+    auto v = json::parse(frame, ec);
+    const json::object* o = ec ? nullptr : v.if_object();
+    if (!o) return out;
+    if (const json::value* i = o->if_contains("id")) out.id = *i;
+    if (const json::value* m = o->if_contains("method"); m && m->is_string()) out.method = std::string(m->get_string());
+    const json::value* pv = o->if_contains("params");
+    const json::object* params = pv ? pv->if_object() : nullptr;
+    if (!params) return out;
+    if (is_stateless_request(*params)) {
+      const json::value& version = params->at("_meta").at(meta_key::kProtocolVersion);
+      if (version.is_string()) out.stateless_version = std::string(version.get_string());
+    }
+    const char* key = out.method == mcp::method::kResourcesRead ? "uri"
+                      : out.method == mcp::method::kToolsCall || out.method == mcp::method::kPromptsGet ? "name"
+                                                                                                         : nullptr;
+    if (key) {
+      if (const json::value* n = params->if_contains(key); n && n->is_string()) out.name = std::string(n->get_string());
+    }
+    if (out.method == mcp::method::kCancelled) {
+      if (const json::value* r = params->if_contains("requestId")) out.cancels = *r;
+    }
+    return out;
+  }
 };
 
 class Client final : public HttpClientTransport, public std::enable_shared_from_this<Client> {
@@ -58,14 +97,22 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
       std::lock_guard lock(mu_);
       if (closed_) return fail(Error::connection_closed("transport closed"));
     }
-    if (info.kind != SendInfo::Kind::request) return post_sync(frame);
+    Outbound out = Outbound::read(frame);
+    if (info.kind != SendInfo::Kind::request) {
+      // 2026-07-28 over HTTP cancels a request by closing its connection (the revision has no
+      // session a notifications/cancelled could name it in).
+      if (out.cancels && abort_stateless(jsonrpc::id_key(*out.cancels))) return {};
+      return post_sync(frame, out);
+    }
     // A request's answer may stream for a long time: serve it on its own thread.
     auto self = shared_from_this();
     std::lock_guard lock(mu_);
     reap_finished_threads();
+    if (out.stateless_version) stateless_inflight_.emplace(jsonrpc::id_key(out.id), nullptr);
     auto done = std::make_shared<std::atomic<bool>>(false);
-    threads_.push_back(Worker{std::thread([self, done, frame = std::move(frame)]() mutable {
-                                self->post_request(std::move(frame));
+    threads_.push_back(Worker{std::thread([self, done, frame = std::move(frame), out = std::move(out),
+                                           headers = info.headers]() mutable {
+                                self->post_request(std::move(frame), out, headers);
                                 done->store(true);
                               }),
                               done});
@@ -98,15 +145,36 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
 
  private:
   // --- HTTP plumbing -------------------------------------------------------------------------
-  bhttp::request<bhttp::string_body> make_request(bhttp::verb verb) {
+  // A request's head. A 2026-07-28 message (`out` stateless) carries no session and the headers
+  // that mirror its body (basic/transports/streamable-http.mdx "Standard MCP Request Headers"),
+  // plus `extra` (its Mcp-Param-* headers), each value encoded for a header.
+  bhttp::request<bhttp::string_body> make_request(bhttp::verb verb, const Outbound* out = nullptr,
+                                                  const std::vector<std::pair<std::string, std::string>>& extra = {}) {
     bhttp::request<bhttp::string_body> req{verb, ep_.target, 11};
     req.set(bhttp::field::host, host_header(ep_));
     req.set(bhttp::field::user_agent, "mcp-trust");
+    for (const auto& [k, v] : opts_.headers) req.set(k, v);
+    if (out && out->stateless_version) {
+      req.set("MCP-Protocol-Version", *out->stateless_version);
+      req.set("Mcp-Method", out->method);
+      if (out->name) req.set("Mcp-Name", encode_header_value(*out->name));
+      for (const auto& [k, v] : extra) req.set(k, encode_header_value(v));
+      return req;
+    }
     std::lock_guard lock(mu_);
     if (session_id_) req.set("Mcp-Session-Id", *session_id_);
     if (protocol_version_) req.set("MCP-Protocol-Version", *protocol_version_);
-    for (const auto& [k, v] : opts_.headers) req.set(k, v);
     return req;
+  }
+
+  // Closes the connection of stateless request `key` if it is in flight; false if it is not one.
+  bool abort_stateless(const std::string& key) {
+    std::lock_guard lock(mu_);
+    auto it = stateless_inflight_.find(key);
+    if (it == stateless_inflight_.end()) return false;
+    if (it->second) it->second->abort();
+    else cancelled_before_open_.insert(key);
+    return true;
   }
 
   ConnTimeouts conn_timeouts() const {
@@ -138,17 +206,25 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   };
 
   // Connects, sends, reads the header. The caller reads the body.
-  Result<std::unique_ptr<Exchange>> exchange(bhttp::request<bhttp::string_body> req) {
+  // `stateless_key`: the request is a 2026-07-28 one; its connection is recorded for cancellation
+  // (abort_stateless), and no session id it is answered with is kept.
+  Result<std::unique_ptr<Exchange>> exchange(bhttp::request<bhttp::string_body> req,
+                                             const std::string* stateless_key = nullptr) {
     auto x = std::make_unique<Exchange>();
     x->owner = this;
     x->conn = open_conn();
     if (!x->conn) return fail(Error::connection_closed("transport closed"));
+    if (stateless_key) {
+      std::lock_guard lock(mu_);
+      if (cancelled_before_open_.erase(*stateless_key) > 0) return fail(Error::cancelled("cancelled"));
+      stateless_inflight_[*stateless_key] = x->conn.get();
+    }
     x->parser.body_limit(boost::none);
     req.prepare_payload();
     if (auto r = x->conn->connect(ep_); !r) return fail(r.error());
     if (auto r = x->conn->write(req); !r) return fail(r.error());
     if (auto r = x->conn->read_header(x->parser); !r) return fail(r.error());
-    if (auto sid = x->parser.get()["mcp-session-id"]; !sid.empty()) {
+    if (auto sid = x->parser.get()["mcp-session-id"]; !sid.empty() && !stateless_key) {
       std::lock_guard lock(mu_);
       session_id_ = std::string(sid);
     }
@@ -165,9 +241,10 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     return body;
   }
 
-  Error http_error(Exchange& x, std::string_view what) {
+  Error http_error(Exchange& x, std::string_view what) { return http_error(x, what, read_all(x, 300)); }
+  Error http_error(Exchange& x, std::string_view what, std::string body) {
     auto status = x.parser.get().result_int();
-    std::string body = read_all(x, 300);
+    if (body.size() > 300) body.resize(300);
     std::string msg = std::string(what) + ": HTTP " + std::to_string(status) + " " +
                       std::string(x.parser.get().reason()) + " from " + ep_.url;
     if (status == 404 && session_id()) msg += " (the session has ended or is unknown to the server)";
@@ -231,8 +308,8 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   }
 
   // --- POST ------------------------------------------------------------------------------------
-  Result<void> post_sync(const std::string& frame) {
-    auto req = make_request(bhttp::verb::post);
+  Result<void> post_sync(const std::string& frame, const Outbound& out) {
+    auto req = make_request(bhttp::verb::post, &out);
     req.set(bhttp::field::content_type, "application/json");
     req.set(bhttp::field::accept, "application/json, text/event-stream");
     req.body() = frame;
@@ -246,28 +323,54 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     return {};
   }
 
-  void post_request(std::string frame) {
-    jsonrpc::Id id = nullptr;
+  // The JSON-RPC error a refusing server put in its body (400 for a 2026-07-28 envelope error,
+  // -32022 with the versions it speaks, say): delivered as the answer it is, so the caller sees
+  // the code and data. False if the body is not that.
+  bool deliver_error_body(Exchange& x, const std::string& key, std::string& body) {
+    body = read_all(x, kMaxErrorBody);
+    if (!std::string_view(x.parser.get()[bhttp::field::content_type]).starts_with("application/json")) return false;
     boost::system::error_code ec;
-    auto v = json::parse(frame, ec);
-    if (!ec && v.is_object()) {
-      const auto& o = v.get_object();
-      if (auto i = o.if_contains("id")) id = *i;
-      if (auto m = o.if_contains("method"); m && m->is_string() && m->get_string() == mcp::method::kInitialize) {
-        std::lock_guard lock(mu_);
-        init_id_ = jsonrpc::id_key(id);
-      }
-    }
+    auto v = json::parse(body, ec);
+    const json::object* o = ec ? nullptr : v.if_object();
+    const json::value* id = o ? o->if_contains("id") : nullptr;
+    if (!o || !o->contains("error") || !id || jsonrpc::id_key(*id) != key) return false;
+    deliver(std::move(body));
+    return true;
+  }
+
+  void post_request(std::string frame, const Outbound& out, const std::vector<std::pair<std::string, std::string>>& headers) {
+    const jsonrpc::Id& id = out.id;
     auto key = jsonrpc::id_key(id);
-    auto req = make_request(bhttp::verb::post);
+    if (out.method == mcp::method::kInitialize) {
+      std::lock_guard lock(mu_);
+      init_id_ = key;
+    }
+    struct Forget {  // a stateless request leaves the in-flight table however it ends
+      Client* self;
+      const std::string* key;
+      ~Forget() {
+        if (!key) return;
+        std::lock_guard lock(self->mu_);
+        self->stateless_inflight_.erase(*key);
+        self->cancelled_before_open_.erase(*key);
+      }
+    } forget{this, out.stateless_version ? &key : nullptr};
+    auto req = make_request(bhttp::verb::post, &out, headers);
     req.set(bhttp::field::content_type, "application/json");
     req.set(bhttp::field::accept, "application/json, text/event-stream");
     req.body() = std::move(frame);
-    auto x = exchange(std::move(req));
+    auto x = exchange(std::move(req), out.stateless_version ? &key : nullptr);
     if (!x) return fail_request(id, x.error());
     auto& ex = **x;
     auto status = ex.parser.get().result_int();
-    if (status / 100 != 2) return fail_request(id, http_error(ex, "request refused"));
+    if (status / 100 != 2) {
+      // A 404 of a session request means the session is gone; of a stateless one, an unknown method.
+      const bool may_be_rpc = status / 100 == 4 && (status != 404 || out.stateless_version);
+      std::string body;
+      if (may_be_rpc && deliver_error_body(ex, key, body)) return;
+      if (!may_be_rpc) body = read_all(ex, 300);
+      return fail_request(id, http_error(ex, "request refused", std::move(body)));
+    }
     std::string ctype(ex.parser.get()[bhttp::field::content_type]);
     if (ctype.starts_with("application/json")) {
       std::string body;
@@ -395,6 +498,11 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   Callbacks cb_;
   bool started_ = false, closed_ = false;
   std::optional<std::string> session_id_, protocol_version_, init_id_;
+  // 2026-07-28 requests in flight, by id key: their connection once open (null before), so that a
+  // cancellation can close it; and those cancelled before their connection opened.
+  std::map<std::string, ClientConn*> stateless_inflight_;
+  std::set<std::string> cancelled_before_open_;
+  static constexpr std::size_t kMaxErrorBody = 64 * 1024;
   std::string ca_error_;  // reported by create()
   std::set<ClientConn*> conns_;
   // Request threads mark themselves done; send() joins finished ones so they do not pile up.

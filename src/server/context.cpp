@@ -79,22 +79,23 @@ RequestOptions nested_options(RequestOptions options, const jsonrpc::Id& outer, 
 
 Result<json::value> RequestContext::nested(std::string_view capability, std::string_view method, json::object params,
                                            RequestOptions options) {
+  // The capability first: a client without it learns that whatever the revision.
+  if (auto ok = may_ask(capability, method); !ok) return fail(ok.error());
   if (no_nested_reason_) return fail(Error::internal(std::string(method) + " cannot be sent: " + *no_nested_reason_));
   if (no_nested_) {
     return fail(Error::internal(std::string(method) + " cannot be sent from a handler registered as non_blocking"));
   }
-  if (auto ok = may_ask(capability, method); !ok) return fail(ok.error());
   return channel_.request(method, std::move(params), nested_options(std::move(options), request_id_, cancel_));
 }
 
 void RequestContext::nested_async(std::string_view capability, std::string_view method, json::object params,
                                   RequestOptions options, Done done) {
-  if (no_nested_reason_) {
-    done(fail(Error::internal(std::string(method) + " cannot be sent: " + *no_nested_reason_)));
-    return;
-  }
   if (auto ok = may_ask(capability, method); !ok) {
     done(fail(ok.error()));
+    return;
+  }
+  if (no_nested_reason_) {
+    done(fail(Error::internal(std::string(method) + " cannot be sent: " + *no_nested_reason_)));
     return;
   }
   channel_.request_async(method, std::move(params), nested_options(std::move(options), request_id_, cancel_),

@@ -127,21 +127,24 @@ void ServerSessionImpl::start_request(InboundRequest& in, Responder reply) {
   }
   std::shared_ptr<const ClientView> view;
   std::shared_ptr<const StageList> outer;
+  std::shared_ptr<const SessionSignature> signature;
   {
     std::lock_guard lock(mu_);
     view = client_;
     outer = outer_stages_;
+    signature = signature_;
   }
   if (!view) {
     reply(fail(Error::invalid_request("the session is not initialized: send initialize first (got " +
                                       peer_text(in.method) + ")")));
     return;
   }
-  dispatch(in, std::move(reply), std::move(view), std::move(outer));
+  dispatch(in, std::move(reply), std::move(view), std::move(outer), std::move(signature));
 }
 
 void ServerSessionImpl::dispatch(InboundRequest& in, Responder reply, std::shared_ptr<const ClientView> view,
-                                 std::shared_ptr<const StageList> outer) {
+                                 std::shared_ptr<const StageList> outer,
+                                 std::shared_ptr<const SessionSignature> signature) {
   std::shared_ptr<const StageList> inner;
   {
     std::lock_guard lock(server_->mu);
@@ -163,6 +166,7 @@ void ServerSessionImpl::dispatch(InboundRequest& in, Responder reply, std::share
   }
   auto r = std::make_shared<ServerRequest>(std::move(in), std::move(ctx), std::move(reply),
                                            ChainView(std::move(outer), std::move(inner)), shared_from_this());
+  r->signature = std::move(signature);
   // A stateless retry brings the answers to what the handler asked for last time.
   if (stateless && accepts_input_responses(r->in.method)) {
     if (auto ok = accept_input(*r); !ok) {

@@ -60,6 +60,8 @@ void Server::Impl::broadcast(std::string_view method, const json::object& params
   {
     std::lock_guard lock(mu);
     live = sessions;
+    // Every registry change is announced here: a derived signature must be made again.
+    if (method.ends_with("/list_changed")) forget_stateless_signature();
   }
   for (auto& s : live) {
     s->notify_listeners(method, params, only_subscribers_of);  // 2026-07-28: subscriptions/listen

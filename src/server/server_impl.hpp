@@ -132,6 +132,16 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
 
   // The signature for a session initializing now; null when the server has none.
   Result<std::shared_ptr<const SessionSignature>> session_signature() const;
+  // The signature a stateless (2026-07-28) request is served under: the same, made once and kept
+  // until the registry or the signature changes (deriving one per request would cost a walk of
+  // the whole registry). Null when the server has none.
+  Result<std::shared_ptr<const SessionSignature>> stateless_signature();
+  std::shared_ptr<const SessionSignature> stateless_signature_cache;  // guarded by mu
+  std::uint64_t stateless_signature_generation = 0;  // bumped by each reset: a derivation racing one is not kept
+  void forget_stateless_signature() {  // requires mu
+    stateless_signature_cache.reset();
+    ++stateless_signature_generation;
+  }
 
   json::object capabilities() const;
   // Sends a notification to every initialised session (list_changed, resources/updated, ...).

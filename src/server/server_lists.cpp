@@ -31,7 +31,7 @@ json::array ServerSessionImpl::listed_tools(ServerRequest& r) {
     std::lock_guard lock(server_->mu);
     for (const auto& e : server_->tools) tools.push_back(e->tool);
   }
-  const auto sig = session_signature();
+  const auto& sig = r.signature;
   json::array items;
   items.reserve(tools.size());
   for (const auto& t : tools) {

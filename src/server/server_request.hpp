@@ -34,6 +34,9 @@ struct ServerRequest {
   std::size_t depth = 0;  // how many stages saw the request (see ChainView::enter)
   std::atomic<bool> answered{false};
   int input_rounds = 0;  // 2025-11-25 sessions: times the handler asked for the client's input
+  // The capability signature it is served under: its session's (fixed at initialize), or for a
+  // stateless request the server's current one. Null: none.
+  std::shared_ptr<const SessionSignature> signature{};
 
   // Found before the chain by the method's find step (copied out of the registry under its lock).
   std::optional<CallToolRequestParams> tool_call;

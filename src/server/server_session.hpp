@@ -110,7 +110,7 @@ class ServerSessionImpl final : public ServerSession,
   // A request of this session's initialized client, or a stateless one with its own view: the
   // find step, the chain, the route's handler (dispatch.cpp).
   void dispatch(InboundRequest& in, Responder reply, std::shared_ptr<const ClientView> view,
-                std::shared_ptr<const StageList> outer);
+                std::shared_ptr<const StageList> outer, std::shared_ptr<const SessionSignature> signature);
   // stateless.cpp: a 2026-07-28 request, whose _meta is its client view. Refused with -32602 (a
   // missing or malformed _meta field), -32022 (a version we do not speak) or -32601 (a method the
   // revision removed); server/discover answered here; the rest dispatched like any request, with
@@ -141,7 +141,8 @@ class ServerSessionImpl final : public ServerSession,
   std::optional<std::string> identity_;                  // applied to client_ at initialize
   std::shared_ptr<const SessionSignature> signature_;    // fixed at initialize
   std::shared_ptr<const StageList> outer_stages_;        // log, signature: set at initialize
-  std::shared_ptr<const StageList> stateless_stages_;    // stateless, log: made at the first stateless request
+  std::shared_ptr<const StageList> stateless_stages_;    // stateless, log(, signature): made at the first stateless request
+  std::shared_ptr<const SessionSignature> stateless_stages_signature_;  // ...and again when the signature changes
   bool ready_ = false;  // initialize answered: server notifications may be sent
   std::string log_level_;
   std::set<std::string> subscriptions_;

@@ -55,12 +55,29 @@ Result<std::shared_ptr<const SessionSignature>> Server::Impl::session_signature(
   return make_session_signature(std::move(derived), serving);
 }
 
+Result<std::shared_ptr<const SessionSignature>> Server::Impl::stateless_signature() {
+  std::uint64_t generation = 0;
+  {
+    std::lock_guard lock(mu);
+    if (explicit_signature) return explicit_signature;
+    if (!derive_from) return std::shared_ptr<const SessionSignature>();
+    if (stateless_signature_cache) return stateless_signature_cache;
+    generation = stateless_signature_generation;
+  }
+  auto made = session_signature();
+  if (!made) return made;
+  std::lock_guard lock(mu);
+  if (generation == stateless_signature_generation) stateless_signature_cache = *made;
+  return made;
+}
+
 Result<void> Server::set_signature(ServerSignature signature, SignatureServing serving) {
   auto s = make_session_signature(std::move(signature), serving);
   if (!s) return fail(s.error());
   std::lock_guard lock(impl_->mu);
   impl_->explicit_signature = std::move(*s);
   impl_->derive_from.reset();
+  impl_->forget_stateless_signature();
   return {};
 }
 
@@ -70,6 +87,7 @@ Result<void> Server::derive_signature(SignatureDeclarations declarations, Signat
     impl_->explicit_signature.reset();
     impl_->derive_from = std::move(declarations);
     impl_->derive_serving = serving;
+    impl_->forget_stateless_signature();
   }
   // Derive once now so that a signature over the limits is reported to the one who configured it.
   auto now = impl_->session_signature();

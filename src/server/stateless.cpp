@@ -4,8 +4,9 @@
 // request (dispatch.cpp), with its own ClientView and the stateless stage outermost, which gives
 // each answer what the revision adds: resultType, serverInfo, caching hints, its error codes.
 //
-// Multi round-trip results are input_required.cpp's. Not built yet (issue 10): the capability
-// signature for stateless requests.
+// Multi round-trip results are input_required.cpp's. A stateless request is served under the
+// server's capability signature of the moment (Server::Impl::stateless_signature), which
+// server/discover carries as `signature` the way InitializeResult does.
 #include <algorithm>
 #include <atomic>
 
@@ -103,7 +104,12 @@ Result<json::value> ServerSessionImpl::discover() {
   result.ttl_ms = std::max<std::int64_t>(0, opts.cache_ttl.count());
   result.cache_scope = opts.cache_scope;
   result.meta = with_server_info({}, opts.info);
-  return to_json(result);
+  json::value out = to_json(result);
+  // SEP-2091 without a handshake: the signature travels where initialize's result carried it.
+  auto signature = server_->stateless_signature();
+  if (!signature) return fail(Error::internal("the server's capability signature is unavailable: " + signature.error().message));
+  if (*signature && (*signature)->serving.in_initialize) out.as_object()["signature"] = (*signature)->json;
+  return out;
 }
 
 void ServerSessionImpl::start_stateless(InboundRequest& in, Responder reply) {
@@ -135,19 +141,29 @@ void ServerSessionImpl::start_stateless(InboundRequest& in, Responder reply) {
   if (meta->client_info) view->client_info = std::move(*meta->client_info);
   if (meta->log_level) view->log_level = std::string(to_string(*meta->log_level));
   view->session_id = id_;
+  // Served under the server's signature of now, which server/discover also shows (SEP-2091 for a
+  // revision without a session: the signature is the server's, not a session's).
+  auto signature = server_->stateless_signature();
+  if (!signature) {
+    reply(fail(Error::internal("the server's capability signature is unavailable: " + signature.error().message)));
+    return;
+  }
   std::shared_ptr<const StageList> outer;
   {
     std::lock_guard lock(mu_);
     view->identity = identity_;
-    if (!stateless_stages_) {
+    if (!stateless_stages_ || stateless_stages_signature_ != *signature) {
       const auto& opts = server_->opts;
-      stateless_stages_ = std::make_shared<const StageList>(StageList{
+      StageList stages{
           std::make_shared<StatelessStage>(opts.info, opts.cache_ttl, opts.cache_scope, server_->lists_vary_by_capabilities),
-          make_log_stage(id_)});
+          make_log_stage(id_)};
+      if (*signature) stages.push_back(make_signature_stage(*signature));
+      stateless_stages_ = std::make_shared<const StageList>(std::move(stages));
+      stateless_stages_signature_ = *signature;
     }
     outer = stateless_stages_;
   }
-  dispatch(in, std::move(reply), std::move(view), std::move(outer));
+  dispatch(in, std::move(reply), std::move(view), std::move(outer), std::move(*signature));
 }
 
 }  // namespace mcp

@@ -55,7 +55,7 @@ Result<std::int64_t> Session::Impl::send_request(std::string_view method, json::
     meta.get_object()["progressToken"] = id;
   }
   auto sent = transport->send(jsonrpc::encode_request(id, method, &params),
-                              SendInfo{SendInfo::Kind::request, options.related_request_id});
+                              SendInfo{SendInfo::Kind::request, options.related_request_id, options.headers});
   if (!sent) {
     {
       std::lock_guard lock(mu);

@@ -20,6 +20,13 @@ mcp::ClientOptions client_options() {
   return co;
 }
 
+// For the tests of a 2025-11-25 session over HTTP (session id, DELETE, the server's own requests).
+mcp::ClientOptions session_client_options() {
+  auto co = client_options();
+  co.protocol_version = "2025-11-25";
+  return co;
+}
+
 std::shared_ptr<HttpClientTransport> transport_for(const std::string& url, bool standalone = true) {
   HttpClientOptions o;
   o.url = url;
@@ -55,7 +62,7 @@ TEST(HttpClient, FullRoundTrip) {
   TestServer s;
   std::atomic<int> list_changed{0};
   std::atomic<int> samplings{0};
-  auto co = client_options();
+  auto co = session_client_options();
   co.on_sampling = [&](const mcp::json::object& params, const mcp::CancellationToken&) -> mcp::Result<mcp::json::value> {
     ++samplings;
     EXPECT_TRUE(params.contains("messages"));
@@ -107,6 +114,81 @@ TEST(HttpClient, FullRoundTrip) {
   });
   EXPECT_TRUE(eventually([&] { return list_changed.load() >= 1; }, 5s)) << "list_changed never reached the client";
   EXPECT_TRUE(client.ping());
+}
+
+// The same client speaking 2026-07-28 (its default) to our server: no session is ever opened;
+// every request carries its own _meta and headers; a tool whose argument travels in an
+// Mcp-Param header is called (our server refuses the call unless header and body agree); a
+// multi round-trip call is answered with the client's handler; change notifications arrive on
+// the subscriptions/listen the client keeps open.
+TEST(HttpClient, StatelessRoundTrip) {
+  TestServer s;
+  std::atomic<int> list_changed{0};
+  std::atomic<int> elicited{0};
+  auto co = client_options();
+  co.on_list_changed = [&](const std::string& list) { list_changed += list == "tools"; };
+  co.on_elicitation = [&](const mcp::json::object&, const mcp::CancellationToken&) -> mcp::Result<mcp::json::value> {
+    ++elicited;
+    return mcp::json::value{{"action", "accept"}, {"content", {{"name", "Ada"}}}};
+  };
+  mcp::Tool regional = named_tool("regional");
+  regional.input_schema = mcp::json::object{
+      {"type", "object"},
+      {"properties", {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}}}}};
+  s.server->add_tool(regional, [](const mcp::json::object& a, mcp::RequestContext&) -> mcp::Result<mcp::CallToolResult> {
+    return text_result("in " + std::string(a.at("region").as_string()));
+  });
+  s.server->add_tool(named_tool("asks"), [](const mcp::json::object&, mcp::RequestContext& ctx) -> mcp::Result<mcp::CallToolResult> {
+    if (const auto* answer = ctx.input_response("who")) return text_result(mcp::json::serialize(answer->at("content")));
+    return ctx.input_required({{"who", mcp::InputRequest::elicit({{"message", "Name?"},
+                                                                  {"requestedSchema", {{"type", "object"}}}})}});
+  });
+  mcp::Client client(co);
+  auto t = transport_for(s.url());
+  ASSERT_TRUE(t);
+  auto init = client.connect(t);
+  ASSERT_TRUE(init) << init.error().message;
+  EXPECT_TRUE(client.stateless());
+  EXPECT_EQ(init->protocol_version, "2026-07-28");
+  EXPECT_EQ(init->server_info.name, s.server->options().info.name);
+  EXPECT_FALSE(t->session_id());
+  EXPECT_EQ(s.http->session_count(), 0u);
+
+  auto tools = client.list_all_tools();
+  ASSERT_TRUE(tools) << tools.error().message;
+  auto echo = client.call_tool("echo", {{"text", "round trip"}});
+  ASSERT_TRUE(echo) << echo.error().message;
+  EXPECT_EQ(first_text(*echo), "round trip");
+  // A value that must travel Base64-wrapped (a leading space, non-ASCII).
+  auto in = client.call_tool("regional", {{"region", " m\xc3\xbcnchen"}});
+  ASSERT_TRUE(in) << in.error().message;
+  EXPECT_EQ(first_text(*in), "in  m\xc3\xbcnchen");
+  auto asked = client.call_tool("asks");
+  ASSERT_TRUE(asked) << asked.error().message;
+  EXPECT_EQ(first_text(*asked), R"({"name":"Ada"})");
+  EXPECT_EQ(elicited.load(), 1);
+
+  std::vector<double> progress;
+  std::mutex pmu;
+  mcp::CallOptions opts;
+  opts.on_progress = [&](const mcp::ProgressInfo& p) {
+    std::lock_guard l(pmu);
+    progress.push_back(p.progress);
+  };
+  auto prog = client.call_tool("progress", {}, opts);
+  ASSERT_TRUE(prog) << prog.error().message;
+  {
+    std::lock_guard l(pmu);
+    EXPECT_EQ(progress, (std::vector<double>{1, 2}));
+  }
+
+  s.server->add_tool(named_tool("late"), [](const mcp::json::object&, mcp::RequestContext&) -> mcp::Result<mcp::CallToolResult> {
+    return text_result("late");
+  });
+  EXPECT_TRUE(eventually([&] { return list_changed.load() >= 1; }, 5s)) << "list_changed never reached the client";
+  EXPECT_TRUE(client.ping());
+  EXPECT_EQ(s.http->session_count(), 0u);
+  client.close();
 }
 
 TEST(HttpClient, ConcurrentCallsOnOneSession) {
@@ -192,7 +274,7 @@ TEST(HttpClient, ConnectionRefusedFailsClearlyAndQuickly) {
 
 TEST(HttpClient, CloseSendsDelete) {
   TestServer s;
-  mcp::Client client(client_options());
+  mcp::Client client(session_client_options());
   ASSERT_TRUE(client.connect(transport_for(s.url())));
   ASSERT_EQ(s.http->session_count(), 1u);
   client.close();
@@ -201,7 +283,7 @@ TEST(HttpClient, CloseSendsDelete) {
 
 TEST(HttpClient, SessionEndedByTheServerFailsCallsWithA404Message) {
   TestServer s;
-  mcp::Client client(client_options());
+  mcp::Client client(session_client_options());
   auto t = transport_for(s.url());
   ASSERT_TRUE(client.connect(t));
   ASSERT_TRUE(t->session_id());

@@ -18,6 +18,7 @@
 using namespace mcp;
 using namespace std::chrono_literals;
 using mcp::test::Connected;
+using mcp::test::handshake;
 using mcp::test::make_tool;
 using mcp::test::text_of;
 using mcp::test::Event;
@@ -216,7 +217,7 @@ TEST(AsyncTool, AsksTheClientWithoutBlocking) {
                                 else reply(CallToolResult::text(json::serialize(answer->at("content").at("text"))));
                               });
   });
-  ClientOptions co;
+  ClientOptions co = handshake();  // a session's own requests: 2025-11-25
   co.on_sampling = [](const json::object&, const CancellationToken&) -> Result<json::value> {
     return json::object{{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "sampled"}}}, {"model", "m"}};
   };
@@ -235,7 +236,7 @@ TEST(AsyncTool, AsyncNestedRequestNeedsTheCapability) {
                         reply(answer ? CallToolResult::text("asked") : CallToolResult::error(answer.error().message));
                       });
   });
-  Connected c(server);  // declares no elicitation
+  Connected c(server, handshake());  // declares no elicitation
   auto r = c.client->call_tool("ask");
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_TRUE(r->is_error.value_or(false));

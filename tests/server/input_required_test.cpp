@@ -15,6 +15,7 @@
 
 using namespace mcp;
 using mcp::test::Connected;
+using mcp::test::handshake;
 using mcp::test::make_tool;
 using mcp::test::params_with;
 using mcp::test::RawClient;
@@ -255,22 +256,31 @@ ClientOptions answering_client(std::atomic<int>& asked) {
   return co;
 }
 
-class SessionInput : public ::testing::TestWithParam<const char*> {};
+// Our client against our server, both revisions: over 2025-11-25 the server asks through the
+// session; over 2026-07-28 the client answers the InputRequiredResult with the same handlers and
+// sends the call again. Either way the application sees one call and its handlers asked twice.
+class BothRevisionsInput : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {};
 
-TEST_P(SessionInput, TheServerAsksTheClientAndRunsTheHandlerAgain) {
+TEST_P(BothRevisionsInput, TheHandlersAnswerAndTheCallCompletes) {
+  const auto [protocol, tool] = GetParam();
   std::atomic<int> asked{0};
-  Connected c(mrtr_server(), answering_client(asked));
-  auto r = c.client->call_tool(GetParam());
+  ClientOptions co = answering_client(asked);
+  co.protocol_version = protocol;
+  Connected c(mrtr_server(), co);
+  EXPECT_EQ(c.client->stateless(), std::string(protocol) == "2026-07-28");
+  auto r = c.client->call_tool(tool);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(text_of(*r), "hello \"Bo\", \"green\"");
   EXPECT_EQ(asked.load(), 2);
 }
 
-INSTANTIATE_TEST_SUITE_P(BothHandlerKinds, SessionInput, ::testing::Values("greet", "greet_async"));
+INSTANTIATE_TEST_SUITE_P(BothHandlerKinds, BothRevisionsInput,
+                         ::testing::Combine(::testing::Values("2025-11-25", "2026-07-28"),
+                                            ::testing::Values("greet", "greet_async")));
 
 TEST(SessionInputRounds, SeveralRequestsInOneRoundAllGoOut) {
   std::atomic<int> asked{0};
-  Connected c(mrtr_server(), answering_client(asked));
+  Connected c(mrtr_server(), handshake(answering_client(asked)));
   auto r = c.client->call_tool("roots_and_model");
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(text_of(*r), "[{\"uri\":\"file:///r\"}] \"m\"");
@@ -280,7 +290,7 @@ TEST(SessionInputRounds, AHandlerThatNeverHasEnoughIsStoppedAtTheLimit) {
   ServerOptions o;
   o.max_input_rounds = 3;
   std::atomic<int> asked{0};
-  Connected c(mrtr_server(o), answering_client(asked));
+  Connected c(mrtr_server(o), handshake(answering_client(asked)));
   auto r = c.client->call_tool("never_satisfied");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, error_code::kInternalError);
@@ -289,10 +299,31 @@ TEST(SessionInputRounds, AHandlerThatNeverHasEnoughIsStoppedAtTheLimit) {
 }
 
 TEST(SessionInputRounds, AClientWithoutTheCapabilityIsNotAsked) {
-  Connected c(mrtr_server());  // declares nothing
+  Connected c(mrtr_server(), handshake());  // declares nothing
   auto r = c.client->call_tool("greet");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, error_code::kMissingRequiredClientCapability);
 }
 
+// Over 2026-07-28 the client stops a server that never has enough at its own limit.
+TEST(ClientInputRounds, AServerThatNeverHasEnoughIsStoppedAtTheClientsLimit) {
+  std::atomic<int> asked{0};
+  ClientOptions co = answering_client(asked);
+  co.max_input_rounds = 4;
+  Connected c(mrtr_server(), co);
+  ASSERT_TRUE(c.client->stateless());
+  auto r = c.client->call_tool("never_satisfied");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("max_input_rounds"), std::string::npos) << r.error().message;
+  EXPECT_EQ(asked.load(), 4);
+}
+
+TEST(ClientInputRounds, SeveralRequestsInOneRoundAreAllAnswered) {
+  std::atomic<int> asked{0};
+  Connected c(mrtr_server(), answering_client(asked));
+  ASSERT_TRUE(c.client->stateless());
+  auto r = c.client->call_tool("roots_and_model");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(text_of(*r), "[{\"uri\":\"file:///r\"}] \"m\"");
+}
 }  // namespace

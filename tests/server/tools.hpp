@@ -22,6 +22,13 @@ inline Tool make_tool(std::string name) {
   return t;
 }
 
+// Client options for a test of a 2025-11-25 session (initialize, the session's own requests to
+// the client, subscriptions, setLevel): the client otherwise speaks 2026-07-28 to our server.
+inline ClientOptions handshake(ClientOptions co = {}) {
+  co.protocol_version = "2025-11-25";
+  return co;
+}
+
 // A server and our client, connected through the in-memory transport and initialized.
 struct Connected {
   std::shared_ptr<Server> server;

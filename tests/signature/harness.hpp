@@ -85,13 +85,15 @@ struct PolicedClient {
   std::atomic<int> list_changed{0};
   std::unique_ptr<Client> client;
 
-  explicit PolicedClient(SignaturePolicy policy) {
+  // `protocol`: the revision the client asks for (ClientOptions::protocol_version).
+  explicit PolicedClient(SignaturePolicy policy, std::string protocol = "2026-07-28") {
     policy.on_violation = [this](const SignatureViolation& v) {
       std::lock_guard lock(mu);
       reported.push_back(v);
     };
     ClientOptions co;
     co.signature_policy = std::move(policy);
+    co.protocol_version = std::move(protocol);
     co.session.request_timeout = 5s;
     co.on_list_changed = [this](const std::string&) { ++list_changed; };
     client = std::make_unique<Client>(std::move(co));

@@ -22,8 +22,10 @@ ToolHandler ok_handler() {
 class ServerBehavior : public ::testing::TestWithParam<EnforcementMode> {
  protected:
   ServerBehavior() : server(std::make_shared<Server>()) {}
-  void connect() {
-    client = std::make_unique<PolicedClient>(policy(GetParam()));
+  // 2026-07-28 by default: the signature then comes in server/discover. A test of what a session
+  // keeps asks for 2025-11-25.
+  void connect(std::string protocol = "2026-07-28") {
+    client = std::make_unique<PolicedClient>(policy(GetParam()), std::move(protocol));
     auto [a, b] = make_memory_transport_pair();
     auto s = server->connect(a);
     ASSERT_TRUE(s);
@@ -55,6 +57,13 @@ TEST_P(ServerBehavior, CapabilityDeclaration_AdvertisesWhereTheSignatureIs) {
   auto received = parse_server_signature(init_result.extra.at("signature"));
   ASSERT_TRUE(received);
   EXPECT_TRUE(same_signature(*received, *server->signature()));
+}
+
+TEST_P(ServerBehavior, CapabilityDeclaration_ASessionIsGivenTheSignatureAtInitialize) {
+  ASSERT_TRUE(server->set_signature(proposal_signature(), SignatureServing{.in_initialize = true, .in_server_card = true}));
+  connect("2025-11-25");
+  ASSERT_TRUE(init_result.extra.contains("signature"));
+  ASSERT_TRUE(session->signature());
   EXPECT_TRUE(same_signature(*session->signature(), *server->signature()));
 }
 
@@ -129,9 +138,10 @@ TEST_P(ServerBehavior, AnnotationCompleteness_AHookMayPickADeclaredVariantButNoO
 TEST_P(ServerBehavior, Stability_ASessionKeepsItsSignatureWhenTheServerChangesIt) {
   server->add_tool(tool("a"), ok_handler());
   ASSERT_TRUE(server->set_signature(tools_signature({"a"})));
-  connect();
+  connect("2025-11-25");
   server->add_tool(tool("b"), ok_handler());
   ASSERT_TRUE(server->set_signature(tools_signature({"a", "b"})));
+  ASSERT_TRUE(session->signature());
   EXPECT_EQ(session->signature()->tools.size(), 1u);
   logged_during([&] {
     auto tools = client->client->list_all_tools();

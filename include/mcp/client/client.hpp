@@ -5,9 +5,19 @@
 // or cancellation. Calls from several threads run concurrently on the one connection.
 //
 // Requests from the server (sampling, elicitation, roots) go to the handlers in ClientOptions; a
-// handler being set is what declares the capability in `initialize`. They run on worker threads and
-// may block (e.g. while a user answers). Notifications go to the callbacks, on the reader thread,
+// handler being set is what declares the capability (in `initialize`, or in every 2026-07-28
+// request's _meta). They run on worker threads and may block (e.g. while a user answers); over
+// 2026-07-28 the same handlers answer a multi round-trip result's input requests, on the calling
+// thread, before the call is sent again. Notifications go to the callbacks, on the reader thread,
 // in arrival order: keep them short.
+//
+// MCP 2026-07-28 (ClientOptions::protocol_version, the default): after the probe, `server()` is
+// built from server/discover; results are cached for the ttlMs they give (per client, keyed by
+// the capabilities declared; a list_changed forgets its list); change notifications travel on one
+// subscriptions/listen the client keeps open while it has callbacks or subscriptions for them;
+// tools whose x-mcp-header annotations are invalid are dropped from tools/list, and the arguments
+// they name go in Mcp-Param-* headers over HTTP. Items listing capability requirements this client
+// cannot meet (dev.mcp-trust/requiredCapabilities) are dropped from lists in both revisions.
 //
 // The client never sends a request for a capability the server did not declare: such a call fails
 // with -32601 without touching the wire.
@@ -22,6 +32,7 @@
 // Thread-safety: all members are thread-safe after connect() returns.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -50,7 +61,18 @@ using ClientRequestHandler = std::function<Result<json::value>(const json::objec
 
 struct ClientOptions {
   Implementation info{.name = "mcp-trust-client", .version = "0.1.0"};
-  std::string protocol_version = "2025-11-25";  // what initialize asks for
+  // The revision to speak. "2026-07-28" (the default) probes the server with server/discover and,
+  // if it speaks that revision, talks to it statelessly: no handshake, every request carrying its
+  // version, capabilities and client info in _meta. Otherwise it falls back to initialize with
+  // 2025-11-25, unless `fallback` is off (connect then fails). A handshake revision
+  // ("2025-11-25", ...) skips the probe and runs initialize asking for it.
+  std::string protocol_version = "2026-07-28";
+  bool fallback = true;
+  // How long the probe waits for server/discover before taking silence as "not 2026-07-28".
+  std::chrono::milliseconds probe_timeout{10'000};
+  // Multi round-trip (2026-07-28): the most times one call answers a server's InputRequiredResult
+  // with the handlers below before it fails.
+  int max_input_rounds = 10;
 
   ClientRequestHandler on_sampling{};     // sampling/createMessage; declares "sampling"
   bool sampling_tools = false;          // also declare sampling.tools
@@ -95,8 +117,11 @@ class Client {
 
   // Starts the transport, runs initialize and sends notifications/initialized.
   [[nodiscard]] Result<InitializeResult> connect(std::shared_ptr<Transport> transport);
-  // What the server said in initialize (valid after connect succeeded).
+  // What the server said in initialize, or in server/discover for 2026-07-28 (valid after connect
+  // succeeded); server().protocol_version is the revision spoken.
   const InitializeResult& server() const;
+  // Whether the session speaks 2026-07-28 (no handshake, per-request _meta).
+  bool stateless() const;
   bool server_supports(std::string_view capability) const;  // "tools", "resources.subscribe", ...
 
   [[nodiscard]] Result<ListToolsResult> list_tools(std::optional<std::string> cursor = {});

@@ -64,6 +64,12 @@ struct ServerCapabilities {
 };
 MCP_WIRE_TYPE(ServerCapabilities, experimental, logging, completions, prompts, resources, tools, extra)
 
+// Per-request capability requirements (docs/wire/per-request-capabilities.md), vendor _meta keys
+// (io.modelcontextprotocol/ is reserved for the specification): what an item needs of the client
+// that uses it, and what a list request's client will declare on the requests that follow.
+inline constexpr std::string_view kRequiredCapabilitiesKey = "dev.mcp-trust/requiredCapabilities";
+inline constexpr std::string_view kRelatedRequestCapabilitiesKey = "dev.mcp-trust/relatedRequestCapabilities";
+
 // Whether a capabilities object (as sent on the wire) declares `path`: "tools", "resources.subscribe",
 // "sampling.tools". Extension keys that contain dots ("io.modelcontextprotocol/signed-manifests")
 // match whole. Null and `false` values do not count as declared.

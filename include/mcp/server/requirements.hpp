@@ -14,12 +14,10 @@
 #include <string_view>
 
 #include "mcp/json.hpp"
+#include "mcp/protocol/capabilities.hpp"  // the _meta keys
 
 namespace mcp {
 
-// The vendor _meta keys (io.modelcontextprotocol/ is reserved for the specification).
-inline constexpr std::string_view kRequiredCapabilitiesKey = "dev.mcp-trust/requiredCapabilities";
-inline constexpr std::string_view kRelatedRequestCapabilitiesKey = "dev.mcp-trust/relatedRequestCapabilities";
 
 struct CapabilityRequirement {
   // A ClientCapabilities object: {"sampling": {}}, {"elicitation": {"url": {}}}, ...

@@ -57,6 +57,8 @@ struct RequestOptions {
   CancellationToken cancel{};
   // Routing hint for transports: the inbound request this one is sent on behalf of.
   jsonrpc::Id related_request_id;
+  // Headers for transports that have them (SendInfo::headers).
+  std::vector<std::pair<std::string, std::string>> headers{};
 };
 
 // An inbound request as a handler sees it.

@@ -21,6 +21,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "mcp/error.hpp"
 #include "mcp/jsonrpc/message.hpp"
@@ -33,6 +35,10 @@ struct SendInfo {
   // For a response: the id it answers. For a request or notification sent while serving an inbound
   // request: that request's id. Null otherwise.
   jsonrpc::Id related_id;
+  // Headers a transport with headers sends with this message (Streamable HTTP: the Mcp-Param-*
+  // headers of a 2026-07-28 tools/call), as name and raw value: the transport encodes the value
+  // for a header. Transports without headers ignore them.
+  std::vector<std::pair<std::string, std::string>> headers{};
 };
 
 class Transport {

@@ -1,0 +1,112 @@
+// Private: the state behind a Client, shared by client.cpp (the 2025-11-25 handshake, the calls,
+// the chain of stages), stateless.cpp (MCP 2026-07-28: the probe, the per-request _meta, multi
+// round-trip, x-mcp-header) and listen.cpp (subscriptions/listen).
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "client/manifest_enforcer.hpp"
+#include "client/response_cache.hpp"
+#include "client/signature_enforcer.hpp"
+#include "mcp/client/client.hpp"
+#include "mcp/protocol/header_params.hpp"
+
+namespace mcp {
+
+struct Client::Impl final : Session::Handler, ClientStageHost {
+  explicit Impl(ClientOptions o);
+
+  ClientOptions opts;
+  std::vector<std::shared_ptr<ClientStage>> stages;     // the chain, outermost first
+  std::shared_ptr<SignatureEnforcer> enforcer;          // null without a signature policy
+  std::shared_ptr<ManifestEnforcer> manifest_enforcer;  // null without a manifest policy
+  std::shared_ptr<Session> session;
+  // A stage refused the session: every later call fails with this.
+  std::optional<Error> ended_by;
+  InitializeResult init;
+  json::object server_caps;
+  // What this client declares, made once from its handlers: the same on every request.
+  const json::object declared;
+  mutable std::mutex mu;
+
+  // --- MCP 2026-07-28 (stateless.cpp) ---
+  // Set by connect, before any call, never changed after: a stateless session sends every request
+  // with `envelope` in its _meta, and no handshake.
+  bool stateless = false;
+  json::object envelope;
+  std::optional<std::string> log_level;  // guarded by mu; sent as _meta logLevel
+  // The x-mcp-header parameters of each tool of the last tools/list, by name (guarded by mu).
+  std::map<std::string, std::vector<HeaderParam>> tool_headers;
+  ResponseCache cache;
+  // subscriptions/listen (listen.cpp), guarded by mu.
+  std::set<std::string> subscriptions;
+  CancellationToken listen_cancel;
+  bool listening = false;
+  // Listens sent and acknowledgements received: relisten() returns once its listen is in force,
+  // so that no change made after connect() or subscribe() returned can be missed.
+  std::uint64_t listens_sent = 0, listens_acked = 0;
+  std::condition_variable listen_acked;
+
+  json::object capabilities() const { return declared; }
+  bool supports(std::string_view capability) const;
+
+  // Session::Handler
+  Result<json::value> handle_request(InboundRequest& req) override;
+  void handle_notification(const jsonrpc::Notification& n) override;
+  void handle_closed(const std::optional<Error>& reason) override;
+
+  // One request through the chain: the stages inward, the server (with its multi round-trip
+  // rounds), filtering and caching, the stages outward.
+  Result<json::value> call(std::string_view capability, std::string_view method, json::object params, CallOptions o = {});
+  std::optional<Error> ended() const;
+  Error end_session(Error why);
+  Result<void> check_list(ListKind kind, const json::value& result, bool complete);
+  Result<json::value> send_direct(std::string_view method, json::object params) override;
+  // The handler the client registered for a server's request (or an input request): null if none.
+  const ClientRequestHandler* handler_for(std::string_view method) const;
+
+  // client.cpp: the 2025-11-25 handshake.
+  Result<InitializeResult> initialize(const std::string& version);
+  // Runs the stages' on_initialize and on_connected over `result` (an InitializeResult, or what
+  // stands for it in 2026-07-28).
+  Result<void> start_stages(const json::object& result);
+
+  // stateless.cpp
+  // server/discover as a probe: the discover result when the server speaks a stateless revision
+  // we speak (`version` then names it), nothing when it does not (fall back to initialize), or
+  // the error that makes both impossible.
+  Result<std::optional<json::object>> probe(std::string& version);
+  Result<InitializeResult> start_stateless(const std::string& version, json::object discovered);
+  void add_envelope(json::object& params) const;
+  // Sends `method` and runs the rounds a multi round-trip result asks for, answering each input
+  // request with the handler registered for it.
+  Result<json::value> exchange(std::string_view method, const json::object& params, const CallOptions& o);
+  RequestOptions request_options(std::string_view method, const json::object& params, const CallOptions& o) const;
+  // A tools/list result made what this client may use: tools whose x-mcp-header annotations break
+  // a rule dropped (stateless), tools whose listed capability requirements this client cannot
+  // meet dropped; the header parameters of the rest remembered.
+  void filter_tools(json::value& result);
+  // Over a stateless session, what a removed method becomes (ping, setLevel, subscribe).
+  Result<json::value> stateless_substitute(std::string_view method, const json::object& params);
+
+  // listen.cpp: keeps one subscriptions/listen open for what the callbacks and subscriptions want.
+  void relisten();
+  void stop_listening();
+  void listen_acknowledged();  // a notifications/subscriptions/acknowledged arrived
+  Result<void> change_subscription(const std::string& uri, bool on);
+
+  template <class T>
+  Result<T> typed(std::string_view capability, std::string_view method, json::object params, CallOptions o = {});
+  template <class Item, class Page>
+  Result<std::vector<Item>> all(std::string_view capability, std::string_view method, std::vector<Item> Page::*items);
+};
+
+}  // namespace mcp

@@ -1,0 +1,95 @@
+// The client's subscriptions/listen (MCP 2026-07-28, basic/patterns/subscriptions.mdx): one open
+// request carries the change notifications the callbacks want and the resources subscribed to.
+// Changing what it should carry replaces it (the old one is cancelled: over HTTP its connection
+// is closed, which is how the revision cancels).
+#include "log/log.hpp"
+#include "mcp/protocol/methods.hpp"
+#include "client/client_impl.hpp"
+
+namespace mcp {
+
+namespace {
+// A listen lasts until it is replaced or the client closes: no deadline of its own.
+constexpr std::chrono::hours kListenTimeout{24 * 365};
+// What one client may subscribe to: each URI travels in every listen request.
+constexpr std::size_t kMaxSubscriptions = 256;
+}  // namespace
+
+void Client::Impl::relisten() {
+  if (!stateless || !session) return;
+  json::object filter;
+  // Someone to tell: the callbacks, or a stage (which sees every notification).
+  if (opts.on_list_changed || opts.on_notification || !stages.empty()) {
+    if (supports("tools.listChanged")) filter["toolsListChanged"] = true;
+    if (supports("prompts.listChanged")) filter["promptsListChanged"] = true;
+    if (supports("resources.listChanged")) filter["resourcesListChanged"] = true;
+  }
+  CancellationToken next;
+  CancellationToken previous;
+  std::uint64_t mine = 0;
+  {
+    std::lock_guard lock(mu);
+    if (!subscriptions.empty() && supports("resources.subscribe")) {
+      json::array uris;
+      for (const auto& u : subscriptions) uris.emplace_back(json::string(u));
+      filter["resourceSubscriptions"] = std::move(uris);
+    }
+    previous = listen_cancel;
+    listen_cancel = next;
+    listening = !filter.empty();
+    if (listening) mine = ++listens_sent;
+  }
+  previous.cancel("replaced by a new subscriptions/listen");
+  if (filter.empty()) return;
+  json::object params{{"notifications", std::move(filter)}};
+  add_envelope(params);
+  RequestOptions ro;
+  ro.timeout = kListenTimeout;
+  ro.cancel = next;
+  session->request_async(method::kSubscriptionsListen, std::move(params), std::move(ro), [this, next, mine](Result<json::value> r) {
+    if (!r && !next.cancelled()) MCP_LOG_WARN("client: subscriptions/listen ended: {}", r.error().message);
+    // The current listen refused or ended: nothing will acknowledge it, so nobody waits for it.
+    // (One replaced by a newer listen says nothing about the newer one.)
+    std::lock_guard lock(mu);
+    if (mine != listens_sent) return;
+    listens_acked = std::max(listens_acked, mine);
+    listen_acked.notify_all();
+  });
+  std::unique_lock lock(mu);
+  listen_acked.wait_for(lock, opts.probe_timeout, [&] { return listens_acked >= mine; });
+}
+
+void Client::Impl::listen_acknowledged() {
+  std::lock_guard lock(mu);
+  ++listens_acked;
+  listen_acked.notify_all();
+}
+
+void Client::Impl::stop_listening() {
+  CancellationToken token;
+  {
+    std::lock_guard lock(mu);
+    token = listen_cancel;
+    listening = false;
+  }
+  token.cancel("the client closed");
+}
+
+Result<void> Client::Impl::change_subscription(const std::string& uri, bool on) {
+  if (!supports("resources.subscribe")) {
+    return fail(error_code::kMethodNotFound, "the server did not declare the 'resources.subscribe' capability");
+  }
+  {
+    std::lock_guard lock(mu);
+    if (on && !subscriptions.contains(uri) && subscriptions.size() >= kMaxSubscriptions) {
+      return fail(Error::invalid_params("this client already holds " + std::to_string(kMaxSubscriptions) +
+                                        " subscriptions, the most one listen carries"));
+    }
+    const bool changed = on ? subscriptions.insert(uri).second : subscriptions.erase(uri) > 0;
+    if (!changed) return {};
+  }
+  relisten();
+  return {};
+}
+
+}  // namespace mcp
