@@ -1,6 +1,7 @@
 // Fixtures of the MCP 2026-07-28 server scenarios: multi round-trip tools and prompt
-// (input-required-result-*), the tools server-stateless drives, and a tool whose argument travels
-// in an Mcp-Param header (http-custom-header-server-validation). Names and texts follow the
+// (input-required-result-*), the tools server-stateless drives, one tool for each policy of
+// per-request capability requirements, and a tool whose argument travels in an Mcp-Param header
+// (http-custom-header-server-validation). Names and texts follow the
 // conformance suite's scenario descriptions. Each multi round-trip fixture is one handler for
 // both revisions: over 2025-11-25 the server asks the client itself (RequestContext::input_required).
 #include "fixture.hpp"
@@ -183,6 +184,44 @@ void add_server_stateless_tools(Server& s) {
              });
 }
 
+// One fixture for each way an author may treat a client without what an item needs
+// (mcp/server/requirements.hpp): test_missing_capability above is shown with its requirement;
+// these are hidden, or replaced by a substitute.
+void add_requirement_fixtures(Server& s) {
+  const json::object sampling{{"sampling", json::object{}}};
+  json::object text_arg{{"type", "object"},
+                        {"properties", json::object{{"text", json::object{{"type", "string"}, {"description", "What to work on"}}}}},
+                        {"required", json::array{"text"}}};
+  s.add_tool(tool("test_ask_model", "Asks the client's model a question; hidden from clients without sampling", text_arg),
+             [](const json::object& args, RequestContext& ctx) -> Result<CallToolResult> {
+               if (const json::object* answer = ctx.input_response("answer")) return CallToolResult::text("the model says: " + shown(answer));
+               const json::value* text = args.if_contains("text");
+               return ctx.input_required({{"answer", InputRequest::create_message(question(
+                                                         text && text->is_string() ? std::string(text->get_string()) : "Hello?", 100))}});
+             });
+  s.require_capabilities(ListKind::tools, "test_ask_model",
+                         CapabilityRequirement{.capabilities = sampling, .when_missing = CapabilityRequirement::WhenMissing::hide});
+
+  s.add_tool(tool("test_summarize", "Summarizes a text with the client's model", text_arg),
+             [](const json::object& args, RequestContext& ctx) -> Result<CallToolResult> {
+               if (const json::object* answer = ctx.input_response("summary")) return CallToolResult::text("summary: " + shown(answer));
+               const json::value* text = args.if_contains("text");
+               return ctx.input_required({{"summary", InputRequest::create_message(question(
+                                                          "Summarize: " + (text && text->is_string() ? std::string(text->get_string()) : std::string()), 100))}});
+             });
+  // What a client without sampling is offered instead: the first sentence, no model needed.
+  s.add_tool(tool("test_summarize_without_sampling", "Summarizes a text as its first sentence", text_arg),
+             [](const json::object& args, RequestContext&) -> Result<CallToolResult> {
+               const json::value* text = args.if_contains("text");
+               std::string t = text && text->is_string() ? std::string(text->get_string()) : std::string();
+               return CallToolResult::text("summary: " + t.substr(0, t.find('.') == std::string::npos ? t.size() : t.find('.') + 1));
+             });
+  s.require_capabilities(ListKind::tools, "test_summarize",
+                         CapabilityRequirement{.capabilities = sampling,
+                                               .when_missing = CapabilityRequirement::WhenMissing::substitute,
+                                               .substitute = "test_summarize_without_sampling"});
+}
+
 void add_custom_header_tool(Server& s) {
   json::object schema{
       {"type", "object"},
@@ -203,6 +242,7 @@ void add_stateless_fixtures(Server& s) {
   add_input_required_tools(s);
   add_input_required_prompt(s);
   add_server_stateless_tools(s);
+  add_requirement_fixtures(s);
   add_custom_header_tool(s);
 }
 

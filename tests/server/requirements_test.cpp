@@ -162,3 +162,43 @@ TEST(Requirements, RemovingARequirementListsTheItemAgain) {
 }
 
 }  // namespace
+
+namespace {
+
+// SEP-2091 with requirements: a server's capability signature is derived from everything it
+// registered, each item's requirements and substitutes included, so it is the worst case over
+// every capability set. A strict client holding the server to it, whatever it declares and
+// whichever revision it speaks, finds every list within it: for all three policies (hide, show,
+// substitute), a list filtered for a client without the capability and one for a client with it.
+class RequirementsWithinSignature : public ::testing::TestWithParam<std::tuple<const char*, bool>> {};
+
+TEST_P(RequirementsWithinSignature, EveryFilteredListStaysWithinTheSignature) {
+  const auto [protocol, samples] = GetParam();
+  auto server = server_with_requirements();
+  ASSERT_TRUE(server->derive_signature());
+  std::vector<std::string> violations;
+  ClientOptions co;
+  co.protocol_version = protocol;
+  co.signature_policy = SignaturePolicy{.mode = EnforcementMode::strict,
+                                        .on_violation = [&](const SignatureViolation& v) { violations.push_back(v.describe()); }};
+  if (samples) {
+    co.on_sampling = [](const json::object&, const CancellationToken&) -> Result<json::value> { return json::object{}; };
+  }
+  mcp::test::Connected c(server, co);
+  ASSERT_TRUE(c.client->signature()) << "the client holds no signature";
+  auto tools = c.client->list_all_tools();
+  ASSERT_TRUE(tools) << tools.error().message;
+  std::vector<std::string> names;
+  for (const auto& t : *tools) names.push_back(t.name);
+  std::sort(names.begin(), names.end());
+  // What each client may use: the filtered list, never anything the signature does not declare.
+  if (samples) EXPECT_EQ(names, (std::vector<std::string>{"hidden_sampler", "plain", "shown_sampler", "summarize"}));
+  else EXPECT_EQ(names, (std::vector<std::string>{"plain", "summarize_basic"}));  // shown_sampler: hidden by the client
+  EXPECT_TRUE(violations.empty()) << violations.front();
+  EXPECT_FALSE(c.client->closed());
+}
+
+INSTANTIATE_TEST_SUITE_P(BothRevisionsBothClients, RequirementsWithinSignature,
+                         ::testing::Combine(::testing::Values("2025-11-25", "2026-07-28"), ::testing::Bool()));
+
+}  // namespace

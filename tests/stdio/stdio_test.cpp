@@ -247,13 +247,14 @@ class McpInspect : public ::testing::Test {
 };
 
 // mcp-inspect speaks 2026-07-28 to our server unless told otherwise; what it shows and calls is the
-// same either way. 27 of the fixture's 28 tools: test_missing_capability lists the sampling
-// capability it needs, which mcp-inspect does not declare, so it is hidden (in both revisions).
+// same either way. 28 of the fixture's 31 tools, since mcp-inspect declares no sampling: the server
+// hides test_ask_model and offers test_summarize_without_sampling in place of test_summarize;
+// test_missing_capability lists the sampling it needs, so the client hides it (both revisions).
 class McpInspectRevisions : public McpInspect, public ::testing::WithParamInterface<const char*> {};
 
 TEST_P(McpInspectRevisions, ListsWhatTheServerOffersAndCallsATool) {
   const char* protocol = GetParam();
-  const char* tool_count = "tools (27):\n";
+  const char* tool_count = "tools (28):\n";
   std::vector<std::string> args{"--call", "test_simple_text"};
   if (std::string(protocol) == "2025-11-25") args.insert(args.end(), {"--protocol", protocol});
   args.insert(args.end(), {"--", server()});

@@ -75,7 +75,10 @@ const expectedTools = ['test_simple_text', 'test_image_content', 'test_audio_con
   'test_input_required_result_multiple_inputs', 'test_input_required_result_multi_round',
   'test_input_required_result_tampered_state', 'test_input_required_result_capabilities',
   'test_missing_capability', 'test_streaming_elicitation', 'test_logging_tool', 'test_trigger_tool_change',
-  'test_trigger_prompt_change', 'test_custom_header'];
+  'test_trigger_prompt_change', 'test_custom_header',
+  // Requirements (this client declares sampling): test_ask_model is hidden only from clients
+  // without it, test_summarize_without_sampling is what they get instead of test_summarize.
+  'test_ask_model', 'test_summarize'];
 await check('tools/list', async () => {
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), [...expectedTools].sort());
