@@ -82,6 +82,23 @@ TEST_F(SignatureCli, ToolsAsJson) {
   EXPECT_TRUE(v.at("violations").as_array().empty());
 }
 
+// The same server either way: 2026-07-28 unless --protocol asks for the handshake revision.
+TEST_F(SignatureCli, SpeaksEitherRevision) {
+  for (const char* protocol : {"", "2026-07-28", "2025-11-25"}) {
+    std::vector<std::string> args{"client", "--json", "--mode", "strict"};
+    if (*protocol) args.insert(args.end(), {"--protocol", protocol});
+    args.insert(args.end(), {"--", fm(), "tools"});
+    auto r = run(args);
+    ASSERT_EQ(r.code, 0) << protocol << ": " << r.err;
+    auto v = mcp::json::parse(r.out);
+    EXPECT_EQ(v.at("protocol"), *protocol ? protocol : "2026-07-28");
+    EXPECT_EQ(v.at("tools").as_array().size(), 4u);
+    EXPECT_TRUE(v.at("violations").as_array().empty());
+  }
+  auto bad = run({"client", "--protocol", "1999-01-01", "--", fm(), "tools"});
+  EXPECT_EQ(bad.code, 2);
+}
+
 TEST_F(SignatureCli, CallListsThenCalls) {
   auto r = run({"client", "--", fm(), "call", "read_file", R"({"path":"README.md"})"});
   ASSERT_EQ(r.code, 0) << r.err;

@@ -26,6 +26,7 @@ struct ClientCliOptions {
   std::string manifest_key;  // public key file: the manifest must verify with it
   std::string trust_store;   // or a trust store file
   std::string url;
+  std::string protocol;  // empty: 2026-07-28, falling back to 2025-11-25
   bool json_output = false;
   std::vector<std::string> tokens;
 };
@@ -86,7 +87,9 @@ int run_tools(ClientRun& run) {
   if (!tools) return fail_with(run, tools.error());
   const auto unavailable = run.client->available_if_enabled();
   if (run.json_output) {
-    json::object out{{"server", to_json(run.client->server().server_info)}, {"mode", to_string(run.mode)}};
+    json::object out{{"server", to_json(run.client->server().server_info)},
+                     {"protocol", run.client->server().protocol_version},
+                     {"mode", to_string(run.mode)}};
     if (auto sig = run.client->signature()) {
       auto digest = signature_digest(*sig);
       out["signature"] = json::object{{"digest", digest ? *digest : ""}, {"tools", sig->tools.size()}};
@@ -193,6 +196,10 @@ int run_client(ClientCliOptions& o) {
 
   ClientOptions co;
   co.info.name = "mcp-trust";
+  if (!o.protocol.empty()) {
+    co.protocol_version = o.protocol;
+    co.fallback = false;  // a revision asked for by name is that revision or nothing
+  }
   co.signature_policy = std::move(policy);
   co.manifest = std::move(*manifest);
   co.on_list_changed = [&run](const std::string& list) {
@@ -235,7 +242,8 @@ Command add_client(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand("client", "Call an MCP server, holding it to its capability signature");
   app->footer(
       "Runs the server as a child over stdio (or talks to --url over Streamable HTTP) and checks every list it returns against its capability\n"
-      "signature (SEP-2091: from initialize, or --signature), or, if it has none, against its first lists.\n"
+      "signature (SEP-2091: from initialize or server/discover, or --signature), or, if it has none, against its first lists.\n"
+      "It speaks MCP 2026-07-28 when the server does, 2025-11-25 otherwise (--protocol forces one).\n"
       "Actions, after the server command:\n"
       "  tools                  list the tools (and what the signature declares but is not listed now)\n"
       "  call NAME [JSON]       list, then call tool NAME with the JSON object as arguments\n"
@@ -260,6 +268,10 @@ Command add_client(CLI::App& parent) {
   app->add_option("--url", o->url,
                   "Streamable HTTP endpoint (http://host:port/mcp) instead of a child; its server card is "
                   "fetched first and its signature enforced");
+  app->add_option("--protocol", o->protocol,
+                  "Speak this revision only: 2026-07-28, or 2025-11-25 (default: 2026-07-28 when the server speaks it, "
+                  "else 2025-11-25)")
+      ->check(CLI::IsMember({"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"}));
   app->add_flag("--json", o->json_output, "Machine-readable output");
   app->add_option("command", o->tokens, "-- COMMAND ARGS... ACTION");
   return {app, [o] { return run_client(*o); }};
