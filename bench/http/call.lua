@@ -13,20 +13,31 @@ function setup(thread)
   thread:set("bad_status", 0)
   table.insert(threads, thread)
 end
+-- BENCH_STATELESS=1: MCP 2026-07-28, no session: the _meta envelope in every body and the
+-- standard headers that mirror it.
+local stateless = os.getenv("BENCH_STATELESS") == "1"
+local meta = ',"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",' ..
+  '"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"wrk","version":"1"}}'
 function init(args)
   wrk.method = "POST"
   wrk.headers["Content-Type"] = "application/json"
   wrk.headers["Accept"] = os.getenv("BENCH_ACCEPT") or "application/json, text/event-stream"
-  wrk.headers["Mcp-Session-Id"] = os.getenv("BENCH_SESSION")
-  wrk.headers["MCP-Protocol-Version"] = "2025-11-25"
+  if stateless then
+    wrk.headers["MCP-Protocol-Version"] = "2026-07-28"
+    wrk.headers["Mcp-Method"] = "tools/call"
+    wrk.headers["Mcp-Name"] = "echo"
+  else
+    wrk.headers["Mcp-Session-Id"] = os.getenv("BENCH_SESSION")
+    wrk.headers["MCP-Protocol-Version"] = "2025-11-25"
+  end
   rpc_errors = 0
   bad_status = 0
 end
 function request()
   counter = counter + 1
   local body = string.format(
-    '{"jsonrpc":"2.0","id":"%d-%d","method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}',
-    tid, counter)
+    '{"jsonrpc":"2.0","id":"%d-%d","method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}%s}}',
+    tid, counter, stateless and meta or "")
   return wrk.format(nil, nil, nil, body)
 end
 function response(status, headers, body)

@@ -6,12 +6,18 @@
 # Usage: bench/http/run.sh [build dir] [seconds per run]
 #   FLOOR_ONLY=1 bench/http/run.sh ...   ours against nginx only (no TypeScript server), for quick
 #                                        iterations on throughput
+#   STATELESS=1 bench/http/run.sh ...    MCP 2026-07-28: each call stateless (no session; _meta and
+#                                        the standard headers on every request), against the
+#                                        TypeScript SDK 2.x server (tests/interop/node/ts2_server.mjs);
+#                                        JSON replies only, which is what both send for it
 # nginx is taken from PATH or /usr/sbin; if absent, Debian's nginx-light is installed (needs root).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
 secs=${2:-8}
 floor_only=${FLOOR_ONLY:-0}
+stateless=${STATELESS:-0}
+export BENCH_STATELESS=$stateless
 export MCP_NODE_DIR="$root/.deps/node"
 node="$MCP_NODE_DIR/node_modules/.bin/node"
 command -v wrk >/dev/null || { echo "wrk not installed (apt-get install wrk)" >&2; exit 1; }
@@ -36,6 +42,7 @@ start() {  # start LOG CMD... ; prints the URL
 }
 
 session() {  # session URL ACCEPT -> prints a session id after initialize + initialized
+  [ "$stateless" = 1 ] && return 0  # 2026-07-28: no session
   local hdrs
   hdrs=$(curl -s -D - -o /dev/null -X POST "$1" -H 'Content-Type: application/json' -H "Accept: $2" \
     -d '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"wrk","version":"1"}}}')
@@ -97,9 +104,15 @@ ensure_nginx() {  # sets nginx_bin; installs nginx-light when no nginx is found
 capture() {  # capture URL ACCEPT OUT -> OUT.body (raw bytes), OUT.head: our reply to one echo call
   local sid
   sid=$(session "$1" "$2")
-  curl -s -D "$3.head" -o "$3.body" -X POST "$1" -H 'Content-Type: application/json' -H "Accept: $2" \
-    -H "Mcp-Session-Id: $sid" -H 'MCP-Protocol-Version: 2025-11-25' \
-    -d '{"jsonrpc":"2.0","id":"1-1","method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}'
+  if [ "$stateless" = 1 ]; then
+    curl -s -D "$3.head" -o "$3.body" -X POST "$1" -H 'Content-Type: application/json' -H "Accept: $2" \
+      -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: tools/call' -H 'Mcp-Name: echo' \
+      -d '{"jsonrpc":"2.0","id":"1-1","method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"wrk","version":"1"}}}}'
+  else
+    curl -s -D "$3.head" -o "$3.body" -X POST "$1" -H 'Content-Type: application/json' -H "Accept: $2" \
+      -H "Mcp-Session-Id: $sid" -H 'MCP-Protocol-Version: 2025-11-25' \
+      -d '{"jsonrpc":"2.0","id":"1-1","method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}'
+  fi
   # The floor only means something if it sends what wrk would count as a success from us.
   head -n1 "$3.head" | grep -q ' 200' && grep -q '"result"' "$3.body" && grep -q '"hello"' "$3.body" \
     || { echo "our echo reply is not a 200 with the result:" >&2; cat "$3.head" "$3.body" >&2; exit 1; }
@@ -164,19 +177,27 @@ echo "nginx: $("$nginx_bin" -v 2>&1 | sed 's/^nginx version: //'), $ours_io_thre
 echo "| server                 | mode | conns | requests/s | p50 | p99 | non-200 | JSON-RPC errors |"
 echo "|---|---|---|---|---|---|---|---|"
 ratios=()
-for mode in sse json; do
+modes="sse json"; ts_name="TypeScript SDK 1.32.2"
+[ "$stateless" = 1 ] && { modes="stateless"; ts_name="TypeScript SDK 2.3.1"; }
+for mode in $modes; do
   if [ $mode = sse ]; then accept='application/json, text/event-stream'; ours_flag=""; ts_flag=""
   else accept='application/json, text/event-stream'; ours_flag="--json"; ts_flag="--json"; fi
   ours=$(start "$tmp/ours-$mode.log" "$build/bin/bench_http_server" $ours_flag)
-  [ "$floor_only" = 1 ] || theirs=$(start "$tmp/ts-$mode.log" "$node" "$root/tests/interop/node/ts_http_server.mjs" 0 $ts_flag)
+  if [ "$floor_only" != 1 ] && [ "$stateless" = 1 ]; then
+    theirs=$(start "$tmp/ts-$mode.log" "$node" "$root/tests/interop/node/ts2_server.mjs" http 0)
+  elif [ "$floor_only" != 1 ]; then
+    theirs=$(start "$tmp/ts-$mode.log" "$node" "$root/tests/interop/node/ts_http_server.mjs" 0 $ts_flag)
+  fi
   # The floor's reply is whatever our server sends in this mode, captured now from the running server.
   capture "$ours" "$accept" "$tmp/reply-$mode"
   floor=$(start_nginx "$tmp/reply-$mode" "$mode")
   for c in 1 32; do
     measure "mcp-trust (C++)" "$ours" "$accept" "$c" "$mode"; ours_rps=$last_rps
-    [ "$floor_only" = 1 ] || measure "TypeScript SDK 1.32.2" "$theirs" "$accept" "$c" "$mode"
+    [ "$floor_only" = 1 ] || { measure "$ts_name" "$theirs" "$accept" "$c" "$mode"; ts_rps=$last_rps; }
     measure "nginx (fixed body)" "$floor" "$accept" "$c" "$mode"; floor_rps=$last_rps
   done
+  [ "$floor_only" = 1 ] || ratios+=("$(awk -v m=$mode -v o="$ours_rps" -v t="${ts_rps:-0}" -v n="$ts_name" \
+    'BEGIN{ if (t > 0) printf "%s: ours/%s at 32 connections = %.1f (%s / %s requests/s)", m, n, o/t, o, t; else printf "%s: ours/%s = ? (%s)", m, n, t }')")
   ratios+=("$(awk -v m=$mode -v o="$ours_rps" -v n="$floor_rps" \
     'BEGIN{ if (n > 0) printf "%s: ours/nginx at 32 connections = %.2f (%s / %s requests/s)", m, o/n, o, n; else printf "%s: ours/nginx at 32 connections = ? (nginx: %s)", m, n }')")
   for p in "$tmp/ours-$mode.log.pid" "$tmp/ts-$mode.log.pid" "$tmp/nginx-$mode.log.pid"; do

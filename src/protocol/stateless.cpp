@@ -33,16 +33,24 @@ Result<RequestMeta> read_request_meta(const json::object& params) {
   out.protocol_version = std::string(version->get_string());
 
   // Required: "{}" declares no optional capability; nothing is inferred from earlier requests.
+  // Read as the object it is (capabilities are looked up by path, declares_capability): the
+  // codec's full reading costs more than the rest of a small call, on every request.
   const json::value* caps = meta->if_contains(meta_key::kClientCapabilities);
   if (!caps) return fail(meta_error(meta_key::kClientCapabilities, "required field is missing"));
-  if (auto checked = from_json<ClientCapabilities>(*caps); !checked)
-    return fail(meta_error(meta_key::kClientCapabilities, checked.error().message));
+  if (!caps->is_object()) return fail(meta_error(meta_key::kClientCapabilities, "expected an object"));
   out.client_capabilities = caps->get_object();
 
+  // For display only: an object with a string name and version (Implementation's required members).
   if (const json::value* info = meta->if_contains(meta_key::kClientInfo)) {
-    if (auto checked = from_json<Implementation>(*info); !checked)
-      return fail(meta_error(meta_key::kClientInfo, checked.error().message));
-    out.client_info = info->get_object();
+    const json::object* o = info->if_object();
+    if (!o) return fail(meta_error(meta_key::kClientInfo, "expected an object"));
+    for (std::string_view member : {"name", "version"}) {
+      const json::value* v = o->if_contains(member);
+      if (!v || !v->is_string()) {
+        return fail(meta_error(meta_key::kClientInfo, std::string(member) + (v ? ": expected a string" : ": required field is missing")));
+      }
+    }
+    out.client_info = *o;
   }
   if (const json::value* level = meta->if_contains(meta_key::kLogLevel)) {
     auto parsed = from_json<LoggingLevel>(*level);

@@ -55,8 +55,8 @@ json::object with_server_info(json::object meta, const Implementation& info) {
 class StatelessStage final : public Stage {
  public:
   // `lists_vary` belongs to the Server::Impl the session holds, which outlives this stage.
-  StatelessStage(Implementation info, std::chrono::milliseconds ttl, CacheScope scope, const std::atomic<bool>& lists_vary)
-      : info_(std::move(info)), ttl_ms_(std::max<std::int64_t>(0, ttl.count())), scope_(scope), lists_vary_(lists_vary) {}
+  StatelessStage(const Implementation& info, std::chrono::milliseconds ttl, CacheScope scope, const std::atomic<bool>& lists_vary)
+      : info_(to_json(info)), ttl_ms_(std::max<std::int64_t>(0, ttl.count())), scope_(scope), lists_vary_(lists_vary) {}
   std::string_view name() const override { return "stateless"; }
 
   void on_result(const Call& call, Result<json::value>& answer) override {
@@ -79,11 +79,11 @@ class StatelessStage final : public Stage {
     }
     json::value& meta = (*result)["_meta"];
     if (!meta.is_object()) meta = json::object{};
-    meta.as_object()[meta_key::kServerInfo] = to_json(info_);
+    meta.as_object()[meta_key::kServerInfo] = info_;
   }
 
  private:
-  Implementation info_;
+  json::value info_;  // serverInfo, made once: every answer carries it
   std::int64_t ttl_ms_;
   CacheScope scope_;
   const std::atomic<bool>& lists_vary_;

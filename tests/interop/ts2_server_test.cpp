@@ -119,7 +119,7 @@ TEST_P(Ts2Server, SpeaksTheNewRevisionAndCalls) {
   EXPECT_EQ(init->server_info.name, "reference-ts2-server");
   auto tools = client.list_all_tools();
   ASSERT_TRUE(tools) << tools.error().message;
-  EXPECT_EQ(tools->size(), 4u);
+  EXPECT_EQ(tools->size(), 5u);
   auto sum = client.call_tool("add", {{"a", 2}, {"b", 3}});
   ASSERT_TRUE(sum) << sum.error().message;
   EXPECT_EQ(text_of(*sum), "5");

@@ -4,7 +4,8 @@
 //   node ts2_server.mjs http PORT  serves Streamable HTTP on 127.0.0.1 (createMcpHandler), 0 = any
 //                                  port; prints "listening on http://127.0.0.1:N/mcp"
 // Tools: add (a + b), confirm (a multi round-trip elicitation), regional (an x-mcp-header
-// argument), slow (answers after 50 ms). Resource: mem://note. Prompt: greet.
+// argument), slow (answers after 50 ms), echo (its text; what bench/http/run.sh calls).
+// Resource: mem://note. Prompt: greet.
 import http from 'node:http';
 import { createRequire } from 'node:module';
 
@@ -36,6 +37,8 @@ function makeServer() {
     await new Promise((r) => setTimeout(r, 50));
     return { content: [{ type: 'text', text: 'slow done' }] };
   });
+  server.registerTool('echo', { description: 'Echoes its text', inputSchema: schema({ text: { type: 'string' } }, ['text']) },
+    async ({ text }) => ({ content: [{ type: 'text', text }] }));
   server.registerResource('note', 'mem://note', { mimeType: 'text/plain' },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'a note' }] }));
   server.registerPrompt('greet', { description: 'Greets' },
