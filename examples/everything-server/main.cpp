@@ -19,11 +19,13 @@
 namespace {
 
 int usage(std::ostream& out, int code) {
-  out << "usage: everything-server [--http [--port N] [--host ADDR]] [--sign-key FILE]\n"
-         "Serves the MCP conformance fixture (MCP 2025-11-25) on stdin/stdout, or over Streamable HTTP\n"
+  out << "usage: everything-server [--http [--port N] [--host ADDR]] [--sign-key FILE] [--profiles FILE]\n"
+         "Serves the MCP conformance fixture (MCP 2025-11-25 and 2026-07-28) on stdin/stdout, or over Streamable HTTP\n"
          "at http://localhost:N/mcp with --http (--port 0 picks a free port; the URL is printed).\n"
          "With --sign-key, also answers tools/manifest with its tools signed by the Ed25519 key in FILE\n"
-         "(PKCS#8 PEM or 64 hex digits) and advertises io.modelcontextprotocol/signed-manifests.\n";
+         "(PKCS#8 PEM or 64 hex digits) and advertises io.modelcontextprotocol/signed-manifests.\n"
+         "With --profiles, implements the server profiles FILE lists (a JSON array of ProfileSpec, the default\n"
+         "first) and serves them at /.well-known/mcp-profiles and in server/discover.\n";
   return code;
 }
 
@@ -45,12 +47,13 @@ mcp::Result<mcp::trust::Ed25519SecretKey> read_secret_key(const std::string& pat
 int main(int argc, char** argv) {
   bool http = false;
   mcp::http::HttpServerOptions hopts;
-  std::string sign_key;
+  std::string sign_key, profiles_file;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     if (a == "--help" || a == "-h") return usage(std::cout, 0);
     if (a == "--http") { http = true; continue; }
     if (a == "--sign-key" && i + 1 < argc) { sign_key = argv[++i]; continue; }
+    if (a == "--profiles" && i + 1 < argc) { profiles_file = argv[++i]; continue; }
     if ((a == "--port" || a == "--host") && i + 1 < argc) {
       std::string v = argv[++i];
       if (a == "--host") { hopts.host = v; continue; }
@@ -77,6 +80,19 @@ int main(int argc, char** argv) {
   everything::add_prompts(*server);
   everything::add_completion(*server);
   everything::add_stateless_fixtures(*server);
+  if (!profiles_file.empty()) {
+    // A JSON array of ProfileSpec (mcp/protocol/profiles.hpp), default first.
+    std::ifstream in(profiles_file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto profiles = in ? mcp::parse_profiles_text(text.str())
+                       : mcp::Result<std::vector<mcp::ProfileSpec>>(mcp::fail(mcp::Error::invalid_params("cannot read it")));
+    auto set = profiles ? server->set_profiles(*profiles) : mcp::Result<void>(mcp::fail(profiles.error()));
+    if (!set) {
+      std::cerr << "everything-server: --profiles " << profiles_file << ": " << set.error().message << "\n";
+      return 2;
+    }
+  }
   if (!sign_key.empty()) {
     auto key = read_secret_key(sign_key);
     if (!key) {

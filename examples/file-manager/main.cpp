@@ -63,13 +63,14 @@ mcp::Result<mcp::trust::Ed25519SecretKey> read_secret_key(const std::string& pat
 int main(int argc, char** argv) {
   file_manager::Options options;
   std::string sign_key;
+  std::string profiles_file;  // --profiles: a JSON array of ProfileSpec
   bool http = false;
   unsigned short port = 0;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     if (a == "--help" || a == "-h") {
       std::cout << "usage: file-manager [--grant-admin-after DURATION] [--misbehave[=KIND]] [--sign-key FILE]\n"
-                   "                    [--http [--port N]]\n"
+                   "                    [--http [--port N]] [--profiles FILE]\n"
                    "Serves SEP-2091's File Manager example on stdin/stdout (MCP 2025-11-25), with a capability\n"
                    "signature declaring manage_files (two annotation variants), read_file, write_file,\n"
                    "admin_delete (listed once admin is granted) and request_admin.\n"
@@ -78,6 +79,8 @@ int main(int argc, char** argv) {
                    "                                rename (default), annotation, description, undeclared\n"
                    "  --sign-key FILE               also serve tools/manifest, signed with the Ed25519 key in\n"
                    "                                FILE (PKCS#8 PEM or 64 hex digits)\n"
+                   "  --profiles FILE               implement the server profiles FILE lists (a JSON array of\n"
+                   "                                ProfileSpec, default first): /.well-known/mcp-profiles, discover\n"
                    "  --http [--port N]             serve Streamable HTTP at http://localhost:N/mcp (0: any free\n"
                    "                                port, printed) with the server card at /.well-known/mcp.json\n";
       return 0;
@@ -89,6 +92,9 @@ int main(int argc, char** argv) {
     } else if (a == "--sign-key") {
       if (i + 1 >= argc) return usage_error("--sign-key needs a file");
       sign_key = argv[++i];
+    } else if (a == "--profiles") {
+      if (i + 1 >= argc) return usage_error("--profiles needs a file");
+      profiles_file = argv[++i];
     } else if (a == "--http") {
       http = true;
     } else if (a == "--port") {
@@ -120,6 +126,15 @@ int main(int argc, char** argv) {
   if (auto r = fm.install(server); !r) {
     std::cerr << "file-manager: " << r.error().message << "\n";
     return 1;
+  }
+  if (!profiles_file.empty()) {
+    std::ifstream in(profiles_file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto profiles = in ? mcp::parse_profiles_text(text.str())
+                       : mcp::Result<std::vector<mcp::ProfileSpec>>(mcp::fail(mcp::Error::invalid_params("cannot read it")));
+    auto set = profiles ? server.set_profiles(*profiles) : mcp::Result<void>(mcp::fail(profiles.error()));
+    if (!set) return usage_error("--profiles " + profiles_file + ": " + set.error().message);
   }
   std::shared_ptr<const mcp::trust::Ed25519SecretKey> card_key;
   if (!sign_key.empty() && http) {

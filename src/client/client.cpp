@@ -124,7 +124,7 @@ Result<json::value> Client::Impl::call(std::string_view capability, std::string_
   if (!r.has_value() || r->is_null()) {
     r = exchange(method, params, o);
     if (!r) return r;
-    if (method == method::kToolsList) filter_tools(*r);
+    if (method == method::kToolsList) filter_tools(*r, !params.contains("cursor"));
     if (stateless) cache.store(method, params, *r);
   }
   for (auto it = stages.rbegin(); it != stages.rend(); ++it) {
@@ -229,6 +229,11 @@ Result<InitializeResult> Client::Impl::initialize(const std::string& version) {
   request.client_info = opts.info;
   auto params = to_json(request);
   params.as_object()["capabilities"] = capabilities();
+  if (!opts.profiles.empty()) {
+    json::array wanted;
+    for (const auto& p : opts.profiles) wanted.emplace_back(json::string(p));
+    params.as_object()["requestedProfiles"] = std::move(wanted);
+  }
   auto r = session->request(method::kInitialize, std::move(params.as_object()));
   if (!r) return fail(r.error());
   auto result = from_json<InitializeResult>(*r);
@@ -248,6 +253,11 @@ Result<InitializeResult> Client::Impl::initialize(const std::string& version) {
   for (const auto& stage : stages) {
     if (auto ok = stage->on_connected(r->get_object(), *this); !ok) return fail(end_session(ok.error()));
   }
+  const json::value* granted = r->get_object().if_contains("profile");
+  auto accepted = accept_profile(r->get_object(), granted && granted->is_string()
+                                                      ? std::optional<std::string>(granted->get_string())
+                                                      : std::nullopt);
+  if (!accepted) return fail(end_session(accepted.error()));
   return result;
 }
 
@@ -420,6 +430,7 @@ void Client::close() {
 }
 
 bool Client::stateless() const { return impl_->stateless; }
+std::optional<std::string> Client::profile() const { return impl_->profile; }
 
 bool Client::closed() const {
   // A stage ends the session at once, before the transport has reported its close.

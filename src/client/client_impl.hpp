@@ -37,6 +37,12 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   const json::object declared;
   mutable std::mutex mu;
 
+  // The profile the server granted (profiles.cpp); set by connect.
+  std::optional<std::string> profile;
+  // connect's last step: the granted profile is one requested, and a profile mcp-trust publishes
+  // is met. `granted`: what the server answered (initialize's "profile", or discover's _meta).
+  Result<void> accept_profile(const json::object& result, std::optional<std::string> granted);
+
   // --- MCP 2026-07-28 (stateless.cpp) ---
   // Set by connect, before any call, never changed after: a stateless session sends every request
   // with `envelope` in its _meta, and no handshake.
@@ -92,8 +98,8 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   RequestOptions request_options(std::string_view method, const json::object& params, const CallOptions& o) const;
   // A tools/list result made what this client may use: tools whose x-mcp-header annotations break
   // a rule dropped (stateless), tools whose listed capability requirements this client cannot
-  // meet dropped; the header parameters of the rest remembered.
-  void filter_tools(json::value& result);
+  // meet dropped; the header parameters of the rest remembered (from scratch on a first page).
+  void filter_tools(json::value& result, bool first_page);
   // Over a stateless session, what a removed method becomes (ping, setLevel, subscribe).
   Result<json::value> stateless_substitute(std::string_view method, const json::object& params);
 

@@ -6,6 +6,7 @@
 #include "mcp/protocol/capabilities.hpp"
 #include "mcp/protocol/input_required.hpp"
 #include "mcp/protocol/methods.hpp"
+#include "mcp/protocol/profiles.hpp"
 #include "mcp/protocol/stateless.hpp"
 #include "client/client_impl.hpp"
 
@@ -13,10 +14,17 @@ namespace mcp {
 
 namespace {
 
-json::object envelope_for(const std::string& version, const json::object& capabilities, const Implementation& info) {
-  return json::object{{meta_key::kProtocolVersion, version},
-                      {meta_key::kClientCapabilities, capabilities},
-                      {meta_key::kClientInfo, to_json(info)}};
+json::object envelope_for(const std::string& version, const ClientOptions& opts, const json::object& capabilities) {
+  json::object meta{{meta_key::kProtocolVersion, version},
+                    {meta_key::kClientCapabilities, capabilities},
+                    {meta_key::kClientInfo, to_json(opts.info)}};
+  // Server profiles: without a handshake, every request names the ones it could use.
+  if (!opts.profiles.empty()) {
+    json::array wanted;
+    for (const auto& p : opts.profiles) wanted.emplace_back(json::string(p));
+    meta[kRequestedProfilesMetaKey] = std::move(wanted);
+  }
+  return meta;
 }
 
 // The first stateless revision we speak in a list of versions a server sent (empty if none).
@@ -46,7 +54,7 @@ Result<std::optional<json::object>> Client::Impl::probe(std::string& version) {
     RequestOptions ro;
     ro.timeout = opts.probe_timeout;
     auto r = session->request(method::kServerDiscover,
-                              json::object{{"_meta", envelope_for(version, declared, opts.info)}}, std::move(ro));
+                              json::object{{"_meta", envelope_for(version, opts, declared)}}, std::move(ro));
     if (r) {
       const json::object* o = r->if_object();
       std::string mutual = mutual_version(o ? o->if_contains("supportedVersions") : nullptr);
@@ -69,7 +77,7 @@ Result<std::optional<json::object>> Client::Impl::probe(std::string& version) {
 
 Result<InitializeResult> Client::Impl::start_stateless(const std::string& version, json::object discovered) {
   stateless = true;
-  envelope = envelope_for(version, declared, opts.info);
+  envelope = envelope_for(version, opts, declared);
   if (const json::value* c = discovered.if_contains("capabilities"); c && c->is_object()) server_caps = c->get_object();
   // What stands for an InitializeResult: the discover result with the version spoken and the
   // server's identity (its result _meta, or the body of servers older than spec PR #3002).
@@ -83,6 +91,10 @@ Result<InitializeResult> Client::Impl::start_stateless(const std::string& versio
   if (!result) return fail(Error::internal("invalid server/discover result: " + result.error().message));
   init = *result;
   if (auto ok = start_stages(standing); !ok) return fail(ok.error());
+  const json::value* granted = meta && meta->is_object() ? meta->get_object().if_contains(kProfileMetaKey) : nullptr;
+  auto accepted = accept_profile(standing, granted && granted->is_string() ? std::optional<std::string>(granted->get_string())
+                                                                           : std::nullopt);
+  if (!accepted) return fail(end_session(accepted.error()));
   relisten();
   return result;
 }
@@ -123,7 +135,7 @@ Result<json::value> Client::Impl::exchange(std::string_view method, const json::
     // (streamable-http.mdx, "Client Behavior").
     json::object page;
     for (std::size_t i = 0; i < opts.max_pages; ++i) {
-      auto listed = call("tools", method::kToolsList, page);
+      auto listed = call("tools", method::kToolsList, page);  // filter_tools records the headers
       const json::value* next = listed && listed->is_object() ? listed->get_object().if_contains("nextCursor") : nullptr;
       if (!next || !next->is_string()) break;
       page["cursor"] = *next;
@@ -166,7 +178,7 @@ Result<json::value> Client::Impl::exchange(std::string_view method, const json::
   return r;
 }
 
-void Client::Impl::filter_tools(json::value& result) {
+void Client::Impl::filter_tools(json::value& result, bool first_page) {
   json::object* o = result.if_object();
   json::value* listed = o ? o->if_contains("tools") : nullptr;
   if (!listed || !listed->is_array()) return;
@@ -200,6 +212,9 @@ void Client::Impl::filter_tools(json::value& result) {
   }
   *listed = std::move(kept);
   std::lock_guard lock(mu);
+  // A list from its first page starts over: what a server stopped listing is not kept, so a
+  // server renaming its tools on every list cannot make this grow (later pages add to it).
+  if (first_page) tool_headers.clear();
   for (auto& [name, params] : headers) tool_headers[name] = std::move(params);
 }
 

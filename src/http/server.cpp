@@ -1,5 +1,7 @@
 #include "mcp/http/server.hpp"
 
+#include "http/profiles_route.hpp"
+
 #include <openssl/rand.h>
 #include <sys/resource.h>
 
@@ -224,8 +226,16 @@ struct HttpServer::Impl {
   }
 };
 
+namespace {
+// The routes every server has unless its application routes the path itself.
+HttpServerOptions with_builtin_routes(const std::shared_ptr<Server>& server, HttpServerOptions options) {
+  options.routes.try_emplace(std::string(kProfilesPath), profiles_route(server));
+  return options;
+}
+}  // namespace
+
 HttpServer::HttpServer(std::shared_ptr<Server> server, HttpServerOptions options)
-    : impl_(std::make_unique<Impl>(std::move(server), std::move(options))) {}
+    : impl_(std::make_unique<Impl>(server, with_builtin_routes(server, std::move(options)))) {}
 
 HttpServer::~HttpServer() { stop(); }
 

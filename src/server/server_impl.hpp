@@ -129,6 +129,14 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   // Creates a session on `transport` and records it for broadcasts.
   Result<std::shared_ptr<ServerSessionImpl>> open_session(std::shared_ptr<Transport> transport);
   std::shared_ptr<ManifestSigner> manifest_signer;  // null: no tools/manifest (server_manifest.cpp)
+  std::shared_ptr<const std::vector<ProfileSpec>> profiles = std::make_shared<std::vector<ProfileSpec>>();  // guarded by mu
+  std::shared_ptr<const std::vector<ProfileSpec>> profiles_now() const {
+    std::lock_guard lock(mu);
+    return profiles;
+  }
+  // negotiate_profile over the current profiles (server_profiles.cpp).
+  Result<std::optional<std::string>> negotiate_profile(const std::vector<std::string>& requested,
+                                                       std::string_view revision) const;
 
   // The signature for a session initializing now; null when the server has none.
   Result<std::shared_ptr<const SessionSignature>> session_signature() const;

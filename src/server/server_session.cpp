@@ -124,6 +124,12 @@ Result<json::value> ServerSessionImpl::initialize(const json::object& params) {
   view->capabilities = to_json(request->capabilities).as_object();
   view->client_info = to_json(request->client_info).as_object();
   view->session_id = id_;
+  // Server profiles: the one this session is served under, or a refusal naming ours.
+  auto requested = read_requested_profiles(params.if_contains("requestedProfiles"));
+  if (!requested) return fail(Error::invalid_params("initialize: " + requested.error().message));
+  auto profile = server_->negotiate_profile(*requested, view->protocol_version);
+  if (!profile) return fail(profile.error());
+  view->profile = *profile;
   // The signature is fixed now for the whole session (SEP-2091 "Stability").
   auto signature = server_->session_signature();
   if (!signature) {
@@ -148,6 +154,7 @@ Result<json::value> ServerSessionImpl::initialize(const json::object& params) {
   // Built as JSON: they carry extensions (signature, signed manifests) the typed struct does not name.
   out.as_object()["capabilities"] = server_->capabilities();
   if (*signature && (*signature)->serving.in_initialize) out.as_object()["signature"] = (*signature)->json;
+  if (*profile) out.as_object()["profile"] = **profile;
   return out;
 }
 

@@ -116,7 +116,8 @@ class ServerSessionImpl final : public ServerSession,
   // revision removed); server/discover answered here; the rest dispatched like any request, with
   // the stateless stage outermost (resultType, serverInfo, caching hints, error codes).
   void start_stateless(InboundRequest& in, Responder reply);
-  Result<json::value> discover();
+  // `profile`: the one negotiated from the discover request's _meta, if any.
+  Result<json::value> discover(const std::optional<std::string>& profile);
   // listen.cpp: subscriptions/listen. The request stays open (its Responder held) until the
   // client cancels it or the connection closes; meanwhile the notifications it opted in to travel
   // on it, tagged with its id.

@@ -12,6 +12,7 @@
 
 #include "log/log.hpp"
 #include "mcp/protocol/methods.hpp"
+#include "mcp/protocol/profiles.hpp"
 #include "mcp/protocol/stateless.hpp"
 #include "server/server_session.hpp"
 
@@ -80,6 +81,7 @@ class StatelessStage final : public Stage {
     json::value& meta = (*result)["_meta"];
     if (!meta.is_object()) meta = json::object{};
     meta.as_object()[meta_key::kServerInfo] = info_;
+    if (const auto& profile = call.context.profile()) meta.as_object()[kProfileMetaKey] = *profile;
   }
 
  private:
@@ -91,7 +93,7 @@ class StatelessStage final : public Stage {
 
 }  // namespace
 
-Result<json::value> ServerSessionImpl::discover() {
+Result<json::value> ServerSessionImpl::discover(const std::optional<std::string>& profile) {
   const auto& opts = server_->opts;
   DiscoverResult result;
   for (std::string_view v : kStatelessProtocolVersions) result.supported_versions.emplace_back(v);
@@ -104,6 +106,8 @@ Result<json::value> ServerSessionImpl::discover() {
   result.ttl_ms = std::max<std::int64_t>(0, opts.cache_ttl.count());
   result.cache_scope = opts.cache_scope;
   result.meta = with_server_info({}, opts.info);
+  if (auto profiles = server_->profiles_now(); !profiles->empty()) (*result.meta)[kProfilesMetaKey] = profiles_document(*profiles);
+  if (profile) (*result.meta)[kProfileMetaKey] = *profile;
   json::value out = to_json(result);
   // SEP-2091 without a handshake: the signature travels where initialize's result carried it.
   auto signature = server_->stateless_signature();
@@ -126,8 +130,22 @@ void ServerSessionImpl::start_stateless(InboundRequest& in, Responder reply) {
     reply(fail(Error::method_not_found(in.method)));
     return;
   }
+  // Server profiles: this request's own, from its _meta (docs/wire/profiles.md).
+  const json::object* meta_object = in.params.at("_meta").if_object();
+  auto requested = read_requested_profiles(meta_object ? meta_object->if_contains(kRequestedProfilesMetaKey) : nullptr);
+  if (!requested) {
+    reply(fail(Error::invalid_params(peer_text(in.method) + ": _meta[\"" + std::string(kRequestedProfilesMetaKey) +
+                                     "\"]: " + requested.error().message)));
+    return;
+  }
+  auto profile = server_->negotiate_profile(*requested, meta->protocol_version);
   if (in.method == method::kServerDiscover) {
-    reply(discover());
+    // Discovery always answers: it is how a client learns the profiles it may request.
+    reply(discover(profile ? *profile : std::nullopt));
+    return;
+  }
+  if (!profile) {
+    reply(fail(profile.error()));
     return;
   }
   if (in.method == method::kSubscriptionsListen) {
@@ -140,6 +158,7 @@ void ServerSessionImpl::start_stateless(InboundRequest& in, Responder reply) {
   view->capabilities = std::move(meta->client_capabilities);
   if (meta->client_info) view->client_info = std::move(*meta->client_info);
   if (meta->log_level) view->log_level = std::string(to_string(*meta->log_level));
+  view->profile = std::move(*profile);
   view->session_id = id_;
   // Served under the server's signature of now, which server/discover also shows (SEP-2091 for a
   // revision without a session: the signature is the server's, not a session's).

@@ -13,6 +13,7 @@
 #include "mcp/protocol/stateless.hpp"
 #include "mcp/server/server.hpp"
 #include "mcp/transport/memory.hpp"
+#include "client/response_cache.hpp"
 #include "server/tools.hpp"
 #include "support/event.hpp"
 
@@ -183,6 +184,29 @@ TEST(ClientCache, NothingIsReusedWithoutATtl) {
   ASSERT_TRUE(c.client->list_tools());
   ASSERT_TRUE(c.client->list_tools());
   EXPECT_EQ(counter->count("tools/list"), 2);
+}
+
+// A server may give every result a long ttlMs and a different cursor each time: the cache keeps at
+// most its byte bound, the oldest entries going first, and serves only fresh, equal requests.
+TEST(ClientCache, AFloodOfCacheableResultsStaysWithinTheByteBound) {
+  const std::size_t bound = 64 * 1024;
+  ResponseCache cache(json::object{{"sampling", json::object{}}}, bound);
+  const auto now = ResponseCache::Clock::now();
+  const json::value page{{"tools", json::array{json::object{{"name", std::string(900, 'x')}}}}, {"ttlMs", 3600000}};
+  for (int i = 0; i < 10000; ++i) {
+    cache.store("tools/list", json::object{{"cursor", std::to_string(i)}}, page, now);
+    ASSERT_LE(cache.bytes(), bound) << "after " << i + 1 << " results";
+  }
+  EXPECT_TRUE(cache.find("tools/list", json::object{{"cursor", "9999"}}, now));   // the newest is kept
+  EXPECT_FALSE(cache.find("tools/list", json::object{{"cursor", "0"}}, now));     // the oldest went
+  EXPECT_FALSE(cache.find("tools/list", json::object{{"cursor", "9999"}}, now + std::chrono::hours(2)));  // expired
+  // Never kept: no ttlMs, a retry carrying input, a method that is not cacheable.
+  cache.store("prompts/list", {}, json::value{{"prompts", json::array{}}}, now);
+  cache.store("resources/read", json::object{{"uri", "a"}, {"requestState", "s"}}, json::value{{"ttlMs", 5000}}, now);
+  cache.store("tools/call", json::object{{"name", "t"}}, json::value{{"ttlMs", 5000}}, now);
+  EXPECT_FALSE(cache.find("prompts/list", {}, now));
+  EXPECT_FALSE(cache.find("resources/read", json::object{{"uri", "a"}, {"requestState", "s"}}, now));
+  EXPECT_FALSE(cache.find("tools/call", json::object{{"name", "t"}}, now));
 }
 
 TEST(ClientTools, AToolWithAnInvalidHeaderAnnotationIsDroppedOverTheNewRevisionOnly) {

@@ -3,7 +3,8 @@
 # file-manager --http serves its card; `mcp-trust card` fetches and verifies it; the card has a
 # strong ETag and a Cache-Control max-age, and answers 304 to a matching If-None-Match;
 # `mcp-trust client --url` holds the server to the card's signature in strict mode, passes the
-# mid-session admin grant, and stops a misbehaving server (exit 4).
+# mid-session admin grant, and stops a misbehaving server (exit 4); server profiles are served,
+# listed by `mcp-trust profiles`, and the signed and read-only profiles verified by the client.
 # Every check looks at both the exit status and, where it says so, the output.
 # Usage: card_http.sh <build/bin>
 set -uo pipefail
@@ -88,6 +89,32 @@ run "strict client stops a misbehaving HTTP server (exit 4)" 4 "annotation" -- \
   "$bin/mcp-trust" client --mode strict --url "$bad" -- watch --for 2s
 run "permissive client reports the violation and goes on (exit 0)" 0 "annotation" -- \
   "$bin/mcp-trust" client --mode permissive --url "$bad" -- watch --for 1s
+
+# Server profiles (docs/wire/profiles.md): the well-known document, and the profiles mcp-trust
+# publishes verified by the client before it uses the server.
+cat >"$tmp/profiles.json" <<'JSON'
+[{"profileURL": "https://mcp-trust.dev/profiles/signed/1.0", "default": true, "minMcpVersion": "2025-11-25"},
+ {"profileURL": "https://mcp-trust.dev/profiles/read-only/1.0", "default": false, "minMcpVersion": "2025-11-25"}]
+JSON
+start prof "$tmp/prof.log" --http --port 0 --sign-key "$tmp/key" --profiles "$tmp/profiles.json"
+run "mcp-trust profiles lists the server's profiles, default first" 0 "signed/1.0 .*default" -- \
+  "$bin/mcp-trust" profiles "$prof"
+code=$(curl -sS -o /dev/null -w '%{http_code}' "${prof%/mcp}/.well-known/mcp-profiles")
+expect "the profiles document is served (200)" "$([ "$code" = 200 ]; echo $?)" "got $code"
+signed=https://mcp-trust.dev/profiles/signed/1.0
+for protocol in 2026-07-28 2025-11-25; do
+  run "signed profile granted when card and manifest verify ($protocol)" 0 "\"profile\": \"$signed\"" -- \
+    "$bin/mcp-trust" client --json --protocol "$protocol" --url "$prof" --profile "$signed" \
+    --card-key "$tmp/key.pub" --manifest-key "$tmp/key.pub" -- tools
+done
+run "signed profile refused without a verified card" 1 "verified proof" -- \
+  "$bin/mcp-trust" client --url "$prof" --profile "$signed" --manifest-key "$tmp/key.pub" -- tools
+run "a card proof that fails stops the client (exit 4)" 4 "does not verify" -- \
+  "$bin/mcp-trust" client --url "$prof" --profile "$signed" --card-key "$tmp/other.pub" --manifest-key "$tmp/key.pub" -- tools
+run "read-only profile refused: file-manager writes and deletes" 1 "readOnlyHint" -- \
+  "$bin/mcp-trust" client --url "$prof" --profile https://mcp-trust.dev/profiles/read-only/1.0 -- tools
+run "a profile the server does not implement is refused" 1 "none of the requested profiles|supportedProfiles|implements none" -- \
+  "$bin/mcp-trust" client --url "$prof" --profile https://example.com/profiles/other/1.0 -- tools
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -27,6 +27,8 @@ struct ClientCliOptions {
   std::string trust_store;   // or a trust store file
   std::string url;
   std::string protocol;  // empty: 2026-07-28, falling back to 2025-11-25
+  std::vector<std::string> profiles;  // --profile, repeatable: requestedProfiles
+  std::string card_key;               // --card-key: verify the server card's proof (signed profile)
   bool json_output = false;
   std::vector<std::string> tokens;
 };
@@ -89,6 +91,7 @@ int run_tools(ClientRun& run) {
   if (run.json_output) {
     json::object out{{"server", to_json(run.client->server().server_info)},
                      {"protocol", run.client->server().protocol_version},
+                     {"profile", run.client->profile() ? json::value(*run.client->profile()) : json::value(nullptr)},
                      {"mode", to_string(run.mode)}};
     if (auto sig = run.client->signature()) {
       auto digest = signature_digest(*sig);
@@ -177,6 +180,7 @@ int run_client(ClientCliOptions& o) {
     if (!sig) { report("client", "--signature " + o.signature_file + ": " + sig.error().message); return kExitError; }
     policy.expected = std::move(*sig);
   }
+  std::optional<std::string> verified_card;
   if (!o.url.empty() && !policy.expected) {
     // Over HTTP the server card comes first: its signature is what the session is then held to,
     // and initialize must return the same one (rule "stability").
@@ -184,9 +188,23 @@ int run_client(ClientCliOptions& o) {
     if (card) {
       std::cerr << "mcp-trust client: server card " << http::server_card_url(o.url) << ": signature "
                 << card->card.signature_digest << "\n";
+      if (!o.card_key.empty()) {
+        // Its proof, for profiles that need one (signed/1.x): verified here, or the run stops.
+        auto text = read_input(o.card_key);
+        auto key = text ? trust::Ed25519PublicKey::parse(*text) : Result<trust::Ed25519PublicKey>(fail(text.error()));
+        if (!key) { report("client", "--card-key " + o.card_key + ": " + key.error().message); return kExitError; }
+        auto proof = verify_server_card(card->body, *key);
+        if (!proof.ok()) {
+          report("client", "the server card's proof does not verify: " + std::string(trust::to_string(proof.verdict)) +
+                               (proof.detail.empty() ? "" : " (" + peer_text(proof.detail) + ")"));
+          return kExitVerifyFailed;
+        }
+        verified_card = card->card.signature_digest;
+      }
       policy.expected = std::move(card->card.signature);
     } else {
       std::cerr << "mcp-trust client: no server card (" << card.error().message << ")\n";
+      if (!o.card_key.empty()) { report("client", "--card-key: no server card to verify"); return kExitVerifyFailed; }
     }
   }
   policy.on_violation = [&run](const SignatureViolation& v) { run.on_violation(v); };
@@ -200,6 +218,8 @@ int run_client(ClientCliOptions& o) {
     co.protocol_version = o.protocol;
     co.fallback = false;  // a revision asked for by name is that revision or nothing
   }
+  co.profiles = o.profiles;
+  co.verified_card_signature = verified_card;
   co.signature_policy = std::move(policy);
   co.manifest = std::move(*manifest);
   co.on_list_changed = [&run](const std::string& list) {
@@ -272,6 +292,11 @@ Command add_client(CLI::App& parent) {
                   "Speak this revision only: 2026-07-28, or 2025-11-25 (default: 2026-07-28 when the server speaks it, "
                   "else 2025-11-25)")
       ->check(CLI::IsMember({"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"}));
+  app->add_option("--profile", o->profiles,
+                  "Request this server profile (repeatable, in order of preference); the session fails unless the "
+                  "server grants one, and a profile mcp-trust publishes (signed/1.x, read-only/1.x) must be met");
+  app->add_option("--card-key", o->card_key,
+                  "With --url: verify the server card's proof with this public key (the signed profile needs it)");
   app->add_flag("--json", o->json_output, "Machine-readable output");
   app->add_option("command", o->tokens, "-- COMMAND ARGS... ACTION");
   return {app, [o] { return run_client(*o); }};

@@ -34,5 +34,6 @@ Command add_verify(CLI::App& parent);
 Command add_client(CLI::App& parent);
 Command add_scan(CLI::App& parent);
 Command add_card(CLI::App& parent);
+Command add_profiles(CLI::App& parent);
 
 }  // namespace mcp::cli

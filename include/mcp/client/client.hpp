@@ -73,6 +73,15 @@ struct ClientOptions {
   // Multi round-trip (2026-07-28): the most times one call answers a server's InputRequiredResult
   // with the handlers below before it fails.
   int max_input_rounds = 10;
+  // Server profiles (mcp/protocol/profiles.hpp): the profile URLs this client could use, in order
+  // of preference, sent as requestedProfiles (initialize, or every 2026-07-28 request's _meta).
+  // connect() fails unless the server answers with one of them. A granted profile mcp-trust
+  // publishes (signed/1.x, read-only/1.x) is then verified: connect() fails if the server does not
+  // meet it (docs/profiles/).
+  std::vector<std::string> profiles{};
+  // For signed/1.x: the digest of the signature in the server card whose proof the application
+  // verified (mcp/signature/card.hpp verify_server_card; `mcp-trust client --card-key` does it).
+  std::optional<std::string> verified_card_signature{};
 
   ClientRequestHandler on_sampling{};     // sampling/createMessage; declares "sampling"
   bool sampling_tools = false;          // also declare sampling.tools
@@ -122,6 +131,8 @@ class Client {
   const InitializeResult& server() const;
   // Whether the session speaks 2026-07-28 (no handshake, per-request _meta).
   bool stateless() const;
+  // The server profile the server honours for this client (empty: none).
+  std::optional<std::string> profile() const;
   bool server_supports(std::string_view capability) const;  // "tools", "resources.subscribe", ...
 
   [[nodiscard]] Result<ListToolsResult> list_tools(std::optional<std::string> cursor = {});

@@ -88,7 +88,8 @@ struct HttpServerOptions {
   std::string tls_certificate_file{};
   std::string tls_private_key_file{};
 
-  // Extra GET routes by exact path, served before MCP handling.
+  // Extra GET routes by exact path, served before MCP handling. /.well-known/mcp-profiles is
+  // always served (the Server's profiles, 404 without) unless routed here.
   std::map<std::string, RouteHandler> routes{};
 };
 

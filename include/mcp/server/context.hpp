@@ -44,6 +44,10 @@ struct ClientView {
   // For a stateless request: the level its _meta asked notifications/message at (none: no log
   // notifications). A 2025-11-25 session's level is the one logging/setLevel set.
   std::optional<std::string> log_level{};
+  // The server profile negotiated (mcp/protocol/profiles.hpp): at initialize for a session, per
+  // request for 2026-07-28. Empty: the server has no profiles, or none was asked for and it has
+  // no default (then the request was refused).
+  std::optional<std::string> profile{};
 };
 
 // The way back to the client for one request. Implemented by the server session (2025-11-25) and,
@@ -80,6 +84,8 @@ class RequestContext {
   const std::optional<std::string>& identity() const { return client_->identity; }
   // A 2026-07-28 request, judged by its own _meta (ClientView::stateless).
   bool stateless() const { return client_->stateless; }
+  // The server profile this request is served under (ClientView::profile).
+  const std::optional<std::string>& profile() const { return client_->profile; }
   // "sampling", "elicitation", "roots", or a dotted path such as "sampling.tools", "elicitation.url".
   // `elicitation` declared as {} means form mode, as the specification says.
   bool client_supports(std::string_view capability) const;

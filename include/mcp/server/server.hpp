@@ -44,6 +44,7 @@
 #include "mcp/protocol/completion.hpp"
 #include "mcp/protocol/header_params.hpp"
 #include "mcp/protocol/initialize.hpp"
+#include "mcp/protocol/profiles.hpp"
 #include "mcp/protocol/prompt.hpp"
 #include "mcp/protocol/resource.hpp"
 #include "mcp/protocol/stateless.hpp"
@@ -218,6 +219,14 @@ class Server : public std::enable_shared_from_this<Server> {
   [[nodiscard]] Result<void> set_manifest_signing(ManifestSigning signing);
 
   void set_availability(AvailabilityHooks hooks);
+
+  // Server profiles (mcp/protocol/profiles.hpp; docs/wire/profiles.md): the profiles this server
+  // implements, default first if it has one. Each initialize, and each 2026-07-28 request, is then
+  // served under the one negotiated from what the client requests, or refused (-32602 listing
+  // these). Served at /.well-known/mcp-profiles by the HTTP server and in server/discover. Fails
+  // with -32602 naming the entry that breaks a rule of the proposal. An empty list: no profiles.
+  [[nodiscard]] Result<void> set_profiles(std::vector<ProfileSpec> profiles);
+  std::vector<ProfileSpec> profiles() const;
 
   // What the item `key` of `kind` needs of the client that uses it (mcp/server/requirements.hpp).
   // Replaces an earlier requirement of the same item; an empty `capabilities` removes it. Clients

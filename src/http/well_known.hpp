@@ -1,0 +1,27 @@
+// Private: GET of a document at a well-known path on an MCP endpoint's origin (the server card,
+// the profiles list), bounded in time (the options' timeouts) and in bytes.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "mcp/http/client_transport.hpp"
+
+namespace mcp::http {
+
+struct WellKnownDocument {
+  std::string url;   // where it was fetched from
+  unsigned status = 0;
+  std::string body;  // the body, complete unless too_big
+  std::string etag;
+  bool too_big = false;
+};
+
+// The URL of `path` on the origin of `mcp_url` ("" if mcp_url is not an http(s) URL).
+std::string well_known_url(const std::string& mcp_url, std::string_view path);
+// GETs it (Accept: application/json, the options' extra headers and TLS settings), reading at most
+// `max_bytes` of body. Fails only when no HTTP answer came (connection, TLS, timeout).
+[[nodiscard]] Result<WellKnownDocument> get_well_known(const std::string& mcp_url, std::string_view path,
+                                                       const HttpClientOptions& options, std::size_t max_bytes);
+
+}  // namespace mcp::http
