@@ -14,6 +14,8 @@ namespace mcp {
 
 namespace {
 
+constexpr std::size_t kMaxInputRequestsPerRound = 32;
+
 json::object envelope_for(const std::string& version, const ClientOptions& opts, const json::object& capabilities) {
   json::object meta{{meta_key::kProtocolVersion, version},
                     {meta_key::kClientCapabilities, capabilities},
@@ -151,6 +153,13 @@ Result<json::value> Client::Impl::exchange(std::string_view method, const json::
     }
     auto asked = input_required_from_json(r->get_object());
     if (!asked) return fail(Error::internal("invalid input_required result from the server: " + asked.error().message));
+    // Each input request may put a question to the user or the model: a server may not ask more
+    // of them at once than anyone could answer.
+    if (asked->input_requests.size() > kMaxInputRequestsPerRound) {
+      return fail(Error::internal("the server asked for " + std::to_string(asked->input_requests.size()) +
+                                  " inputs in one round of " + std::string(method) + ", over the limit of " +
+                                  std::to_string(kMaxInputRequestsPerRound)));
+    }
     json::object answers;
     for (const auto& [key, request] : asked->input_requests) {
       const ClientRequestHandler* h = handler_for(request.method);

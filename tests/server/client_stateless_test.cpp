@@ -137,6 +137,30 @@ TEST(ClientProbe, AForcedHandshakeRevisionSkipsTheProbe) {
   EXPECT_EQ(server.requests().front().first, "initialize");
 }
 
+// A hostile server asking a thousand questions at once: refused before any handler runs.
+TEST(ClientInput, AFloodOfInputRequestsIsRefusedWithoutAskingAnything) {
+  ScriptedServer server([](const std::string& m, const json::object&) -> Result<json::value> {
+    if (m == method::kServerDiscover) return discover_result();
+    json::object requests;
+    for (int i = 0; i < 1000; ++i) {
+      requests["q" + std::to_string(i)] = json::object{{"method", "roots/list"}};
+    }
+    return json::value(json::object{{"resultType", "input_required"}, {"inputRequests", std::move(requests)}});
+  });
+  std::atomic<int> asked{0};
+  ClientOptions co;
+  co.on_roots = [&](const json::object&, const CancellationToken&) -> Result<json::value> {
+    ++asked;
+    return json::value(json::object{{"roots", json::array{}}});
+  };
+  Client client(co);
+  ASSERT_TRUE(client.connect(server.start()));
+  auto r = client.request("tools/call", json::object{{"name", "x"}, {"arguments", json::object{}}});
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("over the limit of 32"), std::string::npos) << r.error().message;
+  EXPECT_EQ(asked.load(), 0);
+}
+
 // ---- against our server ----
 
 // Counts the requests of each method that reach the server.
