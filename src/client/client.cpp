@@ -337,6 +337,21 @@ Result<std::vector<ResourceTemplate>> Client::list_all_resource_templates() {
 Result<ReadResourceResult> Client::read_resource(const std::string& uri, CallOptions options) {
   return impl_->typed<ReadResourceResult>("resources", method::kResourcesRead, json::object{{"uri", uri}}, std::move(options));
 }
+Result<Resource> Client::resource_metadata(const std::string& uri, CallOptions options) {
+  auto r = impl_->typed<ResourceMetadataResult>("resources", method::kResourcesMetadata, json::object{{"uri", uri}},
+                                                std::move(options));
+  if (r) return std::move(r->resource);
+  if (r.error().code != error_code::kMethodNotFound) return fail(r.error());
+  // A server older than SEP-2093: the listed metadata is all there is.
+  auto listed = list_all_resources();
+  if (!listed) return fail(listed.error());
+  for (auto& resource : *listed) {
+    if (resource.uri == uri) return std::move(resource);
+  }
+  return fail(Error::invalid_params("resources/metadata: the server does not support it, and " + peer_text(uri) +
+                                    " is not in its resources/list"));
+}
+
 Result<void> Client::subscribe(const std::string& uri) {
   if (impl_->stateless) return impl_->change_subscription(uri, true);
   auto r = impl_->call("resources.subscribe", method::kResourcesSubscribe, json::object{{"uri", uri}});

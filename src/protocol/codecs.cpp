@@ -124,8 +124,8 @@ MCP_WIRE_CODECS(ProgressNotificationParams, CancelledNotificationParams, Paginat
 MCP_WIRE_CODECS(PromptArgument, Prompt, PromptMessage, GetPromptRequestParams, GetPromptResult, ListPromptsResult)
 
 Result<void> wire_check(const Resource& r) { return check_non_negative("Resource", "size", r.size); }
-MCP_WIRE_CODECS(Resource, ResourceTemplate, ListResourcesResult, ListResourceTemplatesResult, ResourceRequestParams,
-                ReadResourceResult, ResourceUpdatedNotificationParams)
+MCP_WIRE_CODECS(ResourceCapabilities, Resource, ResourceTemplate, ListResourcesResult, ListResourceTemplatesResult,
+                ResourceRequestParams, ReadResourceResult, ResourceUpdatedNotificationParams, ResourceMetadataResult)
 
 MCP_WIRE_CODECS(TextResourceContents, BlobResourceContents)
 json::value to_json(const ResourceContents& c) { return wire::encode_value(c); }

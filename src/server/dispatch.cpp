@@ -47,6 +47,8 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {method::kResourcesTemplatesList, {true, nullptr, nullptr, answer_now<&Self::list_resource_templates>}},
       {method::kResourcesRead,
        {false, &Self::resource_runs_inline, &Self::find_resource, run_item<&Self::read_resource>}},
+      // SEP-2093: metadata without content; the registry holds it, so nothing waits.
+      {method::kResourcesMetadata, {true, nullptr, &Self::find_resource, answer_now<&Self::resource_metadata>}},
       {method::kResourcesSubscribe, {false, nullptr, nullptr, answer_now<&Self::subscribe>}},
       {method::kResourcesUnsubscribe, {false, nullptr, nullptr, answer_now<&Self::unsubscribe>}},
       {method::kPromptsList, {true, nullptr, nullptr, answer_now<&Self::list_prompts>}},

@@ -7,6 +7,7 @@
 
 #include "log/log.hpp"
 #include "mcp/protocol/methods.hpp"
+#include "mcp/protocol/resource.hpp"
 #include "server/server_session.hpp"
 
 namespace mcp {
@@ -186,7 +187,7 @@ Result<void> ServerSessionImpl::find_resource(ServerRequest& r) {
   if (!request) return fail(request.error());
   std::string& uri = request->uri;
   if (uri.size() > server_->opts.max_uri_bytes) {
-    return fail(Error::invalid_params("resources/read: uri is " + std::to_string(uri.size()) +
+    return fail(Error::invalid_params(r.in.method + ": uri is " + std::to_string(uri.size()) +
                                       " bytes, over the limit of " + std::to_string(server_->opts.max_uri_bytes) +
                                       " (max_uri_bytes)"));
   }
@@ -204,6 +205,32 @@ Result<void> ServerSessionImpl::find_resource(ServerRequest& r) {
     r.found = true;
   }
   return {};
+}
+
+Result<json::value> ServerSessionImpl::resource_metadata(ServerRequest& r) {
+  if (!r.found) return fail(unknown_item_error(*r.target));
+  const std::string& uri = r.target->uri;
+  Resource out;
+  {
+    std::lock_guard lock(server_->mu);
+    auto match = server_->match_resource(uri);
+    if (match.resource) {
+      out = match.resource->resource;
+    } else if (match.template_entry) {
+      // A resource a template expands to: the template's metadata, under this URI.
+      const auto& t = match.template_entry->resource_template;
+      out.uri = uri;
+      out.name = t.name;
+      out.title = t.title;
+      out.description = t.description;
+      out.mime_type = t.mime_type;
+      out.annotations = t.annotations;
+      out.icons = t.icons;
+    } else {
+      return fail(unknown_item_error(*r.target));  // removed since it was found
+    }
+  }
+  return to_json(ResourceMetadataResult{.resource = std::move(out)});
 }
 
 void ServerSessionImpl::read_resource(const std::shared_ptr<ServerRequest>& r) {

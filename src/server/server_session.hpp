@@ -83,6 +83,8 @@ class ServerSessionImpl final : public ServerSession,
   // an asynchronous handler to keep.
   void call_tool(const std::shared_ptr<ServerRequest>& r);
   void read_resource(const std::shared_ptr<ServerRequest>& r);
+  // resources/metadata (SEP-2093): the registered Resource, or what its template says of the URI.
+  Result<json::value> resource_metadata(ServerRequest& r);
   void get_prompt(const std::shared_ptr<ServerRequest>& r);
   void complete(const std::shared_ptr<ServerRequest>& r);
   Result<json::value> subscribe(ServerRequest& r);

@@ -144,6 +144,10 @@ class Client {
   [[nodiscard]] Result<ListResourceTemplatesResult> list_resource_templates(std::optional<std::string> cursor = {});
   [[nodiscard]] Result<std::vector<ResourceTemplate>> list_all_resource_templates();
   [[nodiscard]] Result<ReadResourceResult> read_resource(const std::string& uri, CallOptions options = {});
+  // SEP-2093 resources/metadata: the resource's metadata without its content. A server that
+  // predates it (-32601) is not a failure: the resource is looked up in resources/list instead,
+  // and -32602 says so when it is not listed there either.
+  [[nodiscard]] Result<Resource> resource_metadata(const std::string& uri, CallOptions options = {});
   [[nodiscard]] Result<void> subscribe(const std::string& uri);
   [[nodiscard]] Result<void> unsubscribe(const std::string& uri);
 

@@ -56,6 +56,8 @@ inline constexpr std::array kAll = {
 
 // Extensions this SDK implements; not in the schema, so not in kAll. Signed tool manifests.
 inline constexpr std::string_view kToolsManifest = "tools/manifest";
+// SEP-2093 (a draft): a resource's metadata without its content.
+inline constexpr std::string_view kResourcesMetadata = "resources/metadata";
 
 // MCP 2026-07-28 (stateless): methods it adds. Not in kAll, which is the 2025-11-25 schema's list.
 inline constexpr std::string_view kServerDiscover = "server/discover";

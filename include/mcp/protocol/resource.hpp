@@ -11,6 +11,14 @@
 
 namespace mcp {
 
+// SEP-2093 (docs/wire/resource-metadata.md): what one resource supports. Absent: neither.
+struct ResourceCapabilities {
+  std::optional<bool> list{};       // resources/list with its uri enumerates its direct children
+  std::optional<bool> subscribe{};  // it sends notifications/resources/updated to subscribers
+  json::object extra{};
+};
+MCP_WIRE_TYPE(ResourceCapabilities, list, subscribe, extra)
+
 struct Resource {
   std::string uri{};
   std::string name{};
@@ -20,10 +28,19 @@ struct Resource {
   std::optional<Annotations> annotations{};
   std::optional<std::int64_t> size{};  // bytes, before any encoding
   OptionalArray<Icon> icons{};
+  std::optional<ResourceCapabilities> capabilities{};  // SEP-2093
   std::optional<json::object> meta{};
   json::object extra{};
 };
-MCP_WIRE_TYPE(Resource, uri, name, title, description, mime_type, annotations, size, icons, meta, extra)
+MCP_WIRE_TYPE(Resource, uri, name, title, description, mime_type, annotations, size, icons, capabilities, meta, extra)
+
+// SEP-2093 resources/metadata: a resource's metadata without its content.
+struct ResourceMetadataResult {
+  Resource resource{};
+  std::optional<json::object> meta{};
+  json::object extra{};
+};
+MCP_WIRE_TYPE(ResourceMetadataResult, resource, meta, extra)
 
 struct ResourceTemplate {
   std::string uri_template{};  // RFC 6570
