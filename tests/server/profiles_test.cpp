@@ -47,7 +47,7 @@ struct Connection {
   std::shared_ptr<ServerSession> session;
   std::unique_ptr<Client> client;
   Result<InitializeResult> init = fail(Error::internal("not connected"));
-  Connection(std::shared_ptr<Server> s, ClientOptions co) : server(std::move(s)) {
+  Connection(std::shared_ptr<Server> served, ClientOptions co) : server(std::move(served)) {
     co.session.request_timeout = 5s;
     client = std::make_unique<Client>(std::move(co));
     auto [a, b] = make_memory_transport_pair();

@@ -179,8 +179,9 @@ TEST_P(RequirementsWithinSignature, EveryFilteredListStaysWithinTheSignature) {
   std::vector<std::string> violations;
   ClientOptions co;
   co.protocol_version = protocol;
-  co.signature_policy = SignaturePolicy{.mode = EnforcementMode::strict,
-                                        .on_violation = [&](const SignatureViolation& v) { violations.push_back(v.describe()); }};
+  SignaturePolicy policy;  // strict by default
+  policy.on_violation = [&](const SignatureViolation& v) { violations.push_back(v.describe()); };
+  co.signature_policy = std::move(policy);
   if (samples) {
     co.on_sampling = [](const json::object&, const CancellationToken&) -> Result<json::value> { return json::object{}; };
   }
