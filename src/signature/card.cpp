@@ -163,8 +163,10 @@ Result<json::object> make_server_card(const Implementation& info, const ServerSi
   return card;
 }
 
-Result<CardRepresentation> card_representation(const json::object& card) {
-  auto body = trust::canonicalize(card);
+Result<CardRepresentation> card_representation(const json::object& card) { return canonical_representation(card); }
+
+Result<CardRepresentation> canonical_representation(const json::value& document) {
+  auto body = trust::canonicalize(document);
   if (!body) return fail(body.error());
   CardRepresentation r;
   r.etag = "\"" + trust::sha256_tag(*body) + "\"";

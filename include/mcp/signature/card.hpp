@@ -61,6 +61,8 @@ struct CardRepresentation {
   std::string etag{};  // "\"sha256:<64 hex>\"", quotes included
 };
 [[nodiscard]] Result<CardRepresentation> card_representation(const json::object& card);
+// The same for any JSON document served this way (the profiles document, say).
+[[nodiscard]] Result<CardRepresentation> canonical_representation(const json::value& document);
 
 // Whether an If-None-Match header value matches `etag` (RFC 9110 section 13.1.2: "*", or a list of
 // entity tags compared weakly, so W/"x" matches "x"). True means answer 304.
