@@ -49,10 +49,7 @@ struct Outbound {
       const json::value& version = params->at("_meta").at(meta_key::kProtocolVersion);
       if (version.is_string()) out.stateless_version = std::string(version.get_string());
     }
-    const char* key = out.method == mcp::method::kResourcesRead ? "uri"
-                      : out.method == mcp::method::kToolsCall || out.method == mcp::method::kPromptsGet ? "name"
-                                                                                                         : nullptr;
-    if (key) {
+    if (const std::string_view key = mcp::method::item_param(out.method); !key.empty()) {
       if (const json::value* n = params->if_contains(key); n && n->is_string()) out.name = std::string(n->get_string());
     }
     if (out.method == mcp::method::kCancelled) {

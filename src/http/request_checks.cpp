@@ -39,9 +39,7 @@ Refusal mismatch(std::string message, const jsonrpc::Id& id) {
 // resources/read; null for other methods (no Mcp-Name), or when the body has no such string (the
 // server then refuses the params themselves).
 const json::string* named_value(const jsonrpc::Request& r) {
-  std::string_view key = r.method == method::kToolsCall || r.method == method::kPromptsGet ? "name"
-                         : r.method == method::kResourcesRead                          ? "uri"
-                                                                                       : "";
+  const std::string_view key = method::item_param(r.method);
   if (key.empty() || !r.params) return nullptr;
   const json::value* v = r.params->if_contains(key);
   return v ? v->if_string() : nullptr;

@@ -24,7 +24,7 @@ namespace {
 std::string binding_of(const ServerRequest& r) {
   std::string binding(r.in.method);
   const json::object& p = r.in.params;
-  const json::value* item = p.if_contains(r.in.method == method::kResourcesRead ? "uri" : "name");
+  const json::value* item = p.if_contains(method::item_param(r.in.method));
   binding += '\n';
   if (item && item->is_string()) binding += item->get_string();
   binding += '\n';

@@ -59,6 +59,14 @@ inline constexpr std::string_view kToolsManifest = "tools/manifest";
 // SEP-2093 (a draft): a resource's metadata without its content.
 inline constexpr std::string_view kResourcesMetadata = "resources/metadata";
 
+// The param naming the item a request is about (what 2026-07-28's Mcp-Name header mirrors): "name"
+// for tools/call and prompts/get, "uri" for resources/read; empty for any other method.
+constexpr std::string_view item_param(std::string_view m) {
+  if (m == kToolsCall || m == kPromptsGet) return "name";
+  if (m == kResourcesRead) return "uri";
+  return {};
+}
+
 // MCP 2026-07-28 (stateless): methods it adds. Not in kAll, which is the 2025-11-25 schema's list.
 inline constexpr std::string_view kServerDiscover = "server/discover";
 inline constexpr std::string_view kSubscriptionsListen = "subscriptions/listen";
