@@ -116,16 +116,18 @@ Result<json::value> Client::Impl::call(std::string_view capability, std::string_
   for (const auto& stage : stages) {
     if (auto ok = stage->on_request(method, params); !ok) return fail(ok.error());
   }
-  Result<json::value> r;
+  std::optional<std::string> cache_key;
+  std::optional<json::value> cached;
   if (stateless) {
     add_envelope(params);
-    if (auto cached = cache.find(method, params)) r = std::move(*cached);
+    cache_key = cache.key(method, params);
+    if (cache_key) cached = cache.find(*cache_key);
   }
-  if (!r.has_value() || r->is_null()) {
-    r = exchange(method, params, o);
-    if (!r) return r;
+  Result<json::value> r = cached ? Result<json::value>(std::move(*cached)) : exchange(method, params, o);
+  if (!r) return r;
+  if (!cached) {
     if (method == method::kToolsList) filter_tools(*r, !params.contains("cursor"));
-    if (stateless) cache.store(method, params, *r);
+    if (cache_key) cache.store(*cache_key, method, params, *r);
   }
   for (auto it = stages.rbegin(); it != stages.rend(); ++it) {
     if (auto ok = (*it)->on_result(method, *r); !ok) return fail(ok.error());

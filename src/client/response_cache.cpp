@@ -26,11 +26,9 @@ std::optional<std::string> ResponseCache::key(std::string_view m, const json::ob
   return std::string(m) + '\n' + capabilities_hash_ + '\n' + *canonical;
 }
 
-std::optional<json::value> ResponseCache::find(std::string_view m, const json::object& params, Clock::time_point now) {
-  auto k = key(m, params);
-  if (!k) return std::nullopt;
+std::optional<json::value> ResponseCache::find(const std::string& k, Clock::time_point now) {
   std::lock_guard lock(mu_);
-  auto it = by_key_.find(*k);
+  auto it = by_key_.find(k);
   if (it == by_key_.end()) return std::nullopt;
   if (now >= it->second->expires) {
     erase(it->second);
@@ -39,24 +37,23 @@ std::optional<json::value> ResponseCache::find(std::string_view m, const json::o
   return it->second->result;
 }
 
-void ResponseCache::store(std::string_view m, const json::object& params, const json::value& result, Clock::time_point now) {
+void ResponseCache::store(const std::string& k, std::string_view m, const json::object& params, const json::value& result,
+                          Clock::time_point now) {
   const json::object* o = result.if_object();
   const json::value* ttl = o ? o->if_contains("ttlMs") : nullptr;
   // Absent, negative or not an integer: not to be reused.
   if (!ttl || !ttl->is_int64() || ttl->get_int64() <= 0) return;
-  auto k = key(m, params);
-  if (!k) return;
-  const std::size_t size = json::serialize(result).size() + k->size();
+  const std::size_t size = json::serialize(result).size() + k.size();
   if (size > max_bytes_) return;
-  Entry e{*k, std::string(m), "", result, now + std::chrono::milliseconds(ttl->get_int64()), size};
+  Entry e{k, std::string(m), "", result, now + std::chrono::milliseconds(ttl->get_int64()), size};
   if (m == method::kResourcesRead) {
     if (const json::value* uri = params.if_contains("uri"); uri && uri->is_string()) e.uri = std::string(uri->get_string());
   }
   std::lock_guard lock(mu_);
-  if (auto it = by_key_.find(*k); it != by_key_.end()) erase(it->second);
+  if (auto it = by_key_.find(k); it != by_key_.end()) erase(it->second);
   while (bytes_ + size > max_bytes_ && !entries_.empty()) erase(entries_.begin());
   entries_.push_back(std::move(e));
-  by_key_[*k] = std::prev(entries_.end());
+  by_key_[k] = std::prev(entries_.end());
   bytes_ += size;
 }
 

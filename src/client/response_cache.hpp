@@ -28,11 +28,14 @@ class ResponseCache {
   ResponseCache(const json::object& capabilities, std::size_t max_bytes = 8 * 1024 * 1024);
 
   static bool cacheable(std::string_view method);
-  // The fresh result of an equal request, if one is kept.
-  std::optional<json::value> find(std::string_view method, const json::object& params, Clock::time_point now = Clock::now());
-  // Keeps `result` if it says it may be reused (ttlMs > 0); a retry that carried inputResponses or
-  // requestState is never kept (caching.mdx).
-  void store(std::string_view method, const json::object& params, const json::value& result,
+  // The key of a request (made once per request: it canonicalises the params); empty when its
+  // result is never kept: a method that is not cacheable, or a retry that carried inputResponses
+  // or requestState (caching.mdx).
+  std::optional<std::string> key(std::string_view method, const json::object& params) const;
+  // The fresh result kept under `key`, if any.
+  std::optional<json::value> find(const std::string& key, Clock::time_point now = Clock::now());
+  // Keeps `result` of the request `key` was made from if it says it may be reused (ttlMs > 0).
+  void store(const std::string& key, std::string_view method, const json::object& params, const json::value& result,
              Clock::time_point now = Clock::now());
   void forget(ListKind kind);
   void forget_resource(std::string_view uri);
@@ -47,7 +50,6 @@ class ResponseCache {
     Clock::time_point expires;
     std::size_t bytes;
   };
-  std::optional<std::string> key(std::string_view method, const json::object& params) const;
   void erase(std::list<Entry>::iterator it);  // requires mu_
 
   std::string capabilities_hash_;

@@ -216,21 +216,30 @@ TEST(ClientCache, AFloodOfCacheableResultsStaysWithinTheByteBound) {
   const std::size_t bound = 64 * 1024;
   ResponseCache cache(json::object{{"sampling", json::object{}}}, bound);
   const auto now = ResponseCache::Clock::now();
+  // What the client does with each request: its key once, then find or store under it.
+  auto store = [&](std::string_view m, const json::object& params, const json::value& result) {
+    if (auto k = cache.key(m, params)) cache.store(*k, m, params, result, now);
+  };
+  auto find = [&](std::string_view m, const json::object& params, ResponseCache::Clock::time_point at) {
+    auto k = cache.key(m, params);
+    return k ? cache.find(*k, at) : std::nullopt;
+  };
   const json::value page{{"tools", json::array{json::object{{"name", std::string(900, 'x')}}}}, {"ttlMs", 3600000}};
   for (int i = 0; i < 10000; ++i) {
-    cache.store("tools/list", json::object{{"cursor", std::to_string(i)}}, page, now);
+    store("tools/list", json::object{{"cursor", std::to_string(i)}}, page);
     ASSERT_LE(cache.bytes(), bound) << "after " << i + 1 << " results";
   }
-  EXPECT_TRUE(cache.find("tools/list", json::object{{"cursor", "9999"}}, now));   // the newest is kept
-  EXPECT_FALSE(cache.find("tools/list", json::object{{"cursor", "0"}}, now));     // the oldest went
-  EXPECT_FALSE(cache.find("tools/list", json::object{{"cursor", "9999"}}, now + std::chrono::hours(2)));  // expired
+  EXPECT_TRUE(find("tools/list", json::object{{"cursor", "9999"}}, now));   // the newest is kept
+  EXPECT_FALSE(find("tools/list", json::object{{"cursor", "0"}}, now));     // the oldest went
+  EXPECT_FALSE(find("tools/list", json::object{{"cursor", "9999"}}, now + std::chrono::hours(2)));  // expired
   // Never kept: no ttlMs, a retry carrying input, a method that is not cacheable.
-  cache.store("prompts/list", {}, json::value{{"prompts", json::array{}}}, now);
-  cache.store("resources/read", json::object{{"uri", "a"}, {"requestState", "s"}}, json::value{{"ttlMs", 5000}}, now);
-  cache.store("tools/call", json::object{{"name", "t"}}, json::value{{"ttlMs", 5000}}, now);
-  EXPECT_FALSE(cache.find("prompts/list", {}, now));
-  EXPECT_FALSE(cache.find("resources/read", json::object{{"uri", "a"}, {"requestState", "s"}}, now));
-  EXPECT_FALSE(cache.find("tools/call", json::object{{"name", "t"}}, now));
+  store("prompts/list", {}, json::value{{"prompts", json::array{}}});
+  store("resources/read", json::object{{"uri", "a"}, {"requestState", "s"}}, json::value{{"ttlMs", 5000}});
+  store("tools/call", json::object{{"name", "t"}}, json::value{{"ttlMs", 5000}});
+  EXPECT_FALSE(find("prompts/list", {}, now));
+  EXPECT_FALSE(find("resources/read", json::object{{"uri", "a"}, {"requestState", "s"}}, now));
+  EXPECT_FALSE(find("tools/call", json::object{{"name", "t"}}, now));
+  EXPECT_FALSE(cache.key("tools/call", json::object{{"name", "t"}}));
 }
 
 TEST(ClientTools, AToolWithAnInvalidHeaderAnnotationIsDroppedOverTheNewRevisionOnly) {
