@@ -82,14 +82,10 @@ int main(int argc, char** argv) {
   everything::add_stateless_fixtures(*server);
   if (!profiles_file.empty()) {
     // A JSON array of ProfileSpec (mcp/protocol/profiles.hpp), default first.
-    std::ifstream in(profiles_file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    auto profiles = in ? mcp::parse_profiles_text(text.str())
-                       : mcp::Result<std::vector<mcp::ProfileSpec>>(mcp::fail(mcp::Error::invalid_params("cannot read it")));
+    auto profiles = mcp::read_profiles_file(profiles_file);
     auto set = profiles ? server->set_profiles(*profiles) : mcp::Result<void>(mcp::fail(profiles.error()));
     if (!set) {
-      std::cerr << "everything-server: --profiles " << profiles_file << ": " << set.error().message << "\n";
+      std::cerr << "everything-server: --profiles " << set.error().message << "\n";
       return 2;
     }
   }

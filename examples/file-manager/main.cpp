@@ -128,13 +128,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (!profiles_file.empty()) {
-    std::ifstream in(profiles_file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    auto profiles = in ? mcp::parse_profiles_text(text.str())
-                       : mcp::Result<std::vector<mcp::ProfileSpec>>(mcp::fail(mcp::Error::invalid_params("cannot read it")));
+    auto profiles = mcp::read_profiles_file(profiles_file);
     auto set = profiles ? server.set_profiles(*profiles) : mcp::Result<void>(mcp::fail(profiles.error()));
-    if (!set) return usage_error("--profiles " + profiles_file + ": " + set.error().message);
+    if (!set) return usage_error("--profiles " + set.error().message);
   }
   std::shared_ptr<const mcp::trust::Ed25519SecretKey> card_key;
   if (!sign_key.empty() && http) {

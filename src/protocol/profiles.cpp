@@ -2,6 +2,7 @@
 #include "mcp/protocol/profiles.hpp"
 
 #include <charconv>
+#include <fstream>
 #include <set>
 
 namespace mcp {
@@ -123,6 +124,19 @@ Result<std::vector<ProfileSpec>> parse_profiles_text(std::string_view text) {
   auto parsed = parse_json_strict(text);
   if (!parsed) return fail(invalid("the profiles are not JSON: " + parsed.error().message));
   return parse_profiles_document(*parsed);
+}
+
+Result<std::vector<ProfileSpec>> read_profiles_file(const std::string& path) {
+  constexpr std::size_t kMaxFileBytes = 256 * 1024;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(invalid(path + ": cannot read it"));
+  std::string text(kMaxFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxFileBytes) return fail(invalid(path + ": over 256 KiB"));
+  auto profiles = parse_profiles_text(text);
+  if (!profiles) return fail(invalid(path + ": " + profiles.error().message));
+  return profiles;
 }
 
 json::array profiles_document(const std::vector<ProfileSpec>& profiles) {

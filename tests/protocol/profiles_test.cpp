@@ -2,6 +2,8 @@
 // server's list, and the negotiation table of the proposal, minMcpVersion included.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "mcp/protocol/profiles.hpp"
 
 using namespace mcp;
@@ -125,4 +127,27 @@ TEST(ProfileNegotiation, RequestedProfilesAreReadWithinBounds) {
   EXPECT_NE(refused.error().message.find("over the limit"), std::string::npos);
 }
 
+}  // namespace
+
+namespace {
+TEST(ProfileList, AFileIsReadWithinItsBoundAndErrorsNameIt) {
+  auto missing = read_profiles_file("/nonexistent/profiles.json");
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("/nonexistent/profiles.json"), std::string::npos);
+  const std::string path = ::testing::TempDir() + "profiles_test.json";
+  {
+    std::ofstream out(path);
+    out << R"([{"profileURL": "https://example.com/profiles/a/1.0", "default": true, "minMcpVersion": "2025-11-25"}])";
+  }
+  auto read = read_profiles_file(path);
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_EQ(read->size(), 1u);
+  {
+    std::ofstream out(path);
+    out << "[" << std::string(300 * 1024, ' ') << "]";
+  }
+  auto big = read_profiles_file(path);
+  ASSERT_FALSE(big);
+  EXPECT_NE(big.error().message.find("over 256 KiB"), std::string::npos);
+}
 }  // namespace

@@ -50,8 +50,10 @@ bool satisfies(const ProfileId& implemented, const ProfileId& requested);
 // server without profiles.
 [[nodiscard]] Result<std::vector<ProfileSpec>> parse_profiles_document(const json::value& document);
 json::array profiles_document(const std::vector<ProfileSpec>& profiles);
-// The same from text (a --profiles FILE): strict JSON, then the checks above.
+// The same from text: strict JSON, then the checks above.
 [[nodiscard]] Result<std::vector<ProfileSpec>> parse_profiles_text(std::string_view text);
+// The same from a file (a server's --profiles FILE), at most 256 KiB; -32602 naming the file.
+[[nodiscard]] Result<std::vector<ProfileSpec>> read_profiles_file(const std::string& path);
 
 // Negotiation (the proposal's "Profile Negotiation" and "Fallback Behavior") for a client speaking
 // `revision`:
