@@ -8,6 +8,10 @@
 namespace everything {
 
 void add_tools(mcp::Server& server);
+
+// A fixture tool's definition (tools.cpp): no arguments unless a schema is given.
+mcp::json::object no_args();
+mcp::Tool tool(std::string name, std::string description, mcp::json::object schema = no_args());
 void add_resources(mcp::Server& server);
 void add_prompts(mcp::Server& server);
 void add_completion(mcp::Server& server);

@@ -13,14 +13,6 @@ using namespace mcp;
 
 namespace {
 
-Tool tool(std::string name, std::string description, json::object schema = {{"type", "object"}, {"properties", json::object{}}}) {
-  Tool t;
-  t.name = std::move(name);
-  t.description = std::move(description);
-  t.input_schema = std::move(schema);
-  return t;
-}
-
 json::object form(std::string message, std::string field) {
   return json::object{
       {"message", std::move(message)},

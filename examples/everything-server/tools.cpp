@@ -10,15 +10,6 @@ using namespace mcp;
 
 namespace {
 
-json::object no_args() { return json::object{{"type", "object"}, {"properties", json::object{}}}; }
-
-Tool tool(std::string name, std::string description, json::object schema = no_args()) {
-  Tool t;
-  t.name = std::move(name);
-  t.description = std::move(description);
-  t.input_schema = std::move(schema);
-  return t;
-}
 
 json::object string_prop(std::string description) {
   return json::object{{"type", "string"}, {"description", std::move(description)}};
@@ -43,6 +34,16 @@ Result<CallToolResult> elicit_and_describe(RequestContext& ctx, json::object par
 }
 
 }  // namespace
+
+json::object no_args() { return json::object{{"type", "object"}, {"properties", json::object{}}}; }
+
+Tool tool(std::string name, std::string description, json::object schema) {
+  Tool t;
+  t.name = std::move(name);
+  t.description = std::move(description);
+  t.input_schema = std::move(schema);
+  return t;
+}
 
 void add_tools(Server& s) {
   // Tools that only build a constant answer run inline on the transport thread (ToolOptions).
