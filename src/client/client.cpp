@@ -168,9 +168,11 @@ template <class T>
 Result<T> Client::Impl::typed(std::string_view capability, std::string_view method, json::object params, CallOptions o) {
   // A page asked for without a cursor that comes back without one is the whole list.
   const bool first_page = !params.contains("cursor");
+  // A resources/list scoped to a uri (SEP-2093) is a resource's children, not the server's list.
+  const bool scoped = params.contains("uri");
   auto r = call(capability, method, std::move(params), std::move(o));
   if (!r) return fail(r.error());
-  if (auto kind = list_kind_of_method(method)) {
+  if (auto kind = list_kind_of_method(method); kind && !scoped) {
     const bool more = r->is_object() && r->get_object().contains("nextCursor");
     if (auto ok = check_list(*kind, *r, first_page && !more); !ok) return fail(ok.error());
   }
@@ -181,6 +183,14 @@ Result<T> Client::Impl::typed(std::string_view capability, std::string_view meth
 
 // Follows nextCursor until the end, refusing a repeated cursor or more than max_pages pages. The
 // signature policy checks the pages joined, as one complete list.
+// The resource methods of resources.cpp use typed() too.
+template Result<ReadResourceResult> Client::Impl::typed<ReadResourceResult>(std::string_view, std::string_view,
+                                                                              json::object, CallOptions);
+template Result<ResourceMetadataResult> Client::Impl::typed<ResourceMetadataResult>(std::string_view, std::string_view,
+                                                                                      json::object, CallOptions);
+template Result<ListResourcesResult> Client::Impl::typed<ListResourcesResult>(std::string_view, std::string_view,
+                                                                                json::object, CallOptions);
+
 template <class Item, class Page>
 Result<std::vector<Item>> Client::Impl::all(std::string_view capability, std::string_view method,
                                             std::vector<Item> Page::*items) {
@@ -336,24 +346,6 @@ Result<std::vector<ResourceTemplate>> Client::list_all_resource_templates() {
   return impl_->all<ResourceTemplate>("resources", method::kResourcesTemplatesList,
                                       &ListResourceTemplatesResult::resource_templates);
 }
-Result<ReadResourceResult> Client::read_resource(const std::string& uri, CallOptions options) {
-  return impl_->typed<ReadResourceResult>("resources", method::kResourcesRead, json::object{{"uri", uri}}, std::move(options));
-}
-Result<Resource> Client::resource_metadata(const std::string& uri, CallOptions options) {
-  auto r = impl_->typed<ResourceMetadataResult>("resources", method::kResourcesMetadata, json::object{{"uri", uri}},
-                                                std::move(options));
-  if (r) return std::move(r->resource);
-  if (r.error().code != error_code::kMethodNotFound) return fail(r.error());
-  // A server older than SEP-2093: the listed metadata is all there is.
-  auto listed = list_all_resources();
-  if (!listed) return fail(listed.error());
-  for (auto& resource : *listed) {
-    if (resource.uri == uri) return std::move(resource);
-  }
-  return fail(Error::invalid_params("resources/metadata: the server does not support it, and " + peer_text(uri) +
-                                    " is not in its resources/list"));
-}
-
 Result<void> Client::subscribe(const std::string& uri) {
   if (impl_->stateless) return impl_->change_subscription(uri, true);
   auto r = impl_->call("resources.subscribe", method::kResourcesSubscribe, json::object{{"uri", uri}});

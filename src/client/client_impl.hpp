@@ -60,6 +60,8 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   // so that no change made after connect() or subscribe() returned can be missed.
   std::uint64_t listens_sent = 0, listens_acked = 0;
   std::condition_variable listen_acked;
+  // The listen numbered .first was refused with .second before any acknowledgement.
+  std::optional<std::pair<std::uint64_t, Error>> listen_refused;
 
   json::object capabilities() const { return declared; }
   bool supports(std::string_view capability) const;
@@ -75,6 +77,7 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   std::optional<Error> ended() const;
   Error end_session(Error why);
   Result<void> check_list(ListKind kind, const json::value& result, bool complete);
+  Result<void> check_children(const std::string& parent, const json::value& result);  // resources.cpp
   Result<json::value> send_direct(std::string_view method, json::object params) override;
   // The handler the client registered for a server's request (or an input request): null if none.
   const ClientRequestHandler* handler_for(std::string_view method) const;
@@ -104,7 +107,8 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   Result<json::value> stateless_substitute(std::string_view method, const json::object& params);
 
   // listen.cpp: keeps one subscriptions/listen open for what the callbacks and subscriptions want.
-  void relisten();
+  // An error: the server refused the new listen (the previous one is cancelled either way).
+  Result<void> relisten();
   void stop_listening();
   void listen_acknowledged();  // a notifications/subscriptions/acknowledged arrived
   Result<void> change_subscription(const std::string& uri, bool on);

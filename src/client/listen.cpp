@@ -15,8 +15,8 @@ constexpr std::chrono::hours kListenTimeout{24 * 365};
 constexpr std::size_t kMaxSubscriptions = 256;
 }  // namespace
 
-void Client::Impl::relisten() {
-  if (!stateless || !session) return;
+Result<void> Client::Impl::relisten() {
+  if (!stateless || !session) return {};
   json::object filter;
   // Someone to tell: the callbacks, or a stage (which sees every notification).
   if (opts.on_list_changed || opts.on_notification || !stages.empty()) {
@@ -40,7 +40,7 @@ void Client::Impl::relisten() {
     if (listening) mine = ++listens_sent;
   }
   previous.cancel("replaced by a new subscriptions/listen");
-  if (filter.empty()) return;
+  if (filter.empty()) return {};
   json::object params{{"notifications", std::move(filter)}};
   add_envelope(params);
   RequestOptions ro;
@@ -52,11 +52,14 @@ void Client::Impl::relisten() {
     // (One replaced by a newer listen says nothing about the newer one.)
     std::lock_guard lock(mu);
     if (mine != listens_sent) return;
+    if (!r && listens_acked < mine) listen_refused.emplace(mine, r.error());
     listens_acked = std::max(listens_acked, mine);
     listen_acked.notify_all();
   });
   std::unique_lock lock(mu);
   listen_acked.wait_for(lock, opts.probe_timeout, [&] { return listens_acked >= mine; });
+  if (listen_refused && listen_refused->first == mine) return fail(listen_refused->second);
+  return {};
 }
 
 void Client::Impl::listen_acknowledged() {
@@ -88,8 +91,16 @@ Result<void> Client::Impl::change_subscription(const std::string& uri, bool on) 
     const bool changed = on ? subscriptions.insert(uri).second : subscriptions.erase(uri) > 0;
     if (!changed) return {};
   }
-  relisten();
-  return {};
+  auto listening_now = relisten();
+  if (listening_now || !on) return listening_now;
+  // Refused (the resource cannot be watched, say): the subscription is not made, and the listen
+  // goes back to what it carried before.
+  {
+    std::lock_guard lock(mu);
+    subscriptions.erase(uri);
+  }
+  if (auto back = relisten(); !back) MCP_LOG_WARN("client: subscriptions/listen not restored: {}", back.error().message);
+  return fail(std::move(listening_now.error()));
 }
 
 }  // namespace mcp

@@ -93,6 +93,25 @@ Result<void> SignatureEnforcer::on_list(ListKind kind, const json::value& result
   return report(checker->check_list(kind, result, complete));
 }
 
+Result<void> SignatureEnforcer::on_children(const std::string&, const json::value& result) {
+  std::shared_ptr<SignatureChecker> checker;
+  {
+    std::lock_guard lock(mu_);
+    if (fatal_) return fail(*fatal_);
+    checker = checker_;
+  }
+  if (!checker || !checker->signature()) return {};
+  const json::value* list = result.is_object() ? result.get_object().if_contains("resources") : nullptr;
+  if (!list || !list->is_array()) return {};  // the typed result's own decoding reports it
+  std::vector<SignatureViolation> found;
+  for (const auto& item : list->get_array()) {
+    if (!item.is_object()) continue;
+    auto v = checker->check_item(ListKind::resources, item.get_object());
+    found.insert(found.end(), std::make_move_iterator(v.begin()), std::make_move_iterator(v.end()));
+  }
+  return report(std::move(found));
+}
+
 Result<void> SignatureEnforcer::report(std::vector<SignatureViolation> found) {
   return detail::report_violations({mu_, violations_, fatal_, policy_.mode, policy_.on_violation, kSignatureViolationCode, "capability signature violation"},
                                    std::move(found));

@@ -25,6 +25,9 @@ class SignatureEnforcer final : public ClientStage {
   // One list result; `complete` as SignatureChecker::check_list. An error means strict mode ends
   // the session.
   Result<void> on_list(ListKind kind, const json::value& result, bool complete, ClientStageHost& host) override;
+  // Children (SEP-2093) are held to the signature item by item: declared (a resource expanding a
+  // declared template is), never frozen. Without a signature, nothing to hold them to.
+  Result<void> on_children(const std::string& parent, const json::value& result) override;
 
   // The error every call returns once strict mode has ended the session.
   std::optional<Error> fatal() const;

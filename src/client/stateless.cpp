@@ -97,7 +97,9 @@ Result<InitializeResult> Client::Impl::start_stateless(const std::string& versio
   auto accepted = accept_profile(standing, granted && granted->is_string() ? std::optional<std::string>(granted->get_string())
                                                                            : std::nullopt);
   if (!accepted) return fail(end_session(accepted.error()));
-  relisten();
+  // Change notifications only at connect: a server that refuses them still serves requests.
+  if (auto listening = relisten(); !listening)
+    MCP_LOG_WARN("client: the server refused subscriptions/listen: {}", listening.error().message);
   return result;
 }
 

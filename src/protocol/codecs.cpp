@@ -66,6 +66,19 @@ MCP_WIRE_CODECS(PromptReference, ResourceTemplateReference, CompletionArgument, 
 MCP_WIRE_UNION_CODEC(CompletionReference, "reference type")
 
 Result<void> wire_check(const ResourceLink& r) { return check_non_negative("ResourceLink", "size", r.size); }
+// The old form (2025-11-25) of an embedded resource's annotations, beside the resource instead of in
+// it (SEP-2093): moved in, unless the resource has its own, which win.
+Result<void> wire_check(EmbeddedResource& e) {
+  auto it = e.extra.find("annotations");
+  if (it == e.extra.end()) return {};
+  auto old = from_json<Annotations>(it->value());
+  if (!old) return fail(Error::invalid_params("EmbeddedResource.annotations: " + old.error().message));
+  std::visit([&](auto& contents) {
+    if (!contents.annotations) contents.annotations = std::move(*old);
+  }, e.resource);
+  e.extra.erase(it);
+  return {};
+}
 MCP_WIRE_CODECS(TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource)
 MCP_WIRE_UNION_CODEC(ContentBlock, "content type")
 std::string_view content_type(const ContentBlock& c) { return wire::tag_of(c); }
@@ -124,9 +137,11 @@ MCP_WIRE_CODECS(ProgressNotificationParams, CancelledNotificationParams, Paginat
 MCP_WIRE_CODECS(PromptArgument, Prompt, PromptMessage, GetPromptRequestParams, GetPromptResult, ListPromptsResult)
 
 Result<void> wire_check(const Resource& r) { return check_non_negative("Resource", "size", r.size); }
-MCP_WIRE_CODECS(ResourceCapabilities, Resource, ResourceTemplate, ListResourcesResult, ListResourceTemplatesResult,
+MCP_WIRE_CODECS(ResourceCapabilities, ListResourcesRequestParams, Resource, ResourceTemplate, ListResourcesResult, ListResourceTemplatesResult,
                 ResourceRequestParams, ReadResourceResult, ResourceUpdatedNotificationParams, ResourceMetadataResult)
 
+Result<void> wire_check(const TextResourceContents& c) { return check_non_negative("TextResourceContents", "size", c.size); }
+Result<void> wire_check(const BlobResourceContents& c) { return check_non_negative("BlobResourceContents", "size", c.size); }
 MCP_WIRE_CODECS(TextResourceContents, BlobResourceContents)
 json::value to_json(const ResourceContents& c) { return wire::encode_value(c); }
 

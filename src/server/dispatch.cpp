@@ -43,12 +43,16 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {method::kToolsList, {true, nullptr, nullptr, answer_now<&Self::list_tools>}},
       {method::kToolsCall, {false, &Self::tool_runs_inline, &Self::find_tool, run_item<&Self::call_tool>}},
       {method::kToolsManifest, {false, nullptr, nullptr, answer_now<&Self::tools_manifest>}},
-      {method::kResourcesList, {true, nullptr, nullptr, answer_now<&Self::list_resources>}},
+      // Scoped by a `uri` (SEP-2093), it names an item and may run its tree's blocking lister.
+      {method::kResourcesList,
+       {false, &Self::list_runs_inline, &Self::find_list_scope, run_item<&Self::list_resources_route>}},
       {method::kResourcesTemplatesList, {true, nullptr, nullptr, answer_now<&Self::list_resource_templates>}},
       {method::kResourcesRead,
        {false, &Self::resource_runs_inline, &Self::find_resource, run_item<&Self::read_resource>}},
-      // SEP-2093: metadata without content; the registry holds it, so nothing waits.
-      {method::kResourcesMetadata, {true, nullptr, &Self::find_resource, answer_now<&Self::resource_metadata>}},
+      // SEP-2093: metadata without content; the registry holds it (nothing waits) unless the item's
+      // tree has a metadata hook, which may block.
+      {method::kResourcesMetadata,
+       {false, &Self::metadata_runs_inline, &Self::find_resource, run_item<&Self::resource_metadata>}},
       {method::kResourcesSubscribe, {false, nullptr, nullptr, answer_now<&Self::subscribe>}},
       {method::kResourcesUnsubscribe, {false, nullptr, nullptr, answer_now<&Self::unsubscribe>}},
       {method::kPromptsList, {true, nullptr, nullptr, answer_now<&Self::list_prompts>}},

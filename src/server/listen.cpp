@@ -65,15 +65,25 @@ void ServerSessionImpl::listen(InboundRequest& in, Responder reply) {
     }
     honoured.resource_subscriptions = uris;
   }
+  // The watches of its resources (ResourceTree::watch), taken outside mu_ like resources/subscribe's.
+  std::vector<WatchLease> watches;
+  for (const auto& uri : honoured.resource_subscriptions) {
+    auto lease = server_->watch_uri(uri);
+    if (!lease) {
+      reply(fail(Error{lease.error().code, in.method + ": " + lease.error().message, lease.error().data}));
+      return;
+    }
+    watches.push_back(std::move(*lease));
+  }
   const std::string key = jsonrpc::id_key(in.id);
   {
     std::lock_guard lock(mu_);
     if (listens_.size() >= opts.max_listens) {
       reply(fail(Error::invalid_params(in.method + ": this connection already holds " + std::to_string(listens_.size()) +
                                        " subscriptions/listen requests, the limit (max_listens)")));
-      return;
+      return;  // `watches` go after the lock
     }
-    listens_.emplace(key, Listen{in.id, honoured, std::move(reply)});
+    listens_.emplace(key, Listen{in.id, honoured, std::move(watches), std::move(reply)});
   }
   // Sent outside the lock (a closing session's notify may wait for its close, which needs the
   // lock); the listen receives nothing until its acknowledgement is out, so that comes first.
@@ -91,8 +101,12 @@ void ServerSessionImpl::listen(InboundRequest& in, Responder reply) {
   // Cancelled by the client (or the connection gone): forget it; its Responder goes with it.
   in.cancel.on_cancel([weak = weak_from_this(), key] {
     if (auto self = weak.lock()) {
+      std::optional<Listen> gone;  // its watches go after the lock
       std::lock_guard lock(self->mu_);
-      self->listens_.erase(key);
+      if (auto it = self->listens_.find(key); it != self->listens_.end()) {
+        gone.emplace(std::move(it->second));
+        self->listens_.erase(it);
+      }
     }
   });
 }

@@ -165,12 +165,19 @@ void Server::Impl::add_resource(ResourceEntry entry) {
   broadcast(method::kResourcesListChanged, {});
 }
 
-void Server::add_resource(Resource resource, ResourceReader reader) {
-  impl_->add_resource(Impl::ResourceEntry{std::move(resource), {.blocking = std::move(reader)}});
+namespace {
+std::shared_ptr<const ResourceTree> shared_tree(ResourceTree tree) {
+  return tree.empty() ? nullptr : std::make_shared<const ResourceTree>(std::move(tree));
+}
+}  // namespace
+
+void Server::add_resource(Resource resource, ResourceReader reader, ResourceTree tree) {
+  impl_->add_resource(
+      Impl::ResourceEntry{std::move(resource), {.blocking = std::move(reader)}, shared_tree(std::move(tree))});
 }
 
-void Server::add_async_resource(Resource resource, AsyncResourceReader reader) {
-  impl_->add_resource(Impl::ResourceEntry{std::move(resource), {.async = std::move(reader)}});
+void Server::add_async_resource(Resource resource, AsyncResourceReader reader, ResourceTree tree) {
+  impl_->add_resource(Impl::ResourceEntry{std::move(resource), {.async = std::move(reader)}, shared_tree(std::move(tree))});
 }
 
 bool Server::remove_resource(const std::string& uri) {
@@ -184,25 +191,29 @@ bool Server::remove_resource(const std::string& uri) {
   return removed;
 }
 
-Result<void> Server::Impl::add_template(ResourceTemplate resource_template, TemplateHandlers reader) {
+Result<void> Server::Impl::add_template(ResourceTemplate resource_template, TemplateHandlers reader,
+                                        ResourceTree tree) {
   auto matcher = UriTemplate::parse(resource_template.uri_template);
   if (!matcher) return fail(matcher.error());
   {
     std::lock_guard lock(mu);
     upsert(templates, [](const auto& e) -> const std::string& { return e.resource_template.uri_template; },
-           TemplateEntry{std::move(resource_template), std::move(*matcher), std::move(reader)});
+           TemplateEntry{std::move(resource_template), std::move(*matcher), std::move(reader),
+                         shared_tree(std::move(tree))});
     note_async_readers();
   }
   broadcast(method::kResourcesListChanged, {});
   return {};
 }
 
-Result<void> Server::add_resource_template(ResourceTemplate resource_template, TemplateReader reader) {
-  return impl_->add_template(std::move(resource_template), {.blocking = std::move(reader)});
+Result<void> Server::add_resource_template(ResourceTemplate resource_template, TemplateReader reader,
+                                           ResourceTree tree) {
+  return impl_->add_template(std::move(resource_template), {.blocking = std::move(reader)}, std::move(tree));
 }
 
-Result<void> Server::add_async_resource_template(ResourceTemplate resource_template, AsyncTemplateReader reader) {
-  return impl_->add_template(std::move(resource_template), {.async = std::move(reader)});
+Result<void> Server::add_async_resource_template(ResourceTemplate resource_template, AsyncTemplateReader reader,
+                                                 ResourceTree tree) {
+  return impl_->add_template(std::move(resource_template), {.async = std::move(reader)}, std::move(tree));
 }
 
 void Server::Impl::add_prompt(PromptEntry entry) {

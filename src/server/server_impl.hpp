@@ -21,6 +21,33 @@ namespace mcp {
 class ServerSessionImpl;
 class ManifestSigner;
 
+// One holder's interest in a watched URI (a session's resources/subscribe, a listen's
+// resourceSubscriptions): while any lease on a URI lives, the URI's ResourceTree::watch is on.
+// Empty when the URI's item has no watch hook. Move-only; release it outside any session lock.
+class WatchLease {
+ public:
+  WatchLease() = default;
+  WatchLease(std::weak_ptr<Server::Impl> server, std::string uri) : server_(std::move(server)), uri_(std::move(uri)) {}
+  WatchLease(WatchLease&& o) noexcept : server_(std::move(o.server_)), uri_(std::move(o.uri_)) { o.server_.reset(); }
+  WatchLease& operator=(WatchLease&& o) noexcept {
+    if (this != &o) {
+      release();
+      server_ = std::move(o.server_);
+      uri_ = std::move(o.uri_);
+      o.server_.reset();
+    }
+    return *this;
+  }
+  WatchLease(const WatchLease&) = delete;
+  WatchLease& operator=(const WatchLease&) = delete;
+  ~WatchLease() { release(); }
+
+ private:
+  void release();
+  std::weak_ptr<Server::Impl> server_;
+  std::string uri_;
+};
+
 // A signature as one session holds it, fixed at its initialize (server_signature.cpp).
 struct SessionSignature {
   std::shared_ptr<const ServerSignature> signature;
@@ -30,8 +57,11 @@ struct SessionSignature {
   std::array<std::unordered_set<std::string>, 4> keys;          // declared keys, by ListKind
   std::unordered_map<std::string, json::value> listed_annotations;  // tool -> worst case; null: none
 
+  // A resource expanding a declared template is declared by it (SEP-2091), even when it is also
+  // registered on its own (a resource read by its URI).
   bool declares(ListKind kind, const std::string& key) const {
-    return keys[static_cast<std::size_t>(kind)].contains(key);
+    if (keys[static_cast<std::size_t>(kind)].contains(key)) return true;
+    return kind == ListKind::resources && checker && checker->expands_declared_template(key);
   }
 };
 // Checks the limits and prepares the signature for serving.
@@ -66,8 +96,14 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
     // Its x-mcp-header parameters, read once at registration (add_tool); empty if they are invalid.
     std::shared_ptr<const std::vector<HeaderParam>> header_params{};
   };
-  struct ResourceEntry { Resource resource; ResourceHandlers reader; };
-  struct TemplateEntry { ResourceTemplate resource_template; UriTemplate matcher; TemplateHandlers reader; };
+  // `tree`: the SEP-2093 hooks it was registered with; null if none.
+  struct ResourceEntry { Resource resource; ResourceHandlers reader; std::shared_ptr<const ResourceTree> tree; };
+  struct TemplateEntry {
+    ResourceTemplate resource_template;
+    UriTemplate matcher;
+    TemplateHandlers reader;
+    std::shared_ptr<const ResourceTree> tree;
+  };
   struct PromptEntry { Prompt prompt; PromptHandlers handler; };
 
   // What a resources/read of one URI reaches: the static resource with that URI, else the first
@@ -120,7 +156,15 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   // send the list's list_changed. The completer is one, replaced whole.
   void add_tool(ToolEntry entry);
   void add_resource(ResourceEntry entry);
-  Result<void> add_template(ResourceTemplate resource_template, TemplateHandlers reader);
+  Result<void> add_template(ResourceTemplate resource_template, TemplateHandlers reader, ResourceTree tree);
+  // Subscriptions to URIs whose item has a watch hook, counted over every session: the hook hears of
+  // the first and the last (resource_tree.cpp). Guarded by watch_mu, which the hook runs under, so
+  // its calls for one URI never cross.
+  std::mutex watch_mu;
+  std::unordered_map<std::string, std::pair<std::shared_ptr<const ResourceTree>, std::size_t>> watched;
+  // A lease on `uri`'s watch: the hook called if it is the first; its error if it refuses.
+  Result<WatchLease> watch_uri(const std::string& uri);
+  void unwatch_uri(const std::string& uri);
   void add_prompt(PromptEntry entry);
   void set_completer(CompleterHandlers completer);
   // Takes the sessions out for closing (~Server) or the closed ones for pruning; the caller

@@ -58,6 +58,9 @@ bool send_answer(ServerSessionImpl& self, ServerRequest& r, Result<T> answer) {
   if constexpr (std::is_same_v<T, CompleteResult>) {
     if (answer) cap_completion(*answer);
   }
+  if constexpr (std::is_same_v<T, ReadResourceResult>) {
+    if (answer) answer = self.checked_contents(r, std::move(*answer));
+  }
   return self.finish(r, json_of(std::move(answer)));
 }
 
@@ -185,52 +188,7 @@ void ServerSessionImpl::call_tool(const std::shared_ptr<ServerRequest>& r) {
 Result<void> ServerSessionImpl::find_resource(ServerRequest& r) {
   auto request = params_of<ResourceRequestParams>(r);
   if (!request) return fail(request.error());
-  std::string& uri = request->uri;
-  if (uri.size() > server_->opts.max_uri_bytes) {
-    return fail(Error::invalid_params(r.in.method + ": uri is " + std::to_string(uri.size()) +
-                                      " bytes, over the limit of " + std::to_string(server_->opts.max_uri_bytes) +
-                                      " (max_uri_bytes)"));
-  }
-  r.target = Target{.kind = ListKind::resources, .key = uri, .uri = uri};
-  std::lock_guard lock(server_->mu);
-  auto match = server_->match_resource(uri);
-  if (match.resource) {
-    r.resource_reader = match.resource->reader;
-    r.found = true;
-  } else if (match.template_entry) {
-    r.template_reader = match.template_entry->reader;
-    r.variables = std::move(match.variables);
-    r.target->kind = ListKind::resource_templates;
-    r.target->key = match.template_entry->resource_template.uri_template;
-    r.found = true;
-  }
-  return {};
-}
-
-Result<json::value> ServerSessionImpl::resource_metadata(ServerRequest& r) {
-  if (!r.found) return fail(unknown_item_error(*r.target));
-  const std::string& uri = r.target->uri;
-  Resource out;
-  {
-    std::lock_guard lock(server_->mu);
-    auto match = server_->match_resource(uri);
-    if (match.resource) {
-      out = match.resource->resource;
-    } else if (match.template_entry) {
-      // A resource a template expands to: the template's metadata, under this URI.
-      const auto& t = match.template_entry->resource_template;
-      out.uri = uri;
-      out.name = t.name;
-      out.title = t.title;
-      out.description = t.description;
-      out.mime_type = t.mime_type;
-      out.annotations = t.annotations;
-      out.icons = t.icons;
-    } else {
-      return fail(unknown_item_error(*r.target));  // removed since it was found
-    }
-  }
-  return to_json(ResourceMetadataResult{.resource = std::move(out)});
+  return find_uri(r, std::move(request->uri));
 }
 
 void ServerSessionImpl::read_resource(const std::shared_ptr<ServerRequest>& r) {

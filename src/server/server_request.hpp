@@ -45,6 +45,10 @@ struct ServerRequest {
   ResourceHandlers resource_reader{};
   TemplateHandlers template_reader{};
   UriTemplate::Variables variables{};
+  // SEP-2093, for every method that names a URI: the matched item's hooks (null: none) and its
+  // definition (a template's, under the URI).
+  std::shared_ptr<const ResourceTree> tree{};
+  std::optional<Resource> definition{};
   Server::Impl::PromptEntry prompt{};
 };
 

@@ -110,8 +110,15 @@ void ServerSessionImpl::handle_notification(const jsonrpc::Notification& n) {
 }
 
 void ServerSessionImpl::handle_closed(const std::optional<Error>& reason) {
+  // The connection is gone: so are its subscriptions and listens, and with them their watches
+  // (released here, outside the lock, rather than whenever the session object goes).
+  std::map<std::string, WatchLease> subscriptions;
+  std::vector<WatchLease> watches;
   std::lock_guard lock(mu_);
   close_reason_ = reason;
+  subscriptions.swap(subscriptions_);
+  for (auto& [key, listen] : listens_)
+    for (auto& w : listen.watches) watches.push_back(std::move(w));
 }
 
 Result<json::value> ServerSessionImpl::initialize(const json::object& params) {
@@ -180,16 +187,35 @@ Result<json::value> ServerSessionImpl::change_subscription(ServerRequest& r, boo
     return fail(Error::invalid_params("uri is " + std::to_string(uri.size()) + " bytes, over the limit of " +
                                       std::to_string(opts.max_uri_bytes) + " (max_uri_bytes)"));
   }
-  std::lock_guard lock(mu_);
+  // A subscription's watch (ResourceTree::watch) is taken and let go outside mu_: the application's
+  // hook may take its own locks, which its change callbacks hold when they notify sessions.
+  WatchLease released;  // destroyed after any lock below
+  auto over_limit = [&]() -> std::optional<Error> {
+    if (subscriptions_.contains(uri) || subscriptions_.size() < opts.max_subscriptions) return std::nullopt;
+    return Error::invalid_params("this session already holds " + std::to_string(subscriptions_.size()) +
+                                 " subscriptions, the limit (max_subscriptions); unsubscribe first");
+  };
   if (!on) {
-    subscriptions_.erase(uri);
+    std::lock_guard lock(mu_);
+    if (auto it = subscriptions_.find(uri); it != subscriptions_.end()) {
+      released = std::move(it->second);
+      subscriptions_.erase(it);
+    }
     return json::object{};
   }
-  if (!subscriptions_.contains(uri) && subscriptions_.size() >= opts.max_subscriptions) {
-    return fail(Error::invalid_params("this session already holds " + std::to_string(subscriptions_.size()) +
-                                      " subscriptions, the limit (max_subscriptions); unsubscribe first"));
+  {
+    std::lock_guard lock(mu_);
+    if (subscriptions_.contains(uri)) return json::object{};
+    if (auto e = over_limit()) return fail(std::move(*e));
   }
-  subscriptions_.insert(uri);
+  auto lease = server_->watch_uri(uri);
+  if (!lease) return fail(Error{lease.error().code, r.in.method + ": " + lease.error().message, lease.error().data});
+  std::lock_guard lock(mu_);
+  if (auto e = over_limit()) {  // filled meanwhile by concurrent subscribes
+    released = std::move(*lease);
+    return fail(std::move(*e));
+  }
+  if (!subscriptions_.try_emplace(uri, std::move(*lease)).second) released = std::move(*lease);
   return json::object{};
 }
 

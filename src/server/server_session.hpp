@@ -78,13 +78,25 @@ class ServerSessionImpl final : public ServerSession,
   // server_methods.cpp; the find_* steps run before the chain and fill r.target.
   Result<void> find_tool(ServerRequest& r);
   Result<void> find_resource(ServerRequest& r);
+  // resource_tree.cpp (SEP-2093): resources/list's find step (a target only when scoped by `uri`),
+  // the one lookup behind every method that names a URI, and the methods that use a ResourceTree.
+  Result<void> find_list_scope(ServerRequest& r);
+  Result<void> find_uri(ServerRequest& r, std::string uri);
+  bool list_runs_inline(const json::object& params) const;
+  bool metadata_runs_inline(const json::object& params) const;
+  void list_resources_route(const std::shared_ptr<ServerRequest>& r);
+  Result<json::value> list_children(ServerRequest& r);
+  // A read's contents made what SEP-2093 says they must be: refused if they break the multi-content
+  // rules, completed with the resource's metadata where the handler left it out.
+  Result<ReadResourceResult> checked_contents(const ServerRequest& r, ReadResourceResult result) const;
   Result<void> find_prompt(ServerRequest& r);
   // These four run an item's handler, blocking or asynchronous: they take the request shared, for
   // an asynchronous handler to keep.
   void call_tool(const std::shared_ptr<ServerRequest>& r);
   void read_resource(const std::shared_ptr<ServerRequest>& r);
-  // resources/metadata (SEP-2093): the registered Resource, or what its template says of the URI.
-  Result<json::value> resource_metadata(ServerRequest& r);
+  // resources/metadata (SEP-2093): the tree's metadata hook, else the registered Resource, or what
+  // its template says of the URI (resource_tree.cpp).
+  void resource_metadata(const std::shared_ptr<ServerRequest>& r);
   void get_prompt(const std::shared_ptr<ServerRequest>& r);
   void complete(const std::shared_ptr<ServerRequest>& r);
   Result<json::value> subscribe(ServerRequest& r);
@@ -148,11 +160,12 @@ class ServerSessionImpl final : public ServerSession,
   std::shared_ptr<const SessionSignature> stateless_stages_signature_;  // ...and again when the signature changes
   bool ready_ = false;  // initialize answered: server notifications may be sent
   std::string log_level_;
-  std::set<std::string> subscriptions_;
+  std::map<std::string, WatchLease> subscriptions_;  // URI -> its watch (resource_tree.cpp)
   std::optional<Error> close_reason_;
   struct Listen {
     jsonrpc::Id id;
     SubscriptionFilter filter;  // what the server agreed to honour
+    std::vector<WatchLease> watches{};  // of its resource subscriptions
     Responder reply;            // held until the listen ends; never answered while it lasts
     bool acknowledged = false;  // nothing is sent on it before its acknowledgement...
     // ...what arrives meanwhile waits here, without repeats (a change notification said twice

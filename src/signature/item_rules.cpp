@@ -125,6 +125,10 @@ SignatureChecker::SignatureChecker(std::shared_ptr<const ServerSignature> signat
 SignatureChecker::SignatureChecker(CheckOptions options) : options_(options) {}
 SignatureChecker::~SignatureChecker() = default;
 
+bool SignatureChecker::expands_declared_template(std::string_view uri) const {
+  return std::any_of(templates_.begin(), templates_.end(), [&](const UriTemplate& t) { return t.match(uri).has_value(); });
+}
+
 std::vector<SignatureViolation> SignatureChecker::check_declared(ListKind kind, const json::object& item,
                                                                  const std::string& key) const {
   std::vector<SignatureViolation> out;
@@ -132,10 +136,7 @@ std::vector<SignatureViolation> SignatureChecker::check_declared(ListKind kind, 
   auto it = index.find(key);
   if (it == index.end()) {
     // A concrete resource expanding a declared template is declared by that template.
-    if (kind == ListKind::resources &&
-        std::any_of(templates_.begin(), templates_.end(), [&](const UriTemplate& t) { return t.match(key).has_value(); })) {
-      return out;
-    }
+    if (kind == ListKind::resources && expands_declared_template(key)) return out;
     out.push_back(violation(signature_rule::kCompleteness, kind, key, key_field(kind),
                             "not declared in the server's signature"));
     return out;

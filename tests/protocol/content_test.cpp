@@ -28,8 +28,32 @@ TEST(Content, EveryBlockRoundTripsWithMetaAndUnknownFields) {
   expect_round_trip<ContentBlock>(
       R"({"type":"resource","resource":{"uri":"file:///n.txt","mimeType":"text/plain","text":"notes","_meta":{"a":1},"y":2},
           "_meta":{"k":1},"x":1})");
+  // SEP-2093: contents carry the resource's metadata.
   expect_round_trip<ContentBlock>(
-      R"({"type":"resource","resource":{"uri":"file:///l.png","blob":"iVBORw0KGgo="},"annotations":{"audience":["assistant"]}})");
+      R"({"type":"resource","resource":{"uri":"file:///l.png","blob":"iVBORw0KGgo=","name":"l.png","title":"Logo",
+          "description":"d","annotations":{"audience":["assistant"]},"size":8,"icons":[{"src":"https://e.com/i.png"}],
+          "capabilities":{"subscribe":true}}})");
+}
+
+// SEP-2093 moved an embedded resource's annotations into the resource; the old form still reads.
+TEST(Content, OldEmbeddedAnnotationsMoveIntoTheResource) {
+  auto block = parse_ok<ContentBlock>(
+      R"({"type":"resource","resource":{"uri":"file:///l.png","blob":"AA=="},"annotations":{"audience":["assistant"],"priority":0.5}})");
+  const auto& e = std::get<EmbeddedResource>(block);
+  const auto& blob = std::get<BlobResourceContents>(e.resource);
+  ASSERT_TRUE(blob.annotations);
+  EXPECT_EQ(blob.annotations->priority, 0.5);
+  EXPECT_TRUE(e.extra.empty());
+  EXPECT_EQ(to_json(block), J(R"({"type":"resource","resource":{"uri":"file:///l.png","blob":"AA==",
+                                  "annotations":{"audience":["assistant"],"priority":0.5}}})"));
+  // The resource's own annotations win over the old place.
+  auto both = parse_ok<ContentBlock>(
+      R"({"type":"resource","resource":{"uri":"file:///x","text":"t","annotations":{"priority":1}},"annotations":{"priority":0}})");
+  EXPECT_EQ(std::get<TextResourceContents>(std::get<EmbeddedResource>(both).resource).annotations->priority, 1.0);
+  // A malformed old form is an error, not silently dropped.
+  EXPECT_FALSE(from_json<ContentBlock>(
+      J(R"({"type":"resource","resource":{"uri":"file:///x","text":"t"},"annotations":{"priority":7}})")));
+  EXPECT_FALSE(from_json<ContentBlock>(J(R"({"type":"resource","resource":{"uri":"file:///x","text":"t","size":-1}})")));
 }
 
 TEST(Content, DispatchesOnType) {

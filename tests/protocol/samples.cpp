@@ -34,18 +34,19 @@ ResourceLink resource_link() {
 }
 
 EmbeddedResource embedded_text() {
-  return EmbeddedResource{TextResourceContents{"file:///notes.txt", std::string("text/plain"), "notes", meta(), {}},
-                          annotations(),
-                          meta(),
-                          {}};
+  TextResourceContents c{.uri = "file:///notes.txt", .mime_type = "text/plain", .text = "notes"};
+  c.annotations = annotations();  // SEP-2093: the resource's, not the block's
+  c.meta = meta();
+  return EmbeddedResource{.resource = std::move(c), .meta = meta()};
 }
 
 EmbeddedResource embedded_blob() {
-  return EmbeddedResource{
-      BlobResourceContents{"file:///logo.png", std::string("image/png"), "iVBORw0KGgo=", meta(), {}},
-      annotations(),
-      meta(),
-      {}};
+  BlobResourceContents c{.uri = "file:///logo.png", .mime_type = "image/png", .blob = "iVBORw0KGgo="};
+  c.name = "logo.png";
+  c.size = 8;
+  c.annotations = annotations();
+  c.meta = meta();
+  return EmbeddedResource{.resource = std::move(c), .meta = meta()};
 }
 
 Tool tool() {

@@ -107,7 +107,31 @@ struct ClientOptions {
   std::optional<SignaturePolicy> signature_policy{};
   // Signed tool manifests: unset (the default), tools/manifest is not fetched.
   std::optional<ManifestPolicy> manifest{};
+  // SEP-2093's multi-content rules, held to every resources/read answer (no contents; contents for
+  // other URIs from a resource that says it is not listable). strict: the read fails naming the
+  // rule; permissive: a warning is logged and the answer returned; advisory: returned as is.
+  EnforcementMode resource_contents = EnforcementMode::strict;
   Session::Options session{};
+};
+
+// Bounds of a walk of the resource graph (Client::walk_resources). The graph may be cyclic (a
+// symlink) or unbounded (generated resources): a walk always ends, at the first bound it meets.
+struct ResourceWalkOptions {
+  std::size_t max_depth = 8;        // the root is depth 0, its children 1
+  std::size_t max_items = 10'000;   // resources reported in all
+  std::size_t max_pages = 1'000;    // resources/list requests in all
+};
+struct WalkedResource {
+  Resource resource{};
+  std::size_t depth = 0;
+};
+struct ResourceWalk {
+  std::vector<WalkedResource> resources{};  // depth first, each parent before its children
+  // Set when a bound stopped the walk early, saying which; the resources found so far are kept.
+  std::optional<std::string> truncated{};
+  std::size_t repeats = 0;  // URIs met again (a cycle or a shared child), reported once
+  // Listable resources whose children could not be listed, with why; the walk goes on without them.
+  std::vector<std::pair<std::string, Error>> failed{};
 };
 
 struct CallOptions {
@@ -148,6 +172,14 @@ class Client {
   // predates it (-32601) is not a failure: the resource is looked up in resources/list instead,
   // and -32602 says so when it is not listed there either.
   [[nodiscard]] Result<Resource> resource_metadata(const std::string& uri, CallOptions options = {});
+  // SEP-2093: one page of the direct children of the listable resource `uri` (resources/list with
+  // its uri). Each child is held to the capability signature as a listed resource would be (a
+  // resource expanding a declared template is declared), but not frozen: children come and go.
+  [[nodiscard]] Result<ListResourcesResult> list_children(const std::string& uri, std::optional<std::string> cursor = {});
+  // A depth-first walk from `root` (its metadata, then its children's, recursively, through
+  // list_children), or from the server's own list when `root` is empty; within `options`, each URI
+  // reported once. No recursion: an explicit stack, bounded by the options.
+  [[nodiscard]] Result<ResourceWalk> walk_resources(const std::string& root, ResourceWalkOptions options = {});
   [[nodiscard]] Result<void> subscribe(const std::string& uri);
   [[nodiscard]] Result<void> unsubscribe(const std::string& uri);
 

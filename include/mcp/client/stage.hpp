@@ -69,6 +69,14 @@ class ClientStage {
     (void)host;
     return {};
   }
+  // Each page of children of the listable resource `parent` (SEP-2093 resources/list with a uri),
+  // innermost first. Not part of any list of `on_list`: children come and go. An error ends the
+  // session.
+  [[nodiscard]] virtual Result<void> on_children(const std::string& parent, const json::value& result) {
+    (void)parent;
+    (void)result;
+    return {};
+  }
   // Each notification from the server, in arrival order, on the reader thread.
   virtual void on_notification(const jsonrpc::Notification& notification) { (void)notification; }
 };

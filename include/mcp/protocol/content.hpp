@@ -55,13 +55,15 @@ struct ResourceLink {
 MCP_WIRE_TAGGED(ResourceLink, "resource_link", uri, name, title, description, mime_type, annotations, size, icons, meta,
                 extra)
 
+// SEP-2093 removes the block's own `annotations`: they are the resource's (`resource.annotations`).
+// A peer that still sends the old form is understood: read, a top-level `annotations` moves into the
+// resource unless it has its own (docs/wire/resource-metadata.md).
 struct EmbeddedResource {
   ResourceContents resource{};
-  std::optional<Annotations> annotations{};
   std::optional<json::object> meta{};
   json::object extra{};
 };
-MCP_WIRE_TAGGED(EmbeddedResource, "resource", resource, annotations, meta, extra)
+MCP_WIRE_TAGGED(EmbeddedResource, "resource", resource, meta, extra)
 
 // Dispatched on "type"; an unknown type is an error (-32602), since a block the SDK cannot represent
 // would otherwise be dropped from a result without anyone noticing.

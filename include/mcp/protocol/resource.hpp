@@ -11,14 +11,6 @@
 
 namespace mcp {
 
-// SEP-2093 (docs/wire/resource-metadata.md): what one resource supports. Absent: neither.
-struct ResourceCapabilities {
-  std::optional<bool> list{};       // resources/list with its uri enumerates its direct children
-  std::optional<bool> subscribe{};  // it sends notifications/resources/updated to subscribers
-  json::object extra{};
-};
-MCP_WIRE_TYPE(ResourceCapabilities, list, subscribe, extra)
-
 struct Resource {
   std::string uri{};
   std::string name{};
@@ -54,6 +46,15 @@ struct ResourceTemplate {
   json::object extra{};
 };
 MCP_WIRE_TYPE(ResourceTemplate, uri_template, name, title, description, mime_type, annotations, icons, meta, extra)
+
+// resources/list. SEP-2093: with `uri`, only the direct children of that listable resource.
+struct ListResourcesRequestParams {
+  std::optional<std::string> cursor{};  // opaque; from a previous result's nextCursor
+  std::optional<std::string> uri{};
+  std::optional<json::object> meta{};
+  json::object extra{};
+};
+MCP_WIRE_REQUEST_PARAMS(ListResourcesRequestParams, cursor, uri, meta, extra)
 
 struct ListResourcesResult {
   std::vector<Resource> resources{};

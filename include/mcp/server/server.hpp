@@ -162,6 +162,30 @@ using AsyncPromptHandler = std::function<void(const std::map<std::string, std::s
 using AsyncCompleter = std::function<void(const CompleteRequestParams& request, std::shared_ptr<RequestContext> ctx,
                                           Reply<CompleteResult> reply)>;
 
+// SEP-2093 (docs/wire/resource-metadata.md): what a resource or template adds when its URIs form a
+// hierarchy the registry cannot hold (a directory tree, a database). Every hook is optional and
+// blocking: it runs on a worker, with the URI asked about (already matched to this item and passed
+// through the chain's stages, like a read).
+//   metadata  resources/metadata of one URI (unset: the registered definition, a template's under
+//             the URI); also what a read's contents are completed from.
+//   children  resources/list {uri}: one page of the direct children, `cursor` as the client sent it.
+//             Unset: the item is not listable and such a list is refused with -32602. The server
+//             passes each child through the chain (signature, availability) before sending it.
+//   watch     called with true when the first session subscribes to a URI of this item and with
+//             false when the last one goes (unsubscribes or disconnects), so the application can
+//             watch the source (inotify, a database trigger) and call notify_resource_updated. An
+//             error refuses that subscription with it.
+using ResourceMetadataReader = std::function<Result<Resource>(const std::string& uri, RequestContext& ctx)>;
+using ResourceChildrenLister = std::function<Result<ListResourcesResult>(
+    const std::string& uri, const std::optional<std::string>& cursor, RequestContext& ctx)>;
+using ResourceWatch = std::function<Result<void>(const std::string& uri, bool watch)>;
+struct ResourceTree {
+  ResourceMetadataReader metadata{};
+  ResourceChildrenLister children{};
+  ResourceWatch watch{};
+  bool empty() const { return !metadata && !children && !watch; }
+};
+
 struct ToolOptions {
   // The handler never blocks: no I/O, no long computation, no ctx.create_message / elicit /
   // list_roots (those fail at once with -32603 for such a tool). It then runs on the transport's
@@ -182,13 +206,15 @@ class Server : public std::enable_shared_from_this<Server> {
   // such tool. A tool whose annotations are invalid is registered with none (and an error logged).
   std::shared_ptr<const std::vector<HeaderParam>> tool_header_params(std::string_view name) const;
   bool remove_tool(const std::string& name);
-  void add_resource(Resource resource, ResourceReader reader);
-  void add_async_resource(Resource resource, AsyncResourceReader reader);
+  // `tree`: its SEP-2093 hooks (above); the template form serves every URI it matches with them.
+  void add_resource(Resource resource, ResourceReader reader, ResourceTree tree = {});
+  void add_async_resource(Resource resource, AsyncResourceReader reader, ResourceTree tree = {});
   bool remove_resource(const std::string& uri);
   // Fails with -32602 if the template does not parse as RFC 6570.
-  [[nodiscard]] Result<void> add_resource_template(ResourceTemplate resource_template, TemplateReader reader);
+  [[nodiscard]] Result<void> add_resource_template(ResourceTemplate resource_template, TemplateReader reader,
+                                                   ResourceTree tree = {});
   [[nodiscard]] Result<void> add_async_resource_template(ResourceTemplate resource_template,
-                                                         AsyncTemplateReader reader);
+                                                         AsyncTemplateReader reader, ResourceTree tree = {});
   void add_prompt(Prompt prompt, PromptHandler handler);
   void add_async_prompt(Prompt prompt, AsyncPromptHandler handler);
   bool remove_prompt(const std::string& name);

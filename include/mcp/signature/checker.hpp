@@ -125,6 +125,10 @@ class SignatureChecker {
   // every declared key. Empty without a signature.
   std::vector<std::string> available_if_enabled(ListKind kind) const;
 
+  // Whether `uri` expands one of the declared resource templates: such a resource is declared by
+  // it (SEP-2091), whether listed, read or listed as a resource's child (SEP-2093).
+  bool expands_declared_template(std::string_view uri) const;
+
   struct Declared;  // one declared item, prepared for checking (private)
 
  private:

@@ -1,0 +1,161 @@
+// The client's side of SEP-2093 (docs/wire/resource-metadata.md): reads held to the multi-content
+// rules, resources/metadata with its fallback for older servers, a resource's children, and a
+// bounded walk of the resource graph.
+#include <set>
+
+#include "client/client_impl.hpp"
+#include "log/log.hpp"
+#include "mcp/protocol/methods.hpp"
+
+namespace mcp {
+
+namespace {
+
+const std::string& uri_of(const ResourceContents& c) {
+  return std::visit([](const auto& x) -> const std::string& { return x.uri; }, c);
+}
+const std::optional<ResourceCapabilities>& capabilities_of(const ResourceContents& c) {
+  return std::visit([](const auto& x) -> const std::optional<ResourceCapabilities>& { return x.capabilities; }, c);
+}
+
+// The rule a read's answer breaks, if any. A resource is known not to be listable only when the
+// answer says so of the URI read (capabilities without list: true); unknown, other URIs are the
+// proposal's deprecated but allowed case.
+std::optional<std::string> broken_rule(const std::string& uri, const ReadResourceResult& r) {
+  if (r.contents.empty()) return "it returned no contents (a read returns at least one)";
+  std::optional<bool> listable;
+  for (const auto& c : r.contents) {
+    if (uri_of(c) == uri && capabilities_of(c)) {
+      listable = capabilities_of(c)->list.value_or(false);
+      break;
+    }
+  }
+  if (listable != false) return std::nullopt;
+  for (const auto& c : r.contents) {
+    if (uri_of(c) != uri) {
+      return "it is not listable, yet returned contents for another URI (" + peer_text(uri_of(c)) +
+             "); a non-listable resource's contents all carry its own URI";
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<void> Client::Impl::check_children(const std::string& parent, const json::value& result) {
+  for (auto it = stages.rbegin(); it != stages.rend(); ++it) {
+    if (auto ok = (*it)->on_children(parent, result); !ok) return fail(end_session(ok.error()));
+  }
+  return {};
+}
+
+Result<ReadResourceResult> Client::read_resource(const std::string& uri, CallOptions options) {
+  auto r = impl_->typed<ReadResourceResult>("resources", method::kResourcesRead, json::object{{"uri", uri}},
+                                            std::move(options));
+  if (!r) return r;
+  auto broken = broken_rule(uri, *r);
+  if (!broken) return r;
+  const std::string why = "resources/read of " + peer_text(uri) + ": " + *broken + " (SEP-2093 multi-content rules)";
+  switch (impl_->opts.resource_contents) {
+    case EnforcementMode::strict: return fail(Error::internal(why));
+    case EnforcementMode::permissive: MCP_LOG_WARN("client: {} (permissive, continuing)", why); break;
+    case EnforcementMode::advisory: break;
+  }
+  return r;
+}
+
+Result<Resource> Client::resource_metadata(const std::string& uri, CallOptions options) {
+  auto r = impl_->typed<ResourceMetadataResult>("resources", method::kResourcesMetadata, json::object{{"uri", uri}},
+                                                std::move(options));
+  if (r) return std::move(r->resource);
+  if (r.error().code != error_code::kMethodNotFound) return fail(r.error());
+  // A server older than SEP-2093: the listed metadata is all there is.
+  auto listed = list_all_resources();
+  if (!listed) return fail(listed.error());
+  for (auto& resource : *listed) {
+    if (resource.uri == uri) return std::move(resource);
+  }
+  return fail(Error::invalid_params("resources/metadata: the server does not support it, and " + peer_text(uri) +
+                                    " is not in its resources/list"));
+}
+
+Result<ListResourcesResult> Client::list_children(const std::string& uri, std::optional<std::string> cursor) {
+  json::object params{{"uri", uri}};
+  if (cursor) params["cursor"] = *cursor;
+  auto raw = impl_->call("resources", method::kResourcesList, std::move(params));
+  if (!raw) return fail(raw.error());
+  if (auto ok = impl_->check_children(uri, *raw); !ok) return fail(ok.error());
+  auto page = from_json<ListResourcesResult>(*raw);
+  if (!page) return fail(Error::internal("invalid resources/list result from server: " + page.error().message));
+  return page;
+}
+
+Result<ResourceWalk> Client::walk_resources(const std::string& root, ResourceWalkOptions options) {
+  ResourceWalk walk;
+  std::set<std::string> seen;  // at most max_items URIs
+  std::size_t pages = 0;
+  // Resources still to report, each with its depth; the top is reported next (depth first).
+  std::vector<WalkedResource> stack;
+  // Every page of `uri`'s children (the server's own list if empty) onto the stack, first child on top.
+  auto expand = [&](const std::string& uri, std::size_t depth) -> Result<void> {
+    std::vector<WalkedResource> children;
+    std::set<std::string> cursors;
+    std::optional<std::string> cursor;
+    do {
+      if (pages++ >= options.max_pages) {
+        walk.truncated = "the page budget (" + std::to_string(options.max_pages) + " resources/list requests)";
+        break;
+      }
+      auto page = uri.empty() ? list_resources(cursor) : list_children(uri, cursor);
+      if (!page) return fail(page.error());
+      for (auto& r : page->resources) children.push_back(WalkedResource{std::move(r), depth});
+      if (children.size() > options.max_items) {
+        walk.truncated = "the item budget (" + std::to_string(options.max_items) + " resources)";
+        break;
+      }
+      cursor = page->next_cursor;
+      if (cursor && !cursors.insert(*cursor).second) {
+        return fail(Error::internal("resources/list of " + peer_text(uri) + ": the server repeated cursor '" +
+                                    peer_text(*cursor) + "'"));
+      }
+    } while (cursor);
+    for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(std::move(*it));
+    return {};
+  };
+  if (root.empty()) {
+    if (auto ok = expand("", 0); !ok) return fail(ok.error());
+  } else {
+    auto meta = resource_metadata(root);
+    if (!meta) return fail(meta.error());
+    stack.push_back(WalkedResource{std::move(*meta), 0});
+  }
+  while (!stack.empty()) {
+    WalkedResource next = std::move(stack.back());
+    stack.pop_back();
+    if (!seen.insert(next.resource.uri).second) {
+      ++walk.repeats;
+      continue;
+    }
+    if (walk.resources.size() >= options.max_items) {
+      walk.truncated = "the item budget (" + std::to_string(options.max_items) + " resources)";
+      break;
+    }
+    const bool listable = next.resource.capabilities && next.resource.capabilities->list == true;
+    const std::string uri = next.resource.uri;
+    const std::size_t depth = next.depth;
+    walk.resources.push_back(std::move(next));
+    if (!listable) continue;
+    if (depth >= options.max_depth) {
+      if (!walk.truncated) walk.truncated = "the depth limit (" + std::to_string(options.max_depth) + ")";
+      continue;
+    }
+    if (walk.truncated) continue;  // a budget is spent: report what is already found, list nothing more
+    if (auto ok = expand(uri, depth + 1); !ok) {
+      if (impl_->ended()) return fail(ok.error());  // a policy ended the session
+      walk.failed.emplace_back(uri, std::move(ok.error()));
+    }
+  }
+  return walk;
+}
+
+}  // namespace mcp

@@ -1,0 +1,224 @@
+// SEP-2093 on the server (docs/wire/resource-metadata.md): the one lookup behind every method that
+// names a URI, resources/metadata, resources/list scoped by `uri`, the multi-content rules a read's
+// answer must meet before it leaves, and the watches behind subscriptions.
+#include "log/log.hpp"
+#include "mcp/protocol/methods.hpp"
+#include "server/server_session.hpp"
+
+namespace mcp {
+
+namespace {
+
+// What a template says of one URI it expands to: its metadata, under that URI.
+Resource expanded(const ResourceTemplate& t, const std::string& uri) {
+  Resource out;
+  out.uri = uri;
+  out.name = t.name;
+  out.title = t.title;
+  out.description = t.description;
+  out.mime_type = t.mime_type;
+  out.annotations = t.annotations;
+  out.icons = t.icons;
+  return out;
+}
+
+// A tree hook is the application's code: a throw becomes an error, as for any handler.
+template <class F>
+auto guarded(std::string_view what, const std::string& uri, F&& hook) -> decltype(hook()) {
+  try {
+    return hook();
+  } catch (const std::exception& e) {
+    MCP_LOG_ERROR("server: the {} hook of {} threw: {}", what, peer_text(uri), e.what());
+    return fail(Error::internal(std::string("internal error in the ") + std::string(what) + " of " + peer_text(uri) +
+                                ": " + e.what()));
+  }
+}
+
+// Fills what `out` lacks from `from` (a read's element from the resource's definition).
+template <class T>
+void fill_missing(std::optional<T>& out, const std::optional<T>& from) {
+  if (!out && from) out = from;
+}
+
+}  // namespace
+
+Result<void> ServerSessionImpl::find_uri(ServerRequest& r, std::string uri) {
+  if (uri.size() > server_->opts.max_uri_bytes) {
+    return fail(Error::invalid_params(r.in.method + ": uri is " + std::to_string(uri.size()) +
+                                      " bytes, over the limit of " + std::to_string(server_->opts.max_uri_bytes) +
+                                      " (max_uri_bytes)"));
+  }
+  r.target = Target{.kind = ListKind::resources, .key = uri, .uri = uri};
+  std::lock_guard lock(server_->mu);
+  auto match = server_->match_resource(uri);
+  if (match.resource) {
+    r.resource_reader = match.resource->reader;
+    r.tree = match.resource->tree;
+    r.definition = match.resource->resource;
+    r.found = true;
+  } else if (match.template_entry) {
+    const auto& t = *match.template_entry;
+    r.template_reader = t.reader;
+    r.variables = std::move(match.variables);
+    r.tree = t.tree;
+    r.definition = expanded(t.resource_template, uri);
+    r.target->kind = ListKind::resource_templates;
+    r.target->key = t.resource_template.uri_template;
+    r.found = true;
+  }
+  return {};
+}
+
+Result<void> ServerSessionImpl::find_list_scope(ServerRequest& r) {
+  auto request = from_json<ListResourcesRequestParams>(r.in.params);
+  if (!request) return fail(Error::invalid_params(r.in.method + ": " + request.error().message));
+  if (!request->uri) return {};  // the server's own list: it names no item
+  return find_uri(r, std::move(*request->uri));
+}
+
+bool ServerSessionImpl::list_runs_inline(const json::object& params) const {
+  // The server's own list only copies the registry; a scoped one may run the tree's lister.
+  return !params.contains("uri");
+}
+
+bool ServerSessionImpl::metadata_runs_inline(const json::object& params) const {
+  const json::value* v = params.if_contains("uri");
+  const json::string* uri = v ? v->if_string() : nullptr;
+  if (!uri || uri->size() > server_->opts.max_uri_bytes) return true;  // refused at once (find_resource)
+  std::lock_guard lock(server_->mu);
+  auto match = server_->match_resource(*uri);
+  const auto& tree = match.resource ? match.resource->tree
+                                    : (match.template_entry ? match.template_entry->tree : nullptr);
+  return !tree || !tree->metadata;
+}
+
+void ServerSessionImpl::resource_metadata(const std::shared_ptr<ServerRequest>& r) {
+  if (!r->found || !r->definition) {
+    finish(*r, fail(unknown_item_error(*r->target)));
+    return;
+  }
+  const std::string& uri = r->target->uri;
+  Result<Resource> out = *r->definition;
+  if (r->tree && r->tree->metadata) out = guarded("metadata", uri, [&] { return r->tree->metadata(uri, r->ctx); });
+  if (!out) {
+    finish(*r, fail(std::move(out.error())));
+    return;
+  }
+  if (out->uri.empty()) out->uri = uri;
+  finish(*r, to_json(ResourceMetadataResult{.resource = std::move(*out)}));
+}
+
+void ServerSessionImpl::list_resources_route(const std::shared_ptr<ServerRequest>& r) {
+  finish(*r, r->target ? list_children(*r) : list_resources(*r));
+}
+
+Result<json::value> ServerSessionImpl::list_children(ServerRequest& r) {
+  if (!r.found) return fail(unknown_item_error(*r.target));
+  const std::string& uri = r.target->uri;
+  if (!r.tree || !r.tree->children) {
+    return fail(Error{error_code::kInvalidParams,
+                      "resources/list: " + peer_text(uri) +
+                          " is not listable (its capabilities.list is not true); list without uri for the server's "
+                          "resources",
+                      json::object{{"uri", uri}}});
+  }
+  // Read again after the chain: a stage may have rewritten the cursor.
+  auto request = from_json<ListResourcesRequestParams>(r.in.params);
+  if (!request) return fail(Error::invalid_params(r.in.method + ": " + request.error().message));
+  auto page = guarded("children", uri, [&] { return r.tree->children(uri, request->cursor, r.ctx); });
+  if (!page) return fail(std::move(page.error()));
+  json::array out;
+  out.reserve(page->resources.size());
+  for (const auto& child : page->resources) {
+    json::value j = to_json(child);
+    // Each child is held to the same stages as a listed resource (signature, availability).
+    ListedItem listed{.kind = ListKind::resources, .key = child.uri, .item = j.as_object()};
+    if (!r.chain.keep(r.call, listed)) continue;
+    out.push_back(std::move(j));
+  }
+  json::object result{{"resources", std::move(out)}};
+  if (page->next_cursor) result["nextCursor"] = *page->next_cursor;
+  return result;
+}
+
+Result<ReadResourceResult> ServerSessionImpl::checked_contents(const ServerRequest& r, ReadResourceResult result) const {
+  const std::string& uri = r.target->uri;
+  if (result.contents.empty()) {
+    return fail(Error::internal("resources/read of " + peer_text(uri) +
+                                ": the resource returned no contents, and a read returns at least one (SEP-2093)"));
+  }
+  auto uri_of = [](const ResourceContents& c) -> const std::string& {
+    return std::visit([](const auto& x) -> const std::string& { return x.uri; }, c);
+  };
+  auto caps_of = [](const ResourceContents& c) -> const std::optional<ResourceCapabilities>& {
+    return std::visit([](const auto& x) -> const std::optional<ResourceCapabilities>& { return x.capabilities; }, c);
+  };
+  // Listable or not: what the answer says of the URI read, else the registered definition. Unknown
+  // (neither says) is the deprecated case the proposal still allows: other URIs pass.
+  std::optional<bool> listable;
+  for (const auto& c : result.contents) {
+    if (uri_of(c) == uri && caps_of(c)) {
+      listable = caps_of(c)->list.value_or(false);
+      break;
+    }
+  }
+  if (!listable && r.definition && r.definition->capabilities) listable = r.definition->capabilities->list.value_or(false);
+  for (const auto& c : result.contents) {
+    if (uri_of(c) == uri || listable != false) continue;
+    MCP_LOG_ERROR("server: not sending the read of {}: it returned contents for {}, but it is not listable",
+                  peer_text(uri), peer_text(uri_of(c)));
+    return fail(Error::internal("resources/read of " + peer_text(uri) + ": the resource is not listable, yet returned "
+                                "contents for another URI (" + peer_text(uri_of(c)) +
+                                "); a non-listable resource's contents all carry its own URI (SEP-2093)"));
+  }
+  if (!r.definition) return result;
+  const Resource& d = *r.definition;
+  for (auto& c : result.contents) {
+    std::visit([&](auto& x) {
+      if (x.uri != uri) return;
+      if (!x.name) x.name = d.name;
+      fill_missing(x.title, d.title);
+      fill_missing(x.description, d.description);
+      fill_missing(x.mime_type, d.mime_type);
+      fill_missing(x.annotations, d.annotations);
+      fill_missing(x.capabilities, d.capabilities);
+      if (x.icons.empty()) x.icons = d.icons;
+    }, c);
+  }
+  return result;
+}
+
+void WatchLease::release() {
+  if (auto server = server_.lock()) server->unwatch_uri(uri_);
+  server_.reset();
+}
+
+Result<WatchLease> Server::Impl::watch_uri(const std::string& uri) {
+  std::shared_ptr<const ResourceTree> tree;
+  {
+    std::lock_guard lock(mu);
+    auto match = match_resource(uri);
+    tree = match.resource ? match.resource->tree : (match.template_entry ? match.template_entry->tree : nullptr);
+  }
+  if (!tree || !tree->watch) return WatchLease{};
+  std::lock_guard lock(watch_mu);
+  auto it = watched.find(uri);
+  if (it == watched.end()) {
+    auto on = guarded("watch", uri, [&] { return tree->watch(uri, true); });
+    if (!on) return fail(std::move(on.error()));
+    it = watched.emplace(uri, std::make_pair(std::move(tree), std::size_t{0})).first;
+  }
+  ++it->second.second;
+  return WatchLease(weak_from_this(), uri);
+}
+
+void Server::Impl::unwatch_uri(const std::string& uri) {
+  std::lock_guard lock(watch_mu);
+  auto it = watched.find(uri);
+  if (it == watched.end() || --it->second.second > 0) return;
+  auto tree = std::move(it->second.first);
+  watched.erase(it);
+  (void)guarded("watch", uri, [&] { return tree->watch(uri, false); });
+}
+
+}  // namespace mcp
