@@ -61,7 +61,28 @@ Result<ClientInvocation> parse_client_tokens(const std::vector<std::string>& tok
   const std::size_t n = tokens.size();
   ClientInvocation inv;
   std::size_t cut = n;  // where the action starts
-  if (n >= 1 && tokens[n - 1] == "tools") {
+  // tree [URI] [--depth N]: the longest form is tried first, so a URI is never taken for the action.
+  auto depth_of = [&](const std::string& text) -> std::optional<std::size_t> {
+    if (text.empty() || text.size() > 3 || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    return static_cast<std::size_t>(std::stoul(text));
+  };
+  const bool tree_depth_uri = n >= 4 && tokens[n - 4] == "tree" && tokens[n - 2] == "--depth";
+  const bool tree_depth = !tree_depth_uri && n >= 3 && tokens[n - 3] == "tree" && tokens[n - 2] == "--depth";
+  if (tree_depth_uri || tree_depth) {
+    auto d = depth_of(tokens[n - 1]);
+    if (!d) return fail(usage("tree --depth: not a depth from 0 to 999: \"" + tokens[n - 1] + "\""));
+    inv.action.kind = ClientAction::Kind::tree;
+    inv.action.depth = *d;
+    if (tree_depth_uri) inv.action.uri = tokens[n - 3];
+    cut = n - (tree_depth_uri ? 4 : 3);
+  } else if (n >= 2 && (tokens[n - 2] == "tree" || tokens[n - 2] == "meta")) {
+    inv.action.kind = tokens[n - 2] == "tree" ? ClientAction::Kind::tree : ClientAction::Kind::meta;
+    inv.action.uri = tokens[n - 1];
+    cut = n - 2;
+  } else if (n >= 1 && tokens[n - 1] == "tree") {
+    inv.action.kind = ClientAction::Kind::tree;
+    cut = n - 1;
+  } else if (n >= 1 && tokens[n - 1] == "tools") {
     inv.action.kind = ClientAction::Kind::tools;
     cut = n - 1;
   } else if (n >= 3 && tokens[n - 3] == "watch" && tokens[n - 2] == "--for") {
@@ -82,10 +103,13 @@ Result<ClientInvocation> parse_client_tokens(const std::vector<std::string>& tok
     inv.action.kind = ClientAction::Kind::call;
     inv.action.tool = tokens[n - 1];
     cut = n - 2;
-  } else if (n >= 1 && (tokens[n - 1] == "watch" || tokens[n - 1] == "call")) {
-    return fail(usage(tokens[n - 1] == "watch" ? "watch needs --for DURATION" : "call needs a tool NAME"));
+  } else if (n >= 1 && (tokens[n - 1] == "watch" || tokens[n - 1] == "call" || tokens[n - 1] == "meta")) {
+    return fail(usage(tokens[n - 1] == "watch"  ? "watch needs --for DURATION"
+                      : tokens[n - 1] == "meta" ? "meta needs a resource URI"
+                                                : "call needs a tool NAME"));
   } else {
-    return fail(usage("give an action after the server command: tools, call NAME [JSON], or watch --for DURATION"));
+    return fail(usage("give an action after the server command: tools, call NAME [JSON], watch --for DURATION, "
+                      "tree [URI] [--depth N], or meta URI"));
   }
   inv.command.assign(tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(cut));
   if (inv.command.empty() && !allow_empty_command)

@@ -16,10 +16,12 @@ namespace mcp::cli {
 
 // `mcp-trust client ... -- COMMAND ARGS... ACTION`: the action is the last tokens that form one.
 struct ClientAction {
-  enum class Kind { tools, call, watch } kind = Kind::tools;
+  enum class Kind { tools, call, watch, tree, meta } kind = Kind::tools;
   std::string tool;                    // call
   json::object arguments;              // call
   std::chrono::milliseconds duration{0};  // watch
+  std::string uri;                     // tree (empty: the server's own list), meta
+  std::size_t depth = 3;               // tree --depth
 };
 
 // Splits `tokens` (everything after the options) into the server command and the action. Usage

@@ -44,4 +44,9 @@ int fail_with(const ClientRun& run, const Error& e);
 // `watch --for DURATION`: stay connected, follow list_changed, check every list.
 int run_watch(ClientRun& run, std::chrono::milliseconds duration);
 
+// SEP-2093 (client_resources.cpp): `tree [URI] [--depth N]` walks the resource graph from URI (or
+// the server's own list) and prints it indented; `meta URI` prints one resource's metadata.
+int run_tree(ClientRun& run, const ClientAction& action);
+int run_meta(ClientRun& run, const ClientAction& action);
+
 }  // namespace mcp::cli

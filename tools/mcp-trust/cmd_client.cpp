@@ -245,6 +245,8 @@ int run_client(ClientCliOptions& o) {
     case ClientAction::Kind::tools: rc = run_tools(run); break;
     case ClientAction::Kind::call: rc = run_call(run, inv->action); break;
     case ClientAction::Kind::watch: rc = run_watch(run, inv->action.duration); break;
+    case ClientAction::Kind::tree: rc = run_tree(run, inv->action); break;
+    case ClientAction::Kind::meta: rc = run_meta(run, inv->action); break;
   }
   {
     // Closing is expected from here on; the watch loop is done with the flag.
@@ -268,6 +270,9 @@ Command add_client(CLI::App& parent) {
       "  tools                  list the tools (and what the signature declares but is not listed now)\n"
       "  call NAME [JSON]       list, then call tool NAME with the JSON object as arguments\n"
       "  watch --for DURATION   stay connected, follow list_changed and check every list (500ms, 10s, 5m)\n"
+      "  tree [URI] [--depth N] the resources under URI (default: the server's list), depth N (default 3),\n"
+      "                         through resources/list with a uri (SEP-2093); cycles and repeats shown once\n"
+      "  meta URI               one resource's metadata (resources/metadata; older servers: its listing)\n"
       "With --manifest-key or --trust-store, the server must also serve a signed tool manifest\n"
       "(tools/manifest) that verifies, and every listed tool must equal its signed definition.\n"
       "Modes: strict ends the session on a violation, naming the item and the field (exit 4);\n"
