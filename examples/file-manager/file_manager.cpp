@@ -1,5 +1,7 @@
 #include "file_manager.hpp"
 
+#include "root_resources.hpp"
+
 #include <iostream>
 
 namespace file_manager {
@@ -168,6 +170,7 @@ void FileManager::register_prompt_and_resources(mcp::Server& server) {
     return r;
   });
 
+  if (options_.root) return;  // the real directory's resources instead (install)
   mcp::Resource readme;
   readme.uri = "file:///README.md";
   readme.name = "README.md";
@@ -195,6 +198,11 @@ mcp::Result<void> FileManager::install(mcp::Server& server) {
   server_ = &server;
   register_tools(server);
   register_prompt_and_resources(server);
+  if (options_.root) {
+    auto served = serve_root(server, *options_.root);
+    if (!served) return mcp::fail(served.error());
+    root_ = std::move(*served);
+  }
 
   mcp::SignatureDeclarations declared;
   ToolAnnotations writing;

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -40,6 +41,8 @@ struct Options {
   std::optional<std::chrono::milliseconds> grant_admin_after;  // admin for everyone after this
   Misbehaviour misbehave = Misbehaviour::none;
   bool in_server_card = false;  // the signature is also served as a server card (--http)
+  // --root DIR: serve DIR read-only as resources (root_resources.hpp) instead of the in-memory files.
+  std::optional<std::filesystem::path> root;
 };
 
 // The server's state: files (in memory: the example never touches the disk) and who is admin.
@@ -78,6 +81,7 @@ class FileManager {
   std::mutex timers_mu_;  // apart from mu_: after() is called with mu_ held
   std::condition_variable_any cv_;
   std::vector<std::jthread> timers_;
+  std::shared_ptr<void> root_;  // --root: the directory's watcher
 };
 
 }  // namespace file_manager

@@ -6,6 +6,8 @@
 //                                          rename (default), annotation, description or undeclared
 //   file-manager --sign-key FILE           also serve a signed tool manifest (tools/manifest) signed
 //                                          with the Ed25519 key in FILE (as `mcp-trust keygen` writes it)
+//   file-manager --root DIR                serve the directory DIR, read-only, as resources (SEP-2093):
+//                                          file:/// is DIR, directories listable, files subscribable
 //   file-manager --http [--port N]         serve Streamable HTTP at http://localhost:N/mcp instead, with
 //                                          the server card (signature) at /.well-known/mcp.json; the card's
 //                                          signature is signed with the --sign-key key when given
@@ -14,6 +16,7 @@
 //   mcp-trust client --mode strict -- file-manager --grant-admin-after 1s watch --for 3s
 //   mcp-trust client --mode strict -- file-manager --misbehave watch --for 3s      (exit 4)
 //   mcp-trust client --manifest-key key.pub -- file-manager --sign-key key watch --for 3s
+//   mcp-trust client -- file-manager --root . tree file:/// --depth 2
 //   file-manager --http --port 8080 &  mcp-trust card http://localhost:8080/mcp
 //                                      mcp-trust client --url http://localhost:8080/mcp tools
 #include <fstream>
@@ -70,7 +73,7 @@ int main(int argc, char** argv) {
     std::string_view a = argv[i];
     if (a == "--help" || a == "-h") {
       std::cout << "usage: file-manager [--grant-admin-after DURATION] [--misbehave[=KIND]] [--sign-key FILE]\n"
-                   "                    [--http [--port N]] [--profiles FILE]\n"
+                   "                    [--http [--port N]] [--profiles FILE] [--root DIR]\n"
                    "Serves SEP-2091's File Manager example on stdin/stdout (MCP 2025-11-25), with a capability\n"
                    "signature declaring manage_files (two annotation variants), read_file, write_file,\n"
                    "admin_delete (listed once admin is granted) and request_admin.\n"
@@ -81,6 +84,9 @@ int main(int argc, char** argv) {
                    "                                FILE (PKCS#8 PEM or 64 hex digits)\n"
                    "  --profiles FILE               implement the server profiles FILE lists (a JSON array of\n"
                    "                                ProfileSpec, default first): /.well-known/mcp-profiles, discover\n"
+                   "  --root DIR                    serve DIR read-only as resources instead of the in-memory\n"
+                   "                                files: file:/// is DIR, directories listable (resources/list\n"
+                   "                                with their uri), files subscribable; nothing outside DIR\n"
                    "  --http [--port N]             serve Streamable HTTP at http://localhost:N/mcp (0: any free\n"
                    "                                port, printed) with the server card at /.well-known/mcp.json\n";
       return 0;
@@ -95,6 +101,9 @@ int main(int argc, char** argv) {
     } else if (a == "--profiles") {
       if (i + 1 >= argc) return usage_error("--profiles needs a file");
       profiles_file = argv[++i];
+    } else if (a == "--root") {
+      if (i + 1 >= argc) return usage_error("--root needs a directory");
+      options.root = std::filesystem::path(argv[++i]);
     } else if (a == "--http") {
       http = true;
     } else if (a == "--port") {
