@@ -40,6 +40,14 @@ std::optional<std::string> broken_rule(const std::string& uri, const ReadResourc
   return std::nullopt;
 }
 
+// What a resource costs to hold, near enough: its strings and a fixed overhead.
+std::size_t bytes_of(const Resource& r) {
+  std::size_t n = 128 + r.uri.size() + r.name.size();
+  for (const auto* s : {&r.title, &r.description, &r.mime_type})
+    if (*s) n += (*s)->size();
+  return n;
+}
+
 }  // namespace
 
 Result<void> Client::Impl::check_children(const std::string& parent, const json::value& result) {
@@ -96,6 +104,20 @@ Result<ResourceWalk> Client::walk_resources(const std::string& root, ResourceWal
   std::size_t pages = 0;
   // Resources still to report, each with its depth; the top is reported next (depth first).
   std::vector<WalkedResource> stack;
+  // What the walk holds (reported and waiting), in resources and in bytes: a server's pages are
+  // bounded one by one, so it is their sum that must be.
+  std::size_t held_bytes = 0;
+  // A spent budget stops all further listing; the depth limit only stops going deeper there.
+  std::optional<std::string> spent;
+  bool depth_cut = false;
+  auto over_budget = [&](std::size_t extra_items) {
+    if (walk.resources.size() + stack.size() + extra_items > options.max_items) {
+      spent = "the item budget (" + std::to_string(options.max_items) + " resources)";
+    } else if (held_bytes > options.max_bytes) {
+      spent = "the byte budget (" + std::to_string(options.max_bytes) + " bytes of resources)";
+    }
+    return spent.has_value();
+  };
   // Every page of `uri`'s children (the server's own list if empty) onto the stack, first child on top.
   auto expand = [&](const std::string& uri, std::size_t depth) -> Result<void> {
     std::vector<WalkedResource> children;
@@ -103,22 +125,26 @@ Result<ResourceWalk> Client::walk_resources(const std::string& root, ResourceWal
     std::optional<std::string> cursor;
     do {
       if (pages++ >= options.max_pages) {
-        walk.truncated = "the page budget (" + std::to_string(options.max_pages) + " resources/list requests)";
+        spent = "the page budget (" + std::to_string(options.max_pages) + " resources/list requests)";
         break;
       }
       auto page = uri.empty() ? list_resources(cursor) : list_children(uri, cursor);
       if (!page) return fail(page.error());
-      for (auto& r : page->resources) children.push_back(WalkedResource{std::move(r), depth});
-      if (children.size() > options.max_items) {
-        walk.truncated = "the item budget (" + std::to_string(options.max_items) + " resources)";
-        break;
+      for (auto& r : page->resources) {
+        held_bytes += bytes_of(r);
+        children.push_back(WalkedResource{std::move(r), depth});
       }
+      if (over_budget(children.size())) break;
       cursor = page->next_cursor;
       if (cursor && !cursors.insert(*cursor).second) {
         return fail(Error::internal("resources/list of " + peer_text(uri) + ": the server repeated cursor '" +
                                     peer_text(*cursor) + "'"));
       }
     } while (cursor);
+    // Past the item budget, only what fits is kept.
+    const std::size_t held = walk.resources.size() + stack.size();
+    if (children.size() > options.max_items - std::min(held, options.max_items))
+      children.resize(options.max_items - std::min(held, options.max_items));
     for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(std::move(*it));
     return {};
   };
@@ -136,25 +162,23 @@ Result<ResourceWalk> Client::walk_resources(const std::string& root, ResourceWal
       ++walk.repeats;
       continue;
     }
-    if (walk.resources.size() >= options.max_items) {
-      walk.truncated = "the item budget (" + std::to_string(options.max_items) + " resources)";
-      break;
-    }
     const bool listable = next.resource.capabilities && next.resource.capabilities->list == true;
     const std::string uri = next.resource.uri;
     const std::size_t depth = next.depth;
     walk.resources.push_back(std::move(next));
     if (!listable) continue;
     if (depth >= options.max_depth) {
-      if (!walk.truncated) walk.truncated = "the depth limit (" + std::to_string(options.max_depth) + ")";
+      depth_cut = true;
       continue;
     }
-    if (walk.truncated) continue;  // a budget is spent: report what is already found, list nothing more
+    if (spent) continue;  // report what is already found, list nothing more
     if (auto ok = expand(uri, depth + 1); !ok) {
       if (impl_->ended()) return fail(ok.error());  // a policy ended the session
       walk.failed.emplace_back(uri, std::move(ok.error()));
     }
   }
+  if (spent) walk.truncated = std::move(spent);
+  else if (depth_cut) walk.truncated = "the depth limit (" + std::to_string(options.max_depth) + ")";
   return walk;
 }
 

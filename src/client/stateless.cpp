@@ -98,8 +98,8 @@ Result<InitializeResult> Client::Impl::start_stateless(const std::string& versio
                                                                            : std::nullopt);
   if (!accepted) return fail(end_session(accepted.error()));
   // Change notifications only at connect: a server that refuses them still serves requests.
-  if (auto listening = relisten(); !listening)
-    MCP_LOG_WARN("client: the server refused subscriptions/listen: {}", listening.error().message);
+  if (auto listened = relisten(); !listened)
+    MCP_LOG_WARN("client: the server refused subscriptions/listen: {}", listened.error().message);
   return result;
 }
 

@@ -333,7 +333,23 @@ TEST_P(ResourceTrees, AWalkEndsOnCyclesDepthAndBudgets) {
   EXPECT_EQ(walk->resources[1].resource.uri, "mem:///a/");
   EXPECT_EQ(walk->resources[2].resource.uri, "mem:///a/c.txt");
 
+  // Cut at depth 2 under a/ (loop/), the walk still goes on into many/, a sibling.
+  o.max_depth = 2;
+  auto shallow = c.client->walk_resources("mem:///", o);
+  ASSERT_TRUE(shallow) << shallow.error().message;
+  bool many_listed = false;
+  for (const auto& w : shallow->resources) many_listed |= w.resource.uri == "mem:///many/124";
+  EXPECT_TRUE(many_listed) << "a depth cut stops only that branch";
+
   o.max_depth = 1000;
+  o.max_bytes = 4096;  // about 20 resources' worth
+  auto bytes = c.client->walk_resources("mem:///", o);
+  ASSERT_TRUE(bytes) << bytes.error().message;
+  ASSERT_TRUE(bytes->truncated);
+  EXPECT_NE(bytes->truncated->find("byte budget"), std::string::npos) << *bytes->truncated;
+  EXPECT_LT(bytes->resources.size(), 40u);
+
+  o.max_bytes = 32 << 20;
   o.max_items = 40;
   auto budget = c.client->walk_resources("mem:///", o);
   ASSERT_TRUE(budget) << budget.error().message;

@@ -118,8 +118,9 @@ struct ClientOptions {
 // symlink) or unbounded (generated resources): a walk always ends, at the first bound it meets.
 struct ResourceWalkOptions {
   std::size_t max_depth = 8;        // the root is depth 0, its children 1
-  std::size_t max_items = 10'000;   // resources reported in all
+  std::size_t max_items = 10'000;   // resources kept in all (reported, or met and not yet reported)
   std::size_t max_pages = 1'000;    // resources/list requests in all
+  std::size_t max_bytes = 32 << 20; // of the resources kept (their strings), whatever their number
 };
 struct WalkedResource {
   Resource resource{};
