@@ -248,6 +248,9 @@ Result<Found> find(const RootDirectory& dir, std::string_view uri) {
   if (!S_ISDIR(f.st.st_mode) && !S_ISREG(f.st.st_mode)) {
     return fail(Error::invalid_params(shown(uri) + " is neither a regular file nor a directory"));
   }
+  // A directory may be named without its trailing '/', but a file never with one (as a path
+  // "b.txt/" names nothing): a read answers with one URI, the one asked for or its directory form.
+  if (S_ISREG(f.st.st_mode) && uri.ends_with('/') && uri != kScheme) return fail(not_found(uri));
   return f;
 }
 

@@ -95,6 +95,7 @@ TEST_F(DirTree, BadCursorsFilesAndMissingPathsAreClearErrors) {
   auto file = d->children("file:///a/b.txt", std::nullopt);
   ASSERT_FALSE(file);
   EXPECT_NE(file.error().message.find("not listable"), std::string::npos);
+  EXPECT_FALSE(d->read("file:///a/b.txt/")) << "a file named as a directory names nothing";
   auto missing = d->metadata("file:///nope.txt");
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().code, mcp::error_code::kResourceNotFound);
