@@ -35,5 +35,7 @@ Command add_client(CLI::App& parent);
 Command add_scan(CLI::App& parent);
 Command add_card(CLI::App& parent);
 Command add_profiles(CLI::App& parent);
+Command add_gateway(CLI::App& parent);
+Command add_audit(CLI::App& parent);
 
 }  // namespace mcp::cli

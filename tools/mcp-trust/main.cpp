@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
 
   std::vector<Command> commands = {
       add_keygen(app), add_canonicalize(app), add_hash(app), add_sign(app), add_verify(app),
-      add_client(app), add_scan(app), add_card(app), add_profiles(app),
+      add_client(app), add_scan(app), add_card(app), add_profiles(app), add_gateway(app), add_audit(app),
   };
 
   try {

@@ -1,0 +1,140 @@
+#include "gateway/audit_log.hpp"
+
+#include <chrono>
+
+#include "mcp/trust/jcs.hpp"
+#include "mcp/trust/sha256.hpp"
+
+namespace mcp::gateway {
+
+namespace {
+
+std::string now_iso8601() {
+  using namespace std::chrono;
+  const auto now = system_clock::now();
+  const auto ms = duration_cast<milliseconds>(now.time_since_epoch()).count() % 1000;
+  const std::time_t t = system_clock::to_time_t(now);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[40];
+  const std::size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  std::snprintf(buf + n, sizeof buf - n, ".%03dZ", static_cast<int>(ms));
+  return buf;
+}
+
+Result<AuditRecord> read_row(const Stmt& s) {
+  AuditRecord r;
+  r.seq = s.integer(0);
+  r.time = s.text(1);
+  r.kind = s.text(2);
+  boost::system::error_code ec;
+  json::value body = json::parse(s.text(3), ec);
+  // A body that no longer parses is itself a change; verify reports it as such.
+  if (!ec && body.is_object()) r.body = std::move(body.as_object());
+  else r.body = json::object{{"unparseable", s.text(3)}};
+  r.prev = s.text(4);
+  r.hash = s.text(5);
+  return r;
+}
+
+}  // namespace
+
+std::string AuditLog::zero_hash() { return "sha256:" + std::string(64, '0'); }
+
+Result<std::string> AuditLog::hash_of(const std::string& prev, std::int64_t seq, const std::string& time,
+                                      const std::string& kind, const json::object& body) {
+  auto canonical = trust::canonicalize(json::object{{"seq", seq}, {"time", time}, {"kind", kind}, {"body", body}});
+  if (!canonical) return fail(canonical.error());
+  return trust::sha256_tag(prev + "\n" + *canonical);
+}
+
+Result<std::unique_ptr<AuditLog>> AuditLog::open(std::shared_ptr<Db> db) {
+  auto ok = db->transaction([](Db& d) {
+    return d.exec(
+        "CREATE TABLE IF NOT EXISTS audit (seq INTEGER PRIMARY KEY, time TEXT NOT NULL, kind TEXT NOT NULL,"
+        " body TEXT NOT NULL, prev TEXT NOT NULL, hash TEXT NOT NULL)");
+  });
+  if (!ok) return fail(ok.error());
+  return std::unique_ptr<AuditLog>(new AuditLog(std::move(db)));
+}
+
+Result<std::int64_t> AuditLog::append_in(Db& d, std::string_view kind, const json::object& body) {
+  auto last = d.prepare("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1");
+  if (!last) return fail(last.error());
+  auto row = last->step();
+  if (!row) return fail(row.error());
+  const std::int64_t seq = *row ? last->integer(0) + 1 : 1;
+  const std::string prev = *row ? last->text(1) : zero_hash();
+  const std::string time = now_iso8601();
+  auto hash = hash_of(prev, seq, time, std::string(kind), body);
+  if (!hash) return fail(hash.error());
+  auto ins = d.prepare("INSERT INTO audit (seq, time, kind, body, prev, hash) VALUES (?, ?, ?, ?, ?, ?)");
+  if (!ins) return fail(ins.error());
+  ins->bind(1, seq).bind(2, time).bind(3, kind).bind(4, json::serialize(body)).bind(5, prev).bind(6, *hash);
+  auto done = ins->step();
+  if (!done) return fail(done.error());
+  return seq;
+}
+
+Result<std::int64_t> AuditLog::append(std::string_view kind, json::object body) {
+  std::int64_t seq = 0;
+  auto ok = db_->transaction([&](Db& d) -> Result<void> {
+    auto s = append_in(d, kind, body);
+    if (!s) return fail(s.error());
+    seq = *s;
+    return {};
+  });
+  if (!ok) return fail(ok.error());
+  return seq;
+}
+
+Result<void> AuditLog::each(const std::function<bool(const AuditRecord&)>& visit) const {
+  return db_->locked([&](Db& d) -> Result<void> {
+    auto s = d.prepare("SELECT seq, time, kind, body, prev, hash FROM audit ORDER BY seq");
+    if (!s) return fail(s.error());
+    for (;;) {
+      auto row = s->step();
+      if (!row) return fail(row.error());
+      if (!*row) return {};
+      auto r = read_row(*s);
+      if (!r) return fail(r.error());
+      if (!visit(*r)) return {};
+    }
+  });
+}
+
+Result<ChainCheck> AuditLog::verify() const {
+  ChainCheck check;
+  check.head = zero_hash();
+  std::int64_t expected_seq = 1;
+  auto broken = [&](std::int64_t seq, std::string why) {
+    check.first_broken = seq;
+    check.why = std::move(why);
+    return false;
+  };
+  auto walked = each([&](const AuditRecord& r) {
+    ++check.records;
+    if (r.seq != expected_seq) {
+      return broken(r.seq, "record " + std::to_string(expected_seq) + " is missing (the next is " +
+                               std::to_string(r.seq) + "): removed");
+    }
+    if (r.prev != check.head) {
+      return broken(r.seq, "its prev does not match record " + std::to_string(r.seq - 1) +
+                               "'s hash: a record before it was changed, removed or reordered");
+    }
+    auto h = hash_of(r.prev, r.seq, r.time, r.kind, r.body);
+    if (!h || *h != r.hash) return broken(r.seq, "its hash does not match its contents: it was changed");
+    check.head = r.hash;
+    ++expected_seq;
+    return true;
+  });
+  if (!walked) return fail(walked.error());
+  return check;
+}
+
+json::object to_json(const AuditRecord& r) {
+  return json::object{{"seq", r.seq}, {"time", r.time}, {"kind", r.kind},
+                      {"body", r.body}, {"prev", r.prev}, {"hash", r.hash}};
+}
+
+}  // namespace mcp::gateway

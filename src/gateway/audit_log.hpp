@@ -1,0 +1,66 @@
+// Private to the gateway: the audit log, a hash chain in the state database. Each record holds its
+// sequence number, time, kind and body, the hash of the record before it, and its own hash:
+//
+//   hash = "sha256:" + hex(SHA-256(prev_hash + "\n" + RFC 8785 canonical {"body","kind","seq","time"}))
+//
+// starting from "sha256:" + 64 zeros. verify() walks the chain in sequence order and names the
+// first record that was changed (its hash no longer matches), removed (a gap in the sequence, or
+// the next record's prev no longer matches) or reordered. What a chain cannot show alone is the
+// removal of its last records: head() gives the latest hash, to be kept elsewhere (docs/gateway.md).
+//
+// Thread-safety: all members are thread-safe (the Db serialises them).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "gateway/sqlite_db.hpp"
+#include "mcp/json.hpp"
+
+namespace mcp::gateway {
+
+struct AuditRecord {
+  std::int64_t seq = 0;
+  std::string time;  // ISO 8601 UTC, milliseconds
+  std::string kind;  // "call", "pin", "quarantine", "approve", "reject", "config", ...
+  json::object body;
+  std::string prev;
+  std::string hash;
+};
+
+struct ChainCheck {
+  std::int64_t records = 0;
+  std::optional<std::int64_t> first_broken;  // set when the chain is not intact
+  std::string why;                           // for first_broken
+  std::string head;                          // the last record's hash (the zero hash when empty)
+};
+
+class AuditLog {
+ public:
+  // Creates the table if needed.
+  static Result<std::unique_ptr<AuditLog>> open(std::shared_ptr<Db> db);
+
+  // Appends one record in its own transaction; durable when it returns. Its sequence number.
+  [[nodiscard]] Result<std::int64_t> append(std::string_view kind, json::object body);
+  // The same inside a transaction the caller holds on the same Db, so that a change and its record
+  // commit together or not at all.
+  [[nodiscard]] static Result<std::int64_t> append_in(Db& d, std::string_view kind, const json::object& body);
+  [[nodiscard]] Result<ChainCheck> verify() const;
+  // Every record in sequence order, as stored (not checked: verify() does that).
+  [[nodiscard]] Result<void> each(const std::function<bool(const AuditRecord&)>& visit) const;
+
+  static std::string zero_hash();
+  // The hash a record with these fields must have.
+  static Result<std::string> hash_of(const std::string& prev, std::int64_t seq, const std::string& time,
+                                     const std::string& kind, const json::object& body);
+
+ private:
+  explicit AuditLog(std::shared_ptr<Db> db) : db_(std::move(db)) {}
+  std::shared_ptr<Db> db_;
+};
+
+json::object to_json(const AuditRecord& r);
+
+}  // namespace mcp::gateway

@@ -1,0 +1,210 @@
+#include "gateway/pin_store.hpp"
+
+#include "mcp/trust/jcs.hpp"
+#include "mcp/trust/sha256.hpp"
+
+namespace mcp::gateway {
+
+namespace {
+
+constexpr ListKind kKinds[] = {ListKind::tools, ListKind::prompts, ListKind::resources, ListKind::resource_templates};
+
+// Stored by its result key ("tools", "prompts", "resources", "resourceTemplates").
+std::string kind_name(ListKind k) { return std::string(result_key(k)); }
+std::optional<ListKind> kind_named(std::string_view s) {
+  for (ListKind k : kKinds)
+    if (result_key(k) == s) return k;
+  return std::nullopt;
+}
+
+std::optional<PinState> state_named(std::string_view s) {
+  for (PinState p : {PinState::approved, PinState::quarantined, PinState::rejected})
+    if (to_string(p) == s) return p;
+  return std::nullopt;
+}
+
+constexpr std::string_view kColumns =
+    "server, kind, key, approved_hash, approved_definition, seen_hash, seen_definition, state, updated";
+
+Pin read_pin(const Stmt& s) {
+  Pin p;
+  p.server = s.text(0);
+  p.kind = kind_named(s.text(1)).value_or(ListKind::tools);
+  p.key = s.text(2);
+  p.approved_hash = s.optional_text(3);
+  p.approved_definition = s.optional_text(4);
+  p.seen_hash = s.text(5);
+  p.seen_definition = s.text(6);
+  // An unknown state (a hand-edited file) blocks the item rather than allowing it.
+  p.state = state_named(s.text(7)).value_or(PinState::rejected);
+  p.updated = s.text(8);
+  return p;
+}
+
+Result<std::vector<Pin>> select_pins(Db& d, const std::string& where, const std::vector<std::string>& args) {
+  auto s = d.prepare("SELECT " + std::string(kColumns) + " FROM pins " + where + " ORDER BY server, kind, key");
+  if (!s) return fail(s.error());
+  for (std::size_t i = 0; i < args.size(); ++i) s->bind(static_cast<int>(i + 1), args[i]);
+  std::vector<Pin> out;
+  for (;;) {
+    auto row = s->step();
+    if (!row) return fail(row.error());
+    if (!*row) return out;
+    out.push_back(read_pin(*s));
+  }
+}
+
+Result<void> write_pin(Db& d, const Pin& p) {
+  auto s = d.prepare("INSERT OR REPLACE INTO pins (" + std::string(kColumns) +
+                     ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))");
+  if (!s) return fail(s.error());
+  s->bind(1, p.server).bind(2, kind_name(p.kind)).bind(3, p.key);
+  if (p.approved_hash) s->bind(4, *p.approved_hash).bind(5, *p.approved_definition);
+  else s->bind_null(4).bind_null(5);
+  s->bind(6, p.seen_hash).bind(7, p.seen_definition).bind(8, to_string(p.state));
+  auto done = s->step();
+  if (!done) return fail(done.error());
+  return {};
+}
+
+json::object item_of(const Pin& p) {
+  return json::object{{"server", p.server}, {"kind", kind_name(p.kind)}, {"key", p.key}};
+}
+
+}  // namespace
+
+std::string_view to_string(PinState s) {
+  switch (s) {
+    case PinState::approved: return "approved";
+    case PinState::quarantined: return "quarantined";
+    case PinState::rejected: return "rejected";
+  }
+  return "rejected";
+}
+
+Result<std::unique_ptr<PinStore>> PinStore::open(std::shared_ptr<Db> db, std::shared_ptr<AuditLog> audit) {
+  auto ok = db->transaction([](Db& d) {
+    return d.exec(
+        "CREATE TABLE IF NOT EXISTS pins (server TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL,"
+        " approved_hash TEXT, approved_definition TEXT, seen_hash TEXT NOT NULL, seen_definition TEXT NOT NULL,"
+        " state TEXT NOT NULL, updated TEXT NOT NULL, PRIMARY KEY (server, kind, key))");
+  });
+  if (!ok) return fail(ok.error());
+  return std::unique_ptr<PinStore>(new PinStore(std::move(db), std::move(audit)));
+}
+
+Result<PinState> PinStore::observe(const std::string& server, ListKind kind, const std::string& key,
+                                   const json::object& definition, NewItems policy) {
+  auto canonical = trust::canonicalize(definition);
+  if (!canonical) return fail(canonical.error());
+  const std::string hash = trust::sha256_tag(*canonical);
+  PinState verdict = PinState::quarantined;
+  auto ok = db_->transaction([&](Db& d) -> Result<void> {
+    auto found = select_pins(d, "WHERE server = ? AND kind = ? AND key = ?", {server, kind_name(kind), key});
+    if (!found) return fail(found.error());
+    Pin p;
+    std::optional<std::string> record;  // the audit kind, if this changes anything
+    if (found->empty()) {
+      p = Pin{server, kind, key, std::nullopt, std::nullopt, hash, *canonical, PinState::quarantined, ""};
+      if (policy == NewItems::allow) {
+        p.approved_hash = hash;
+        p.approved_definition = *canonical;
+        p.state = PinState::approved;
+        record = "pin";
+      } else {
+        record = "quarantine";
+      }
+    } else {
+      p = std::move(found->front());
+      const PinState before = p.state;
+      const bool changed = p.seen_hash != hash;
+      p.seen_hash = hash;
+      p.seen_definition = *canonical;
+      if (p.state != PinState::rejected) p.state = p.approved_hash == hash ? PinState::approved : PinState::quarantined;
+      if (p.state != before) record = p.state == PinState::approved ? "restore" : "quarantine";
+      else if (changed) record = "change";  // still blocked, now with another definition
+    }
+    verdict = p.state;
+    if (!record) return {};
+    if (auto w = write_pin(d, p); !w) return w;
+    json::object body = item_of(p);
+    body["hash"] = hash;
+    if (p.approved_hash) body["approvedHash"] = *p.approved_hash;
+    if (auto a = AuditLog::append_in(d, *record, body); !a) return fail(a.error());
+    return {};
+  });
+  if (!ok) return fail(ok.error());
+  return verdict;
+}
+
+Result<std::optional<PinState>> PinStore::state(const std::string& server, ListKind kind, const std::string& key) const {
+  std::optional<PinState> out;
+  auto ok = db_->locked([&](Db& d) -> Result<void> {
+    auto found = select_pins(d, "WHERE server = ? AND kind = ? AND key = ?", {server, kind_name(kind), key});
+    if (!found) return fail(found.error());
+    if (!found->empty()) out = found->front().state;
+    return {};
+  });
+  if (!ok) return fail(ok.error());
+  return out;
+}
+
+Result<std::vector<Pin>> PinStore::pins(const std::optional<std::string>& server) const {
+  std::vector<Pin> out;
+  auto ok = db_->locked([&](Db& d) -> Result<void> {
+    auto found = server ? select_pins(d, "WHERE server = ?", {*server}) : select_pins(d, "", {});
+    if (!found) return fail(found.error());
+    out = std::move(*found);
+    return {};
+  });
+  if (!ok) return fail(ok.error());
+  return out;
+}
+
+Result<Pin> PinStore::decide(const std::string& server, const std::string& key, std::optional<ListKind> kind,
+                             const std::string& who, bool approve) {
+  Pin decided;
+  auto ok = db_->transaction([&](Db& d) -> Result<void> {
+    auto found = kind ? select_pins(d, "WHERE server = ? AND kind = ? AND key = ?", {server, kind_name(*kind), key})
+                      : select_pins(d, "WHERE server = ? AND key = ?", {server, key});
+    if (!found) return fail(found.error());
+    if (found->empty()) {
+      return fail(Error::invalid_params("no pinned item '" + peer_text(key) + "' of server '" + peer_text(server) +
+                                        "' (mcp-trust gateway pins lists them)"));
+    }
+    if (found->size() > 1) {
+      std::string kinds;
+      for (const auto& p : *found) kinds += (kinds.empty() ? "" : ", ") + kind_name(p.kind);
+      return fail(Error::invalid_params("'" + peer_text(key) + "' names more than one item (" + kinds +
+                                        "): say which with --kind"));
+    }
+    decided = std::move(found->front());
+    if (approve) {
+      decided.approved_hash = decided.seen_hash;
+      decided.approved_definition = decided.seen_definition;
+      decided.state = PinState::approved;
+    } else {
+      decided.state = PinState::rejected;
+    }
+    if (auto w = write_pin(d, decided); !w) return w;
+    json::object body = item_of(decided);
+    body["hash"] = decided.seen_hash;
+    body["by"] = who;
+    if (auto a = AuditLog::append_in(d, approve ? "approve" : "reject", body); !a) return fail(a.error());
+    return {};
+  });
+  if (!ok) return fail(ok.error());
+  return decided;
+}
+
+Result<Pin> PinStore::approve(const std::string& server, const std::string& key, std::optional<ListKind> kind,
+                              const std::string& who) {
+  return decide(server, key, kind, who, true);
+}
+
+Result<Pin> PinStore::reject(const std::string& server, const std::string& key, std::optional<ListKind> kind,
+                             const std::string& who) {
+  return decide(server, key, kind, who, false);
+}
+
+}  // namespace mcp::gateway

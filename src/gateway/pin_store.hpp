@@ -1,0 +1,65 @@
+// Private to the gateway: trust on first use. The first time the gateway sees an upstream's tool,
+// prompt, resource or template it pins the item's canonical hash (RFC 8785 + SHA-256) and
+// definition. A later definition that differs is quarantined (hidden, calls refused) until a person
+// approves it, which pins the new one; an item never seen before follows the server's policy
+// (allowed at once, or quarantined until approved). Rejected items stay blocked until approved.
+// Every decision is appended to the audit log in the same transaction as the change it records.
+//
+// Thread-safety: all members are thread-safe; several processes may share one state folder (the
+// gateway and `mcp-trust gateway approve`), SQLite's locking serialises them.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gateway/audit_log.hpp"
+#include "mcp/protocol/list_kind.hpp"
+
+namespace mcp::gateway {
+
+enum class PinState { approved, quarantined, rejected };
+std::string_view to_string(PinState s);
+
+enum class NewItems { allow, quarantine };
+
+struct Pin {
+  std::string server;
+  ListKind kind = ListKind::tools;
+  std::string key;                            // name, URI or URI template
+  std::optional<std::string> approved_hash;   // absent: never approved
+  std::optional<std::string> approved_definition;
+  std::string seen_hash;                      // the definition the upstream offers now
+  std::string seen_definition;
+  PinState state = PinState::approved;
+  std::string updated;                        // ISO 8601
+};
+
+class PinStore {
+ public:
+  static Result<std::unique_ptr<PinStore>> open(std::shared_ptr<Db> db, std::shared_ptr<AuditLog> audit);
+
+  // The upstream `server` offers item `key` of `kind` with `definition` now: pins or compares it,
+  // and says whether clients may see and use it.
+  [[nodiscard]] Result<PinState> observe(const std::string& server, ListKind kind, const std::string& key,
+                                         const json::object& definition, NewItems policy);
+  // The item's state now (none: never seen).
+  [[nodiscard]] Result<std::optional<PinState>> state(const std::string& server, ListKind kind, const std::string& key) const;
+  [[nodiscard]] Result<std::vector<Pin>> pins(const std::optional<std::string>& server = std::nullopt) const;
+  // A person's decision on `key` (of `kind`, or of whichever kind has that key: an error names the
+  // kinds if more than one does). `who` lands in the audit record.
+  [[nodiscard]] Result<Pin> approve(const std::string& server, const std::string& key, std::optional<ListKind> kind,
+                                    const std::string& who);
+  [[nodiscard]] Result<Pin> reject(const std::string& server, const std::string& key, std::optional<ListKind> kind,
+                                   const std::string& who);
+
+ private:
+  PinStore(std::shared_ptr<Db> db, std::shared_ptr<AuditLog> audit) : db_(std::move(db)), audit_(std::move(audit)) {}
+  Result<Pin> decide(const std::string& server, const std::string& key, std::optional<ListKind> kind,
+                     const std::string& who, bool approve);
+  std::shared_ptr<Db> db_;
+  std::shared_ptr<AuditLog> audit_;
+};
+
+}  // namespace mcp::gateway

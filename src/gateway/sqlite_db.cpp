@@ -1,0 +1,97 @@
+#include "gateway/sqlite_db.hpp"
+
+#include <sys/stat.h>
+
+namespace mcp::gateway {
+
+Stmt& Stmt::bind(int i, std::string_view text) {
+  sqlite3_bind_text(s_, i, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+Stmt& Stmt::bind(int i, std::int64_t v) {
+  sqlite3_bind_int64(s_, i, v);
+  return *this;
+}
+Stmt& Stmt::bind_null(int i) {
+  sqlite3_bind_null(s_, i);
+  return *this;
+}
+
+Result<bool> Stmt::step() {
+  const int rc = sqlite3_step(s_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  return fail(Error::internal(std::string("state database: ") + sqlite3_errmsg(db_)));
+}
+
+std::string Stmt::text(int col) const {
+  const auto* p = sqlite3_column_text(s_, col);
+  return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(s_, col)))
+           : std::string();
+}
+std::optional<std::string> Stmt::optional_text(int col) const {
+  if (sqlite3_column_type(s_, col) == SQLITE_NULL) return std::nullopt;
+  return text(col);
+}
+std::int64_t Stmt::integer(int col) const { return sqlite3_column_int64(s_, col); }
+
+Result<std::unique_ptr<Db>> Db::open(const std::filesystem::path& file) {
+  std::error_code ec;
+  std::filesystem::create_directories(file.parent_path(), ec);
+  if (ec) return fail(Error::invalid_params("cannot create " + file.parent_path().string() + ": " + ec.message()));
+  ::chmod(file.parent_path().c_str(), 0700);  // pins and the audit log are the user's alone
+  sqlite3* raw = nullptr;
+  const int rc = sqlite3_open_v2(file.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+  std::unique_ptr<Db> db(new Db(raw, file));
+  if (rc != SQLITE_OK) return fail(db->error("cannot open " + file.string()));
+  sqlite3_busy_timeout(raw, 5000);  // another mcp-trust process (approve) may hold the lock briefly
+  auto ok = db->locked([](Db& d) { return d.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"); });
+  if (!ok) return fail(ok.error());
+  return db;
+}
+
+Db::~Db() { sqlite3_close(db_); }
+
+Error Db::error(std::string_view what) const {
+  return Error::internal(std::string(what) + ": " + (db_ ? sqlite3_errmsg(db_) : "out of memory"));
+}
+
+Result<void> Db::exec(std::string_view sql) {
+  char* msg = nullptr;
+  const std::string s(sql);
+  if (sqlite3_exec(db_, s.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) {
+    std::string m = msg ? msg : "unknown error";
+    sqlite3_free(msg);
+    return fail(Error::internal("state database: " + m));
+  }
+  return {};
+}
+
+Result<Stmt> Db::prepare(std::string_view sql) {
+  sqlite3_stmt* s = nullptr;
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &s, nullptr) != SQLITE_OK)
+    return fail(error("state database"));
+  return Stmt(db_, s);
+}
+
+Result<void> Db::locked(const std::function<Result<void>(Db&)>& body) {
+  std::lock_guard lock(mu_);
+  return body(*this);
+}
+
+Result<void> Db::transaction(const std::function<Result<void>(Db&)>& body) {
+  std::lock_guard lock(mu_);
+  if (auto b = exec("BEGIN IMMEDIATE"); !b) return b;
+  auto r = body(*this);
+  if (!r) {
+    (void)exec("ROLLBACK");
+    return r;
+  }
+  if (auto c = exec("COMMIT"); !c) {
+    (void)exec("ROLLBACK");
+    return c;
+  }
+  return {};
+}
+
+}  // namespace mcp::gateway

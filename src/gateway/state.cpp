@@ -1,0 +1,27 @@
+#include "gateway/state.hpp"
+
+#include <cstdlib>
+
+namespace mcp::gateway {
+
+std::filesystem::path default_state_dir() {
+  if (const char* x = std::getenv("XDG_STATE_HOME"); x && *x) return std::filesystem::path(x) / "mcp-trust";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::filesystem::path(h) / ".local/state/mcp-trust";
+  return std::filesystem::path(".mcp-trust-state");
+}
+
+Result<State> open_state(const std::filesystem::path& dir) {
+  auto db = Db::open(dir / "gateway.db");
+  if (!db) return fail(db.error());
+  State s;
+  s.db = std::move(*db);
+  auto audit = AuditLog::open(s.db);
+  if (!audit) return fail(audit.error());
+  s.audit = std::move(*audit);
+  auto pins = PinStore::open(s.db, s.audit);
+  if (!pins) return fail(pins.error());
+  s.pins = std::move(*pins);
+  return s;
+}
+
+}  // namespace mcp::gateway

@@ -1,0 +1,23 @@
+// Private to the gateway: the state folder (--state DIR; default $XDG_STATE_HOME/mcp-trust or
+// ~/.local/state/mcp-trust), holding gateway.db: the pins and the audit log, in one SQLite file so
+// that a decision and its audit record commit together.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+
+#include "gateway/audit_log.hpp"
+#include "gateway/pin_store.hpp"
+
+namespace mcp::gateway {
+
+struct State {
+  std::shared_ptr<Db> db;
+  std::shared_ptr<AuditLog> audit;
+  std::shared_ptr<PinStore> pins;
+};
+
+std::filesystem::path default_state_dir();
+Result<State> open_state(const std::filesystem::path& dir);
+
+}  // namespace mcp::gateway

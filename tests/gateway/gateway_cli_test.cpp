@@ -1,0 +1,98 @@
+// `mcp-trust gateway --stdio` in front of a real, unmodified upstream (file-manager, whose
+// --misbehave=description rewrites write_file's description after its first tools/list: the rug
+// pull of the signed-manifest proposal). Through the gateway, a client sees the changed tool
+// disappear and its calls refused saying how to approve it; `mcp-trust gateway pins` shows it
+// quarantined; `mcp-trust gateway approve`, another process, restores it; the audit chain holds
+// the whole story and verifies. Every wait is on an event (a list_changed, a process's exit).
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <mutex>
+
+#include "../examples/tmp_dir.hpp"
+#include "mcp/client/client.hpp"
+#include "mcp/stdio/child_process.hpp"
+#include "support/process.hpp"
+
+using namespace mcp;
+
+namespace {
+
+std::string bin(const std::string& program) {
+  const char* b = std::getenv("MCP_BIN");
+  return std::string(b ? b : MCP_GATEWAY_BIN_FALLBACK) + "/" + program;
+}
+
+bool lists(Client& c, const std::string& tool) {
+  auto tools = c.list_all_tools();
+  EXPECT_TRUE(tools) << tools.error().message;
+  if (!tools) return false;
+  for (const auto& t : *tools)
+    if (t.name == tool) return true;
+  return false;
+}
+
+TEST(GatewayCli, ARugPullIsQuarantinedShownAndRestoredByApproval) {
+  mcp::test::TmpDir dir;
+  const std::string state = (dir.path / "state").string();
+  std::mutex mu;
+  std::condition_variable cv;
+  int changes = 0;
+  ClientOptions co;
+  co.protocol_version = "2025-11-25";
+  co.session.request_timeout = std::chrono::seconds(20);
+  co.on_list_changed = [&](const std::string& list) {
+    if (list != "tools") return;
+    std::lock_guard lock(mu);
+    ++changes;
+    cv.notify_all();
+  };
+  Client client(co);
+  ChildProcessOptions po;
+  po.program = bin("mcp-trust");
+  po.args = {"gateway", "--stdio", "--state", state, "--name", "fm", "--", bin("file-manager"), "--misbehave=description"};
+  auto child = ChildProcessTransport::spawn(po);
+  ASSERT_TRUE(child) << child.error().message;
+  auto init = client.connect(*child);
+  ASSERT_TRUE(init) << init.error().message;
+  EXPECT_EQ(init->server_info.name, "mcp-trust-gateway/fm");
+
+  // The upstream changes write_file shortly after the gateway first listed it; the gateway then
+  // tells us its list changed. Until then, each list shows it.
+  for (int round = 0; lists(client, "write_file"); ++round) {
+    ASSERT_LT(round, 10) << "write_file was never quarantined";
+    std::unique_lock lock(mu);
+    const int seen = changes;
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(20), [&] { return changes > seen; }));
+  }
+  EXPECT_TRUE(lists(client, "read_file")) << "the unchanged tools stay";
+  auto refused = client.call_tool("write_file", json::object{{"path", "a.txt"}, {"content", "x"}});
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("quarantined"), std::string::npos) << refused.error().message;
+  EXPECT_NE(refused.error().message.find("mcp-trust gateway approve --state " + state + " fm write_file"),
+            std::string::npos)
+      << refused.error().message;
+
+  auto pins = mcp::test::run_program(bin("mcp-trust"), {"gateway", "pins", "--state", state}, dir.path);
+  EXPECT_EQ(pins.code, 0) << pins.err;
+  EXPECT_NE(pins.out.find("tool write_file  quarantined (changed since approved)"), std::string::npos) << pins.out;
+
+  auto approve = mcp::test::run_program(bin("mcp-trust"), {"gateway", "approve", "--state", state, "fm", "write_file"},
+                                        dir.path);
+  EXPECT_EQ(approve.code, 0) << approve.err;
+  auto ok = client.call_tool("write_file", json::object{{"path", "a.txt"}, {"content", "x"}});
+  ASSERT_TRUE(ok) << ok.error().message;
+  EXPECT_FALSE(ok->is_error.value_or(false));
+  EXPECT_TRUE(lists(client, "write_file"));
+  client.close();
+
+  auto verify = mcp::test::run_program(bin("mcp-trust"), {"audit", "verify", "--state", state}, dir.path);
+  EXPECT_EQ(verify.code, 0) << verify.err;
+  EXPECT_NE(verify.out.find("intact"), std::string::npos) << verify.out;
+  auto exported = mcp::test::run_program(bin("mcp-trust"), {"audit", "export", "--state", state}, dir.path);
+  EXPECT_EQ(exported.code, 0) << exported.err;
+  for (const char* kind : {"\"kind\":\"pin\"", "\"kind\":\"quarantine\"", "\"kind\":\"approve\"", "\"kind\":\"call\""})
+    EXPECT_NE(exported.out.find(kind), std::string::npos) << kind << "\n" << exported.out;
+}
+
+}  // namespace
