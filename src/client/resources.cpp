@@ -11,35 +11,6 @@ namespace mcp {
 
 namespace {
 
-const std::string& uri_of(const ResourceContents& c) {
-  return std::visit([](const auto& x) -> const std::string& { return x.uri; }, c);
-}
-const std::optional<ResourceCapabilities>& capabilities_of(const ResourceContents& c) {
-  return std::visit([](const auto& x) -> const std::optional<ResourceCapabilities>& { return x.capabilities; }, c);
-}
-
-// The rule a read's answer breaks, if any. A resource is known not to be listable only when the
-// answer says so of the URI read (capabilities without list: true); unknown, other URIs are the
-// proposal's deprecated but allowed case.
-std::optional<std::string> broken_rule(const std::string& uri, const ReadResourceResult& r) {
-  if (r.contents.empty()) return "it returned no contents (a read returns at least one)";
-  std::optional<bool> listable;
-  for (const auto& c : r.contents) {
-    if (uri_of(c) == uri && capabilities_of(c)) {
-      listable = capabilities_of(c)->list.value_or(false);
-      break;
-    }
-  }
-  if (listable != false) return std::nullopt;
-  for (const auto& c : r.contents) {
-    if (uri_of(c) != uri) {
-      return "it is not listable, yet returned contents for another URI (" + peer_text(uri_of(c)) +
-             "); a non-listable resource's contents all carry its own URI";
-    }
-  }
-  return std::nullopt;
-}
-
 // What a resource costs to hold, near enough: its strings and a fixed overhead.
 std::size_t bytes_of(const Resource& r) {
   std::size_t n = 128 + r.uri.size() + r.name.size();
@@ -61,7 +32,7 @@ Result<ReadResourceResult> Client::read_resource(const std::string& uri, CallOpt
   auto r = impl_->typed<ReadResourceResult>("resources", method::kResourcesRead, json::object{{"uri", uri}},
                                             std::move(options));
   if (!r) return r;
-  auto broken = broken_rule(uri, *r);
+  auto broken = multi_content_violation(uri, *r);
   if (!broken) return r;
   const std::string why = "resources/read of " + peer_text(uri) + ": " + *broken + " (SEP-2093 multi-content rules)";
   switch (impl_->opts.resource_contents) {

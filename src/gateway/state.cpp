@@ -10,6 +10,10 @@ std::filesystem::path default_state_dir() {
   return std::filesystem::path(".mcp-trust-state");
 }
 
+std::filesystem::path state_dir_or_default(const std::string& given) {
+  return given.empty() ? default_state_dir() : std::filesystem::path(given);
+}
+
 Result<State> open_state(const std::filesystem::path& dir) {
   auto db = Db::open(dir / "gateway.db");
   if (!db) return fail(db.error());

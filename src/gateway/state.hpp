@@ -18,6 +18,8 @@ struct State {
 };
 
 std::filesystem::path default_state_dir();
+// `given` (a --state option), or the default when it is empty.
+std::filesystem::path state_dir_or_default(const std::string& given);
 Result<State> open_state(const std::filesystem::path& dir);
 
 }  // namespace mcp::gateway

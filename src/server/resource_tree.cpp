@@ -143,33 +143,12 @@ Result<json::value> ServerSessionImpl::list_children(ServerRequest& r) {
 
 Result<ReadResourceResult> ServerSessionImpl::checked_contents(const ServerRequest& r, ReadResourceResult result) const {
   const std::string& uri = r.target->uri;
-  if (result.contents.empty()) {
-    return fail(Error::internal("resources/read of " + peer_text(uri) +
-                                ": the resource returned no contents, and a read returns at least one (SEP-2093)"));
-  }
-  auto uri_of = [](const ResourceContents& c) -> const std::string& {
-    return std::visit([](const auto& x) -> const std::string& { return x.uri; }, c);
-  };
-  auto caps_of = [](const ResourceContents& c) -> const std::optional<ResourceCapabilities>& {
-    return std::visit([](const auto& x) -> const std::optional<ResourceCapabilities>& { return x.capabilities; }, c);
-  };
-  // Listable or not: what the answer says of the URI read, else the registered definition. Unknown
-  // (neither says) is the deprecated case the proposal still allows: other URIs pass.
+  // Listable or not: what the answer says of the URI read, else the registered definition.
   std::optional<bool> listable;
-  for (const auto& c : result.contents) {
-    if (uri_of(c) == uri && caps_of(c)) {
-      listable = caps_of(c)->list.value_or(false);
-      break;
-    }
-  }
-  if (!listable && r.definition && r.definition->capabilities) listable = r.definition->capabilities->list.value_or(false);
-  for (const auto& c : result.contents) {
-    if (uri_of(c) == uri || listable != false) continue;
-    MCP_LOG_ERROR("server: not sending the read of {}: it returned contents for {}, but it is not listable",
-                  peer_text(uri), peer_text(uri_of(c)));
-    return fail(Error::internal("resources/read of " + peer_text(uri) + ": the resource is not listable, yet returned "
-                                "contents for another URI (" + peer_text(uri_of(c)) +
-                                "); a non-listable resource's contents all carry its own URI (SEP-2093)"));
+  if (r.definition && r.definition->capabilities) listable = r.definition->capabilities->list.value_or(false);
+  if (auto broken = multi_content_violation(uri, result, listable)) {
+    MCP_LOG_ERROR("server: not sending the read of {}: {}", peer_text(uri), *broken);
+    return fail(Error::internal("resources/read of " + peer_text(uri) + ": " + *broken + " (SEP-2093)"));
   }
   if (!r.definition) return result;
   const Resource& d = *r.definition;

@@ -17,9 +17,7 @@ struct AuditCliOptions {
   std::string state;
 };
 
-std::string state_dir(const AuditCliOptions& o) {
-  return o.state.empty() ? gateway::default_state_dir().string() : o.state;
-}
+std::string state_dir(const AuditCliOptions& o) { return gateway::state_dir_or_default(o.state).string(); }
 
 int run_verify(const AuditCliOptions& o) {
   auto state = gateway::open_state(state_dir(o));

@@ -35,9 +35,7 @@ struct GatewayCliOptions {
   std::string server, item;
 };
 
-std::string state_dir(const GatewayCliOptions& o) {
-  return o.state.empty() ? gateway::default_state_dir().string() : o.state;
-}
+std::string state_dir(const GatewayCliOptions& o) { return gateway::state_dir_or_default(o.state).string(); }
 
 int run_stdio(const GatewayCliOptions& o) {
   if (!o.stdio) { report("gateway", "say how clients reach it: --stdio (HTTP is not built yet)"); return kExitUsage; }

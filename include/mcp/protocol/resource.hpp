@@ -91,6 +91,14 @@ struct ReadResourceResult {
 };
 MCP_WIRE_TYPE(ReadResourceResult, contents, meta, extra)
 
+// SEP-2093's multi-content rules, which both roles hold a read's answer to: the rule `r` breaks as
+// the answer to a read of `uri` (no contents; contents for another URI from a resource that is not
+// listable), if any. Whether it is listable is what the answer says of `uri` (its capabilities),
+// else `listable` (what the reader knows otherwise); unknown is the proposal's deprecated case, in
+// which other URIs pass.
+std::optional<std::string> multi_content_violation(const std::string& uri, const ReadResourceResult& r,
+                                                   std::optional<bool> listable = std::nullopt);
+
 // notifications/resources/updated. `uri` may be a sub-resource of the one subscribed to.
 struct ResourceUpdatedNotificationParams {
   std::string uri{};

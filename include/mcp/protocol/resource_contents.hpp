@@ -65,4 +65,12 @@ MCP_WIRE_TYPE(BlobResourceContents, uri, mime_type, blob, name, title, descripti
 using ResourceContents = std::variant<TextResourceContents, BlobResourceContents>;
 MCP_WIRE_UNION(ResourceContents)
 
+// What either kind of contents says of itself.
+inline const std::string& uri_of(const ResourceContents& c) {
+  return std::visit([](const auto& x) -> const std::string& { return x.uri; }, c);
+}
+inline const std::optional<ResourceCapabilities>& capabilities_of(const ResourceContents& c) {
+  return std::visit([](const auto& x) -> const std::optional<ResourceCapabilities>& { return x.capabilities; }, c);
+}
+
 }  // namespace mcp
