@@ -123,21 +123,31 @@ std::string iso8601(const struct timespec& t) {
   return buf.data();
 }
 
-// UTF-8 without NUL: what a read returns as text (overlong forms are not looked for: this only
-// chooses between text and a blob).
+// Strict UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF) without NUL:
+// what a read returns as text. Anything else is a blob, or its JSON would not parse at the client.
 bool valid_utf8_text(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c == 0) return false;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
     std::size_t n = 0;  // continuation bytes
-    if (c < 0x80) n = 0;
-    else if ((c >> 5) == 6) n = 1;
-    else if ((c >> 4) == 14) n = 2;
-    else if ((c >> 3) == 30) n = 3;
+    unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) n = 1;
+    else if (c == 0xE0) n = 2, lo = 0xA0;
+    else if (c == 0xED) n = 2, hi = 0x9F;
+    else if (c >= 0xE1 && c <= 0xEF) n = 2;
+    else if (c == 0xF0) n = 3, lo = 0x90;
+    else if (c >= 0xF1 && c <= 0xF3) n = 3;
+    else if (c == 0xF4) n = 3, hi = 0x8F;
     else return false;
     if (n > s.size() - i - 1) return false;
-    for (std::size_t k = 1; k <= n; ++k)
+    const auto second = static_cast<unsigned char>(s[i + 1]);
+    if (second < lo || second > hi) return false;
+    for (std::size_t k = 2; k <= n; ++k)
       if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
     i += n + 1;
   }

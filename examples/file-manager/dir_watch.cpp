@@ -43,6 +43,12 @@ mcp::Result<void> RootWatcher::watch(const std::string& uri) {
   if (!real) return mcp::fail(real.error());
   std::lock_guard lock(mu_);
   if (auto it = by_uri_.find(uri); it != by_uri_.end()) {
+    if (it->second.wd < 0) {  // its file went away and came back: watch the new one
+      const int wd = ::inotify_add_watch(inotify_, real->c_str(), kMask);
+      if (wd < 0) return mcp::fail(mcp::Error::internal(std::string("cannot watch the file: ") + std::strerror(errno)));
+      it->second.wd = wd;
+      by_wd_.emplace(wd, uri);
+    }
     ++it->second.count;
     return {};
   }

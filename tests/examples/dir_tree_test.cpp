@@ -188,6 +188,24 @@ TEST_F(DirTree, TextIsTextAndBinaryIsABlobThatDecodesBack) {
   EXPECT_EQ(decoded, bytes);
 }
 
+// Bytes that only look like UTF-8 (overlong, a surrogate, past U+10FFFF) would make JSON a client
+// cannot parse: they are blobs.
+TEST_F(DirTree, OnlyStrictUtf8IsText) {
+  write(root() / "overlong.txt", std::string("a\xc0\x80" "b"));
+  write(root() / "surrogate.txt", std::string("a\xed\xa0\x80" "b"));
+  write(root() / "high.txt", std::string("a\xf5\x80\x80\x80" "b"));
+  write(root() / "fine.txt", std::string("caf\xc3\xa9 \xf0\x9f\x99\x82"));
+  auto d = open();
+  for (const char* f : {"overlong.txt", "surrogate.txt", "high.txt"}) {
+    auto r = d->read(std::string("file:///") + f);
+    ASSERT_TRUE(r) << f;
+    EXPECT_TRUE(std::holds_alternative<mcp::BlobResourceContents>(r->contents.at(0))) << f;
+  }
+  auto fine = d->read("file:///fine.txt");
+  ASSERT_TRUE(fine);
+  EXPECT_TRUE(std::holds_alternative<mcp::TextResourceContents>(fine->contents.at(0)));
+}
+
 TEST_F(DirTree, AFileOverTheReadLimitIsRefusedUnread) {
   write(root() / "big.txt", std::string(2048, 'x'));
   auto d = open({.max_read_bytes = 1024});

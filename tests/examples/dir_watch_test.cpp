@@ -105,6 +105,21 @@ TEST_F(DirWatch, ADeletedFileIsReported) {
   EXPECT_EQ(w->watching(), 0u);
 }
 
+TEST_F(DirWatch, AFileDeletedAndRecreatedIsWatchedAgainByTheNextWatch) {
+  auto w = watcher();
+  ASSERT_TRUE(w->watch("file:///three.txt"));
+  fs::remove(dir_.path / "root/three.txt");
+  ASSERT_TRUE(wait_for("file:///three.txt"));
+  std::ofstream(dir_.path / "root/three.txt") << "back";
+  {
+    std::lock_guard lock(mu_);
+    seen_.clear();
+  }
+  ASSERT_TRUE(w->watch("file:///three.txt"));  // a second subscriber, while the first still holds it
+  append("three.txt");
+  EXPECT_TRUE(wait_for("file:///three.txt"));
+}
+
 TEST_F(DirWatch, AWatchedDirectoryReportsNewEntries) {
   auto w = watcher();
   ASSERT_TRUE(w->watch("file:///"));
