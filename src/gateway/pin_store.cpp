@@ -7,15 +7,8 @@ namespace mcp::gateway {
 
 namespace {
 
-constexpr ListKind kKinds[] = {ListKind::tools, ListKind::prompts, ListKind::resources, ListKind::resource_templates};
-
 // Stored by its result key ("tools", "prompts", "resources", "resourceTemplates").
 std::string kind_name(ListKind k) { return std::string(result_key(k)); }
-std::optional<ListKind> kind_named(std::string_view s) {
-  for (ListKind k : kKinds)
-    if (result_key(k) == s) return k;
-  return std::nullopt;
-}
 
 std::optional<PinState> state_named(std::string_view s) {
   for (PinState p : {PinState::approved, PinState::quarantined, PinState::rejected})
@@ -29,7 +22,7 @@ constexpr std::string_view kColumns =
 Pin read_pin(const Stmt& s) {
   Pin p;
   p.server = s.text(0);
-  p.kind = kind_named(s.text(1)).value_or(ListKind::tools);
+  p.kind = list_kind_of_result_key(s.text(1)).value_or(ListKind::tools);
   p.key = s.text(2);
   p.approved_hash = s.optional_text(3);
   p.approved_definition = s.optional_text(4);

@@ -21,6 +21,12 @@ std::string_view result_key(ListKind kind) { return kResultKeys[at(kind)]; }
 std::string_view item_noun(ListKind kind) { return kNouns[at(kind)]; }
 std::string_view key_field(ListKind kind) { return kKeyFields[at(kind)]; }
 
+std::optional<ListKind> list_kind_of_result_key(std::string_view key) {
+  for (ListKind k : {ListKind::tools, ListKind::prompts, ListKind::resources, ListKind::resource_templates})
+    if (result_key(k) == key) return k;
+  return std::nullopt;
+}
+
 std::optional<ListKind> list_kind_of_method(std::string_view m) {
   if (m == method::kToolsListChanged || m == method::kToolsList) return ListKind::tools;
   if (m == method::kPromptsListChanged || m == method::kPromptsList) return ListKind::prompts;

@@ -110,8 +110,7 @@ int run_decide(const GatewayCliOptions& o, bool approve) {
   const std::string what = approve ? "gateway approve" : "gateway reject";
   std::optional<ListKind> kind;
   if (!o.kind.empty()) {
-    for (ListKind k : {ListKind::tools, ListKind::prompts, ListKind::resources, ListKind::resource_templates})
-      if (result_key(k) == o.kind) kind = k;
+    kind = list_kind_of_result_key(o.kind);
     if (!kind) { report(what, "--kind: tools, prompts, resources or resourceTemplates"); return kExitUsage; }
   }
   auto state = gateway::open_state(state_dir(o));

@@ -18,5 +18,7 @@ std::string_view key_field(ListKind kind);    // "name", "name", "uri", "uriTemp
 // The list a list method, or a notifications/<x>/list_changed, is about (resources' covers both
 // resource lists).
 std::optional<ListKind> list_kind_of_method(std::string_view method);
+// The kind whose result_key is `key` ("tools", ..., "resourceTemplates"); none for anything else.
+std::optional<ListKind> list_kind_of_result_key(std::string_view key);
 
 }  // namespace mcp
