@@ -21,6 +21,7 @@ if [ ! -f "$build/build.ninja" ]; then
   echo "fuzz: configuring $build (clang 16)" >&2
   CC=clang-16 CXX=clang++-16 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DMCP_BUILD_TESTS=OFF -DMCP_BUILD_BENCH=OFF -DMCP_BUILD_FUZZERS=ON \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
     -DCMAKE_CXX_FLAGS="$compat $san -fsanitize=fuzzer-no-link" \
     -DCMAKE_EXE_LINKER_FLAGS="$san" >/dev/null
 fi

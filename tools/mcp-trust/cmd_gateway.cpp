@@ -12,6 +12,7 @@
 // Exit codes: 0 ok, 1 errors (the upstream would not start, the state cannot be opened), 2 usage.
 #include <iostream>
 #include <memory>
+#include <mutex>
 
 #include "cli_io.hpp"
 #include "cli_mcp.hpp"
@@ -47,13 +48,24 @@ int run_stdio(const GatewayCliOptions& o) {
   po.new_items = o.new_items == "quarantine" ? gateway::NewItems::quarantine : gateway::NewItems::allow;
   po.state_dir = state_dir(o);
 
-  // The proxy is made after the client, but the client's list_changed must reach it.
-  auto proxy_slot = std::make_shared<std::weak_ptr<gateway::Proxy>>();
+  // The proxy is made after the client (it needs the connected client), but the client's
+  // list_changed arrives on its reader thread at any time: the slot is set here and read there,
+  // so under a lock.
+  struct ProxySlot {
+    std::mutex mutex;
+    std::weak_ptr<gateway::Proxy> proxy;
+  };
+  auto proxy_slot = std::make_shared<ProxySlot>();
   ClientOptions co;
   co.info.name = "mcp-trust-gateway";
   co.on_list_changed = [proxy_slot](const std::string& list) {
     if (list != "tools") return;
-    if (auto p = proxy_slot->lock()) p->refresh_later();
+    std::shared_ptr<gateway::Proxy> p;
+    {
+      std::lock_guard lock(proxy_slot->mutex);
+      p = proxy_slot->proxy.lock();
+    }
+    if (p) p->refresh_later();
   };
   auto upstream = std::make_shared<Client>(co);
   ChildProcessOptions cp;
@@ -72,7 +84,10 @@ int run_stdio(const GatewayCliOptions& o) {
   so.info.version = "0.1.0";
   auto proxy = gateway::Proxy::start(upstream, state->pins, state->audit, po, so);
   if (!proxy) { report("gateway", proxy.error().message); return kExitError; }
-  *proxy_slot = *proxy;
+  {
+    std::lock_guard lock(proxy_slot->mutex);
+    proxy_slot->proxy = *proxy;
+  }
   auto ended = (*proxy)->server()->serve_stdio();
   upstream->close();
   if (ended) { report("gateway", ended->message); return kExitError; }
