@@ -201,7 +201,8 @@ bhttp::status stateless_status(std::string_view answer) {
 // server sends something first (progress, a log line) and the client accepts SSE: then the stream
 // carries those and the answer, without event ids (2026-07-28 streams are not resumed).
 template <class S>
-net::awaitable<bool> handle_stateless(ServerState& state, S& stream, const Request& req, CheckedPost& post) {
+net::awaitable<bool> handle_stateless(ServerState& state, const McpEndpoint& ep, S& stream, const Request& req,
+                                      CheckedPost& post) {
   const jsonrpc::Id id = std::get<jsonrpc::Request>(post.message).id;
   // A listen is a stream of notifications: a client that cannot read SSE cannot have one.
   const bool listen = std::get<jsonrpc::Request>(post.message).method == mcp::method::kSubscriptionsListen;
@@ -210,7 +211,7 @@ net::awaitable<bool> handle_stateless(ServerState& state, S& stream, const Reque
                                                             "subscriptions/listen needs Accept: text/event-stream", id));
   }
   auto transport = std::make_shared<SessionTransport>("stateless", state.session_limits());
-  auto session = state.server->connect(transport);
+  auto session = ep.server->connect(transport);
   if (!session) {
     co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, session.error().message, id));
   }
@@ -268,20 +269,20 @@ net::awaitable<bool> handle_stateless(ServerState& state, S& stream, const Reque
 }
 
 template <class S>
-net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& req) {
-  auto checked = check_post(state.endpoint, req);
+net::awaitable<bool> handle_post(ServerState& state, const McpEndpoint& ep, S& stream, const Request& req) {
+  auto checked = check_post(ep.policy, req);
   if (auto* refused = std::get_if<Refusal>(&checked)) {
     co_return co_await write(state, stream, req, refusal_response(req, *refused));
   }
   auto& post = std::get<CheckedPost>(checked);
-  if (post.stateless) co_return co_await handle_stateless(state, stream, req, post);
+  if (post.stateless) co_return co_await handle_stateless(state, ep, stream, req, post);
   const bool sse_ok = post.sse_ok, json_ok = post.json_ok;
   const std::string& version = post.protocol_version;
   auto* decoded = &post.message;
   auto* request = std::get_if<jsonrpc::Request>(decoded);
   std::optional<HttpSessionEntry> entry;
   if (request && request->method == mcp::method::kInitialize) {
-    auto created = state.create_session();
+    auto created = state.create_session(ep);
     if (!created) co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, created.error().message));
     entry = *created;
   } else {
@@ -290,7 +291,7 @@ net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& r
       co_return co_await write(state, stream, req, json_error(req, bhttp::status::bad_request, -32000,
                                                   "Bad Request: Mcp-Session-Id header is required"));
     }
-    entry = state.find_session(std::string(sid));
+    entry = state.find_session(std::string(sid), ep);
     if (!entry) co_return co_await write(state, stream, req, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
   }
   // Keep only the transport: holding the ServerSession here could make this I/O thread drop its
@@ -337,7 +338,7 @@ net::awaitable<bool> handle_post(ServerState& state, S& stream, const Request& r
 }
 
 template <class S>
-net::awaitable<bool> handle_get(ServerState& state, S& stream, const Request& req) {
+net::awaitable<bool> handle_get(ServerState& state, const McpEndpoint& ep, S& stream, const Request& req) {
   if (!accepts(req, "text/event-stream")) {
     co_return co_await write(state, stream, req, json_error(req, bhttp::status::not_acceptable, -32000, "Accept must include text/event-stream"));
   }
@@ -345,7 +346,7 @@ net::awaitable<bool> handle_get(ServerState& state, S& stream, const Request& re
   if (sid.empty()) {
     co_return co_await write(state, stream, req, json_error(req, bhttp::status::bad_request, -32000, "Bad Request: Mcp-Session-Id header is required"));
   }
-  auto found_entry = state.find_session(std::string(sid));
+  auto found_entry = state.find_session(std::string(sid), ep);
   if (!found_entry) co_return co_await write(state, stream, req, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
   // Only the transport, for the reason given in handle_post.
   auto transport = found_entry->transport;
@@ -405,20 +406,21 @@ net::awaitable<bool> handle(ServerState& state, S& stream, const Request& req) {
     res.prepare_payload();
     co_return co_await write(state, stream, req, std::move(res));
   }
-  auto route = route_request(state.endpoint, req, false);
+  const McpEndpoint& ep = state.endpoint_for(path);
+  auto route = route_request(ep.policy, req, false);
   if (auto* refused = std::get_if<Refusal>(&route)) {
     co_return co_await write(state, stream, req, refusal_response(req, *refused));
   }
   switch (std::get<Route>(route)) {
-    case Route::mcp_post: co_return co_await handle_post(state, stream, req);
-    case Route::mcp_get: co_return co_await handle_get(state, stream, req);
+    case Route::mcp_post: co_return co_await handle_post(state, ep, stream, req);
+    case Route::mcp_get: co_return co_await handle_get(state, ep, stream, req);
     case Route::extra_route: co_return false;  // handled above
     case Route::mcp_delete: {
       auto sid = req["mcp-session-id"];
       if (sid.empty()) {
         co_return co_await write(state, stream, req, json_error(req, bhttp::status::bad_request, -32000, "Bad Request: Mcp-Session-Id header is required"));
       }
-      if (!state.end_session(std::string(sid))) {
+      if (!state.find_session(std::string(sid), ep) || !state.end_session(std::string(sid))) {
         co_return co_await write(state, stream, req, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
       }
       Response res{bhttp::status::ok, req.version()};

@@ -37,7 +37,12 @@ std::string new_session_id() {
 
 }  // namespace
 
-Result<HttpSessionEntry> ServerState::create_session() {
+const McpEndpoint& ServerState::endpoint_for(std::string_view path) const {
+  auto it = endpoints.find(path);
+  return it != endpoints.end() ? it->second : *main_endpoint;
+}
+
+Result<HttpSessionEntry> ServerState::create_session(const McpEndpoint& endpoint) {
   for (int attempt = 0;; ++attempt) {
     std::string victim;
     {
@@ -75,9 +80,9 @@ Result<HttpSessionEntry> ServerState::create_session() {
   }
   struct Unreserve { ServerState& s; ~Unreserve() { std::lock_guard l(s.mu); --s.creating; } } unreserve{*this};
   auto transport = std::make_shared<SessionTransport>(new_session_id(), session_limits());
-  auto session = server->connect(transport);
+  auto session = endpoint.server->connect(transport);
   if (!session) return fail(session.error());
-  HttpSessionEntry e{transport, *session};
+  HttpSessionEntry e{transport, *session, &endpoint};
   std::lock_guard lock(mu);
   sessions[transport->session_id()] = e;
   return e;
@@ -91,10 +96,10 @@ SessionTransport::Limits ServerState::session_limits() const {
   return limits;
 }
 
-std::optional<HttpSessionEntry> ServerState::find_session(const std::string& id) {
+std::optional<HttpSessionEntry> ServerState::find_session(const std::string& id, const McpEndpoint& endpoint) {
   std::lock_guard lock(mu);
   auto it = sessions.find(id);
-  if (it == sessions.end()) return std::nullopt;
+  if (it == sessions.end() || it->second.endpoint != &endpoint) return std::nullopt;
   return it->second;
 }
 
@@ -249,17 +254,26 @@ Result<void> HttpServer::start() {
   boost::system::error_code ec;
   auto addr = net::ip::make_address(o.host, ec);
   if (ec) return fail(Error::invalid_params("invalid bind address '" + o.host + "': " + ec.message()));
-  st.endpoint.path = o.path;
-  st.endpoint.max_body_bytes = o.max_body_bytes;
-  st.endpoint.limits = st.server->options().session.limits;
-  // The state owns the server and the policy both: the server outlives every check.
-  st.endpoint.tool_header_params = [server = st.server.get()](std::string_view tool) {
-    return server->tool_header_params(tool);
-  };
-  st.endpoint.host.check_host = o.validate_host_and_origin && (addr.is_loopback() || !o.allowed_hosts.empty());
-  st.endpoint.host.check_origin = o.validate_host_and_origin;
-  st.endpoint.host.allowed_hosts = o.allowed_hosts;
-  st.endpoint.host.allowed_origins = o.allowed_origins;
+  if (!st.main_endpoint) {
+    auto add_endpoint = [&](const std::string& path, const std::shared_ptr<Server>& server) {
+      EndpointPolicy policy;
+      policy.path = path;
+      policy.max_body_bytes = o.max_body_bytes;
+      policy.limits = server->options().session.limits;
+      // The state owns the server and the policy both: the server outlives every check.
+      policy.tool_header_params = [raw = server.get()](std::string_view tool) { return raw->tool_header_params(tool); };
+      policy.host.check_host = o.validate_host_and_origin && (addr.is_loopback() || !o.allowed_hosts.empty());
+      policy.host.check_origin = o.validate_host_and_origin;
+      policy.host.allowed_hosts = o.allowed_hosts;
+      policy.host.allowed_origins = o.allowed_origins;
+      return &st.endpoints.insert_or_assign(path, McpEndpoint{server, std::move(policy)}).first->second;
+    };
+    for (const auto& [path, server] : o.more_endpoints) {
+      if (path == o.path || !server) return fail(Error::invalid_params("MCP endpoint " + path + ": a path served twice, or no server"));
+      add_endpoint(path, server);
+    }
+    st.main_endpoint = add_endpoint(o.path, st.server);
+  }
   // Connections stay below the descriptor limit, with room for the process's other descriptors
   // (sessions' files, pipes, logs), so a flood meets the cap and its shedding instead of EMFILE.
   st.connection_cap = std::max<std::size_t>(1, o.max_connections);

@@ -21,9 +21,16 @@ namespace mcp::http {
 namespace net = boost::asio;
 using Clock = std::chrono::steady_clock;
 
+// One MCP endpoint: a path, the Server behind it, and what its requests are checked against.
+struct McpEndpoint {
+  std::shared_ptr<Server> server;
+  EndpointPolicy policy;
+};
+
 struct HttpSessionEntry {
   std::shared_ptr<SessionTransport> transport;
   std::shared_ptr<ServerSession> session;
+  const McpEndpoint* endpoint = nullptr;  // the one that created it; its id means nothing elsewhere
 };
 
 // One accepted connection, as the server sees it for its connection cap. The connection's own
@@ -39,9 +46,13 @@ struct ConnectionControl {
 struct ServerState {
   ServerState(std::shared_ptr<Server> s, HttpServerOptions o) : server(std::move(s)), opts(std::move(o)) {}
 
-  std::shared_ptr<Server> server;
+  std::shared_ptr<Server> server;  // the one at opts.path (its profiles are the well-known document)
   HttpServerOptions opts;
-  EndpointPolicy endpoint;  // path, Host/Origin policy, body limit: what request_checks decide on
+  // Every MCP endpoint by path: opts.path and opts.more_endpoints. Made by start(), read-only after.
+  std::map<std::string, McpEndpoint, std::less<>> endpoints;
+  const McpEndpoint* main_endpoint = nullptr;
+  // The endpoint at `path`, or the main one when none is (whose checks then answer 404).
+  const McpEndpoint& endpoint_for(std::string_view path) const;
   std::optional<net::ssl::context> tls;
   std::atomic<bool> stopping{false};
   std::atomic<int> active_requests{0};
@@ -63,10 +74,11 @@ struct ServerState {
   // New session for a valid initialize request. At max_sessions, the session that matters least is
   // ended to make room: the oldest one that never completed its handshake, else the one idle the
   // longest; error only if every session is busy.
-  Result<HttpSessionEntry> create_session();
+  Result<HttpSessionEntry> create_session(const McpEndpoint& endpoint);
   // The bounds of one session's transport (streams, events, stored bytes), from the options.
   SessionTransport::Limits session_limits() const;
-  std::optional<HttpSessionEntry> find_session(const std::string& id);
+  // The session `id` of `endpoint` (none for an id of another endpoint's session).
+  std::optional<HttpSessionEntry> find_session(const std::string& id, const McpEndpoint& endpoint);
   // Ends a session (DELETE, idle timeout, shedding, shutdown). Returns false if unknown.
   bool end_session(const std::string& id);
 

@@ -91,6 +91,10 @@ struct HttpServerOptions {
   // Extra GET routes by exact path, served before MCP handling. /.well-known/mcp-profiles is
   // always served (the Server's profiles, 404 without) unless routed here.
   std::map<std::string, RouteHandler> routes{};
+  // More MCP endpoints by exact path, each served by its own Server (the gateway serves one per
+  // upstream). A session belongs to the endpoint that created it: its id at another path answers
+  // 404. The limits above are the HttpServer's, shared by every endpoint.
+  std::map<std::string, std::shared_ptr<Server>> more_endpoints{};
 };
 
 class HttpServer {
