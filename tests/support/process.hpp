@@ -5,6 +5,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -83,5 +84,89 @@ inline ProgramOutcome run_program(const std::string& program, const std::vector<
   r.err = slurp_file(err);
   return r;
 }
+
+// A program left running while the test talks to it (a server): stdout is a pipe the test reads
+// lines from, stderr a file. The destructor asks it to stop (SIGTERM), then kills it if it has not
+// exited within `stop_bound`, and reaps it.
+class BackgroundProgram {
+ public:
+  BackgroundProgram(const std::string& program, const std::vector<std::string>& args, const std::filesystem::path& dir)
+      : err_path_(dir / "stderr") {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) return;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_addopen(&fa, 2, err_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::vector<std::string> argv_s = {program};
+    argv_s.insert(argv_s.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : argv_s) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    if (posix_spawn(&pid_, program.c_str(), &fa, nullptr, argv.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(fds[1]);
+    out_fd_ = fds[0];
+  }
+  ~BackgroundProgram() {
+    stop();
+    if (out_fd_ >= 0) ::close(out_fd_);
+  }
+  BackgroundProgram(const BackgroundProgram&) = delete;
+  BackgroundProgram& operator=(const BackgroundProgram&) = delete;
+
+  bool started() const { return pid_ > 0; }
+  int pid() const { return pid_; }
+  // The next stdout line starting with `prefix` (earlier lines are kept in lines()), or "" if the
+  // program closed stdout or `bound` passed first.
+  std::string wait_for_line(std::string_view prefix, std::chrono::milliseconds bound = std::chrono::seconds(30)) {
+    const auto deadline = std::chrono::steady_clock::now() + bound;
+    for (;;) {
+      for (auto nl = buffer_.find('\n'); nl != std::string::npos; nl = buffer_.find('\n')) {
+        std::string line = buffer_.substr(0, nl);
+        buffer_.erase(0, nl + 1);
+        lines_.push_back(line);
+        if (line.starts_with(prefix)) return line;
+      }
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0 || out_fd_ < 0) return {};
+      pollfd p{out_fd_, POLLIN, 0};
+      if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+      char chunk[4096];
+      const auto n = ::read(out_fd_, chunk, sizeof chunk);
+      if (n <= 0) return {};
+      buffer_.append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+  const std::vector<std::string>& lines() const { return lines_; }
+  std::string err() const { return slurp_file(err_path_); }
+  // SIGTERM, wait up to `stop_bound` (on the exit itself, via a watchdog), then SIGKILL. Returns
+  // the exit status as run_program's `code`.
+  int stop(std::chrono::milliseconds stop_bound = std::chrono::seconds(20)) {
+    if (pid_ <= 0) return code_;
+    ::kill(pid_, SIGTERM);
+    Event exited;
+    std::thread watchdog([&] {
+      if (!exited.wait(stop_bound)) ::kill(pid_, SIGKILL);
+    });
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    exited.set();
+    watchdog.join();
+    pid_ = -1;
+    code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+    return code_;
+  }
+
+ private:
+  std::filesystem::path err_path_;
+  pid_t pid_ = -1;
+  int out_fd_ = -1;
+  int code_ = -1;
+  std::string buffer_;
+  std::vector<std::string> lines_;
+};
 
 }  // namespace mcp::test

@@ -1,15 +1,21 @@
-// mcp-trust gateway: trust for MCP servers that have none of their own (issue 12; first slice).
+// mcp-trust gateway: trust for MCP servers that have none of their own (issue 12).
 //
+//   mcp-trust gateway --config FILE [--listen HOST:PORT] [--state DIR]
 //   mcp-trust gateway --stdio [--state DIR] [--name NAME] [--new-items allow|quarantine] -- COMMAND ARGS...
 //   mcp-trust gateway pins [--state DIR] [--json]
 //   mcp-trust gateway approve [--state DIR] [--kind KIND] SERVER ITEM
 //   mcp-trust gateway reject  [--state DIR] [--kind KIND] SERVER ITEM
 //
-// --stdio serves our stdin/stdout in front of COMMAND, a stdio MCP server started as a child: an
+// --config serves every server of an mcpServers file (src/gateway/config.hpp) over Streamable HTTP,
+// each at /servers/NAME/mcp; it prints "NAME URL" per upstream and "listening on URL" once ready,
+// and stops on SIGINT/SIGTERM. --stdio serves our stdin/stdout in front of COMMAND, a stdio MCP server started as a child: an
 // mcpServers entry is wrapped by prefixing its command. Its tools are pinned on first sight
 // (src/gateway/pin_store.hpp); a changed one is quarantined (hidden, calls refused saying how to
 // approve it) until approved; every call and decision goes to the audit log (`mcp-trust audit`).
 // Exit codes: 0 ok, 1 errors (the upstream would not start, the state cannot be opened), 2 usage.
+#include <pthread.h>
+#include <signal.h>
+
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -17,15 +23,17 @@
 #include "cli_io.hpp"
 #include "cli_mcp.hpp"
 #include "commands.hpp"
-#include "gateway/proxy.hpp"
+#include "gateway/gateway.hpp"
 #include "gateway/state.hpp"
-#include "mcp/stdio/child_process.hpp"
+#include "gateway/upstream.hpp"
 
 namespace mcp::cli {
 namespace {
 
 struct GatewayCliOptions {
   bool stdio = false;
+  std::string config;
+  std::string listen;
   std::string state;
   std::string name;
   std::string new_items = "allow";
@@ -39,58 +47,65 @@ struct GatewayCliOptions {
 std::string state_dir(const GatewayCliOptions& o) { return gateway::state_dir_or_default(o.state).string(); }
 
 int run_stdio(const GatewayCliOptions& o) {
-  if (!o.stdio) { report("gateway", "say how clients reach it: --stdio (HTTP is not built yet)"); return kExitUsage; }
   if (o.command.empty()) { report("gateway", "give the upstream server after --: -- COMMAND ARGS..."); return kExitUsage; }
   auto state = gateway::open_state(state_dir(o));
   if (!state) { report("gateway", state.error().message); return kExitError; }
-  gateway::ProxyOptions po;
-  po.name = o.name.empty() ? std::filesystem::path(o.command.front()).filename().string() : o.name;
-  po.new_items = o.new_items == "quarantine" ? gateway::NewItems::quarantine : gateway::NewItems::allow;
-  po.state_dir = state_dir(o);
-
-  // The proxy is made after the client (it needs the connected client), but the client's
-  // list_changed arrives on its reader thread at any time: the slot is set here and read there,
-  // so under a lock.
-  struct ProxySlot {
-    std::mutex mutex;
-    std::weak_ptr<gateway::Proxy> proxy;
-  };
-  auto proxy_slot = std::make_shared<ProxySlot>();
-  ClientOptions co;
-  co.info.name = "mcp-trust-gateway";
-  co.on_list_changed = [proxy_slot](const std::string& list) {
-    if (list != "tools") return;
-    std::shared_ptr<gateway::Proxy> p;
-    {
-      std::lock_guard lock(proxy_slot->mutex);
-      p = proxy_slot->proxy.lock();
-    }
-    if (p) p->refresh_later();
-  };
-  auto upstream = std::make_shared<Client>(co);
-  ChildProcessOptions cp;
-  cp.program = o.command.front();
-  cp.args.assign(o.command.begin() + 1, o.command.end());
-  const std::string prefix = "[" + po.name + "] ";
-  cp.on_stderr = [prefix](const std::string& line) { std::cerr << prefix << line << "\n"; };
-  auto child = ChildProcessTransport::spawn(std::move(cp));
-  if (!child) { report("gateway", "cannot start the upstream: " + child.error().message); return kExitError; }
-  if (auto init = upstream->connect(*child); !init) {
-    report("gateway", "the upstream did not initialize: " + init.error().message);
-    return kExitError;
-  }
-  ServerOptions so;
-  so.info.name = "mcp-trust-gateway/" + po.name;
-  so.info.version = "0.1.0";
-  auto proxy = gateway::Proxy::start(upstream, state->pins, state->audit, po, so);
-  if (!proxy) { report("gateway", proxy.error().message); return kExitError; }
-  {
-    std::lock_guard lock(proxy_slot->mutex);
-    proxy_slot->proxy = *proxy;
-  }
-  auto ended = (*proxy)->server()->serve_stdio();
-  upstream->close();
+  gateway::UpstreamConfig c;
+  c.name = o.name.empty() ? std::filesystem::path(o.command.front()).filename().string() : o.name;
+  c.command = o.command.front();
+  c.args.assign(o.command.begin() + 1, o.command.end());
+  c.new_items = o.new_items == "quarantine" ? gateway::NewItems::quarantine : gateway::NewItems::allow;
+  auto upstream = gateway::Upstream::start(c, *state, state_dir(o));
+  if (!upstream) { report("gateway", upstream.error().message); return kExitError; }
+  auto ended = (*upstream)->server()->serve_stdio();
+  (*upstream)->close();
   if (ended) { report("gateway", ended->message); return kExitError; }
+  return kExitOk;
+}
+
+// Blocks SIGINT, SIGTERM and SIGHUP in this thread, before any other thread exists, so that every
+// thread inherits the mask and only wait_for_stop() receives them.
+sigset_t block_stop_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  return set;
+}
+
+void wait_for_stop(const sigset_t& set) {
+  for (;;) {
+    int sig = 0;
+    if (sigwait(&set, &sig) != 0 || sig != SIGHUP) return;
+    report("gateway", "SIGHUP: reloading the configuration is not built yet; restart the gateway to apply changes");
+  }
+}
+
+int run_config(const GatewayCliOptions& o) {
+  const sigset_t stop_signals = block_stop_signals();
+  auto config = gateway::load_config(o.config);
+  if (!config) { report("gateway", config.error().message); return kExitUsage; }
+  for (const auto& w : config->warnings) report("gateway", w);
+  auto listen = gateway::parse_listen(!o.listen.empty() ? o.listen : config->listen.value_or("127.0.0.1:7800"));
+  if (!listen) { report("gateway", listen.error().message); return kExitUsage; }
+  auto state = gateway::open_state(state_dir(o));
+  if (!state) { report("gateway", state.error().message); return kExitError; }
+  gateway::GatewayOptions go;
+  go.state_dir = state_dir(o);
+  go.http.host = listen->first;
+  go.http.port = listen->second;
+  std::vector<std::string> problems;
+  auto gw = gateway::Gateway::start(*config, *state, std::move(go), problems);
+  for (const auto& p : problems) report("gateway", p);
+  if (!gw) { report("gateway", gw.error().message); return kExitError; }
+  const std::string host = listen->first.find(':') != std::string::npos ? "[" + listen->first + "]" : listen->first;
+  const std::string base = "http://" + host + ":" + std::to_string((*gw)->port());
+  std::string lines;
+  for (const auto& u : (*gw)->upstreams()) lines += u->config().name + " " + base + gateway::upstream_path(u->config().name) + "\n";
+  lines += "listening on " + base + "\n";
+  if (!write_stdout(lines)) return kExitError;
+  wait_for_stop(stop_signals);
+  (*gw)->stop();
   return kExitOk;
 }
 
@@ -146,13 +161,19 @@ Command add_gateway(CLI::App& parent) {
   auto o = std::make_shared<GatewayCliOptions>();
   CLI::App* app = parent.add_subcommand("gateway", "Put trust in front of an MCP server that has none");
   app->footer(
-      "mcp-trust gateway --stdio [--state DIR] -- COMMAND ARGS...  serves stdio in front of the stdio server COMMAND:\n"
+      "mcp-trust gateway --config FILE [--listen HOST:PORT]  serves each server of an mcpServers file (stdio or\n"
+      "  Streamable HTTP upstreams) at http://HOST:PORT/servers/NAME/mcp, in both MCP revisions.\n"
+      "mcp-trust gateway --stdio [--state DIR] -- COMMAND ARGS...  serves stdio in front of the stdio server COMMAND.\n"
+      "Either way:\n"
       "  every tool is pinned (RFC 8785 + SHA-256) on first sight; one whose definition changes is quarantined\n"
       "  (hidden, calls refused) until approved; every call and decision is in the audit log (mcp-trust audit).\n"
       "  Wrap an mcpServers entry by prefixing its command: \"command\": \"mcp-trust\", \"args\": [\"gateway\",\n"
-      "  \"--stdio\", \"--\", ORIGINAL COMMAND AND ARGS]. Not built yet: HTTP, several upstreams, prompts/resources.\n"
+      "  \"--stdio\", \"--\", ORIGINAL COMMAND AND ARGS]. Not built yet: /mcp for all upstreams together,\n"
+      "  prompts/resources, reloading on SIGHUP.\n"
       "State: --state DIR (default $XDG_STATE_HOME/mcp-trust or ~/.local/state/mcp-trust).\n"
       "Exit codes: 0 ok, 1 errors, 2 usage errors.");
+  app->add_option("--config", o->config, "An mcpServers file: serve each upstream at /servers/NAME/mcp over HTTP");
+  app->add_option("--listen", o->listen, "HOST:PORT to serve on (default: the file's gateway.listen, else 127.0.0.1:7800)");
   app->add_flag("--stdio", o->stdio, "Serve stdin/stdout in front of the upstream given after --");
   app->add_option("--state", o->state, "The state folder (pins, audit log)");
   app->add_option("--name", o->name, "The upstream's name in pins and the audit log (default: its program's)");
@@ -175,7 +196,11 @@ Command add_gateway(CLI::App& parent) {
             if (pins->parsed()) return run_pins(*o);
             if (approve->parsed()) return run_decide(*o, true);
             if (reject->parsed()) return run_decide(*o, false);
-            return run_stdio(*o);
+            if (o->stdio != o->config.empty()) {  // exactly one of the two
+              report("gateway", "say how clients reach it: --config FILE (HTTP) or --stdio -- COMMAND ARGS...");
+              return kExitUsage;
+            }
+            return o->stdio ? run_stdio(*o) : run_config(*o);
           }};
 }
 

@@ -1,0 +1,183 @@
+#include "gateway/config.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <set>
+
+#include "mcp/json.hpp"
+
+namespace mcp::gateway {
+
+namespace {
+
+Error bad(const std::string& where, const std::string& what) {
+  return Error::invalid_params("gateway config: " + where + ": " + what);
+}
+
+bool valid_name(std::string_view name) {
+  if (name.empty() || name.size() > 64) return false;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  // NAME__tool is how /mcp names an upstream's items: a name holding "__" would make that ambiguous.
+  return name.find("__") == std::string_view::npos;
+}
+
+Result<std::string> string_member(const json::object& o, std::string_view key, const std::string& where) {
+  const auto* v = o.if_contains(key);
+  if (!v) return std::string();
+  if (!v->is_string()) return fail(bad(where, "\"" + std::string(key) + "\" must be a string"));
+  return std::string(v->as_string());
+}
+
+Result<std::map<std::string, std::string>> string_map(const json::object& o, std::string_view key, const std::string& where) {
+  std::map<std::string, std::string> out;
+  const auto* v = o.if_contains(key);
+  if (!v) return out;
+  if (!v->is_object()) return fail(bad(where, "\"" + std::string(key) + "\" must be an object of strings"));
+  for (const auto& [k, value] : v->as_object()) {
+    if (!value.is_string()) return fail(bad(where, "\"" + std::string(key) + "\"." + std::string(k) + " must be a string"));
+    out.emplace(std::string(k), std::string(value.as_string()));
+  }
+  return out;
+}
+
+Result<UpstreamConfig> parse_upstream(const std::string& name, const json::value& entry, std::vector<std::string>& warnings) {
+  const std::string where = "server \"" + name + "\"";
+  if (!entry.is_object()) return fail(bad(where, "must be an object"));
+  const auto& o = entry.as_object();
+  UpstreamConfig u;
+  u.name = name;
+  static const std::set<std::string_view> known{"command", "args", "env", "cwd", "url", "headers", "type", "disabled"};
+  for (const auto& [k, v] : o) {
+    if (!known.contains(k)) warnings.push_back(where + ": \"" + std::string(k) + "\" is not used by the gateway (ignored)");
+  }
+  auto command = string_member(o, "command", where);
+  auto cwd = string_member(o, "cwd", where);
+  auto url = string_member(o, "url", where);
+  auto type = string_member(o, "type", where);
+  auto env = string_map(o, "env", where);
+  auto headers = string_map(o, "headers", where);
+  for (const auto* r : {&command, &cwd, &url, &type}) if (!*r) return fail(r->error());
+  if (!env) return fail(env.error());
+  if (!headers) return fail(headers.error());
+  u.command = *command;
+  u.cwd = *cwd;
+  u.url = *url;
+  u.env = *env;
+  u.headers = *headers;
+  if (const auto* args = o.if_contains("args")) {
+    if (!args->is_array()) return fail(bad(where, "\"args\" must be an array of strings"));
+    for (const auto& a : args->as_array()) {
+      if (!a.is_string()) return fail(bad(where, "\"args\" must be an array of strings"));
+      u.args.emplace_back(a.as_string());
+    }
+  }
+  if (u.command.empty() == u.url.empty()) {
+    return fail(bad(where, "give either \"command\" (a stdio server) or \"url\" (a Streamable HTTP server)"));
+  }
+  if (*type == "sse") return fail(bad(where, "the legacy HTTP+SSE transport is not supported; use its Streamable HTTP URL"));
+  if (!type->empty() && *type != "stdio" && *type != "http" && *type != "streamable-http") {
+    return fail(bad(where, "unknown \"type\" \"" + peer_text(*type, 64) + "\" (stdio or http)"));
+  }
+  if (!u.url.empty() && !u.url.starts_with("http://") && !u.url.starts_with("https://")) {
+    return fail(bad(where, "\"url\" must be an http:// or https:// URL"));
+  }
+  return u;
+}
+
+Result<void> apply_gateway_section(const json::value& section, GatewayConfig& config) {
+  if (!section.is_object()) return fail(bad("\"gateway\"", "must be an object"));
+  const auto& g = section.as_object();
+  for (const auto& [k, v] : g) {
+    if (k != "listen" && k != "servers") return fail(bad("\"gateway\"", "unknown key \"" + peer_text(std::string(k), 64) + "\""));
+  }
+  if (const auto* listen = g.if_contains("listen")) {
+    if (!listen->is_string()) return fail(bad("gateway.listen", "must be a string HOST:PORT"));
+    config.listen = std::string(listen->as_string());
+    if (auto ok = parse_listen(*config.listen); !ok) return fail(ok.error());
+  }
+  const auto* servers = g.if_contains("servers");
+  if (!servers) return {};
+  if (!servers->is_object()) return fail(bad("gateway.servers", "must be an object"));
+  for (const auto& [name, policy] : servers->as_object()) {
+    const std::string where = "gateway.servers." + peer_text(std::string(name), 64);
+    auto it = std::find_if(config.upstreams.begin(), config.upstreams.end(), [&](const auto& u) { return u.name == name; });
+    if (it == config.upstreams.end()) return fail(bad(where, "names no server of mcpServers"));
+    if (!policy.is_object()) return fail(bad(where, "must be an object"));
+    for (const auto& [k, v] : policy.as_object()) {
+      if (k != "newItems") return fail(bad(where, "unknown key \"" + peer_text(std::string(k), 64) + "\""));
+      if (v == "allow") it->new_items = NewItems::allow;
+      else if (v == "quarantine") it->new_items = NewItems::quarantine;
+      else return fail(bad(where, "\"newItems\" is \"allow\" or \"quarantine\""));
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+bool UpstreamConfig::same_launch(const UpstreamConfig& o) const {
+  return command == o.command && args == o.args && env == o.env && cwd == o.cwd && url == o.url && headers == o.headers;
+}
+
+Result<GatewayConfig> parse_config(std::string_view text) {
+  if (text.size() > kMaxConfigBytes) return fail(bad("the file", "larger than 1 MiB"));
+  boost::system::error_code ec;
+  json::value doc = json::parse(text, ec);  // Boost.JSON's default depth limit (32) bounds nesting
+  if (ec) return fail(bad("the file", "not JSON: " + ec.message()));
+  if (!doc.is_object()) return fail(bad("the file", "must be a JSON object"));
+  const auto& root = doc.as_object();
+  const json::value* servers = root.if_contains("mcpServers");
+  if (!servers) servers = root.if_contains("servers");  // VS Code's mcp.json
+  if (!servers || !servers->is_object()) return fail(bad("the file", "needs an \"mcpServers\" object"));
+  GatewayConfig config;
+  if (servers->as_object().size() > kMaxUpstreams) return fail(bad("mcpServers", "more than 256 servers"));
+  for (const auto& [key, entry] : servers->as_object()) {
+    const std::string name(key);
+    if (!valid_name(name)) {
+      return fail(bad("server \"" + peer_text(name, 64) + "\"",
+                      "a name is 1 to 64 letters, digits, '-' or '_' (no \"__\"): it becomes a URL path and a tool prefix"));
+    }
+    if (const auto* disabled = entry.is_object() ? entry.as_object().if_contains("disabled") : nullptr;
+        disabled && *disabled == true) {
+      config.warnings.push_back("server \"" + name + "\" is disabled (skipped)");
+      continue;
+    }
+    auto u = parse_upstream(name, entry, config.warnings);
+    if (!u) return fail(u.error());
+    config.upstreams.push_back(std::move(*u));
+  }
+  if (const auto* section = root.if_contains("gateway")) {
+    if (auto ok = apply_gateway_section(*section, config); !ok) return fail(ok.error());
+  }
+  return config;
+}
+
+Result<GatewayConfig> load_config(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return fail(bad(file.string(), "cannot be read"));
+  std::string text(kMaxConfigBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  auto config = parse_config(text);
+  if (!config) return fail(Error::invalid_params(file.string() + ": " + config.error().message));
+  return config;
+}
+
+Result<std::pair<std::string, unsigned short>> parse_listen(std::string_view listen) {
+  const auto colon = listen.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return fail(bad("listen", "give HOST:PORT, e.g. 127.0.0.1:7800"));
+  std::string host(listen.substr(0, colon));
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  const auto port_text = listen.substr(colon + 1);
+  unsigned port = 0;
+  auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (ec != std::errc() || end != port_text.data() + port_text.size() || port > 65535) {
+    return fail(bad("listen", "the port of \"" + peer_text(std::string(listen), 64) + "\" is not a number up to 65535"));
+  }
+  return std::pair{host, static_cast<unsigned short>(port)};
+}
+
+}  // namespace mcp::gateway

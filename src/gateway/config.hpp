@@ -1,0 +1,63 @@
+// Private to the gateway: its configuration file. The `mcpServers` object people already have
+// (Claude Desktop; VS Code's mcp.json calls it `servers`), each entry a stdio upstream
+// (`command`, `args`, `env`, `cwd`) or a Streamable HTTP one (`url`, `headers`), plus an optional
+// `gateway` section for the gateway's own settings and per-server policy:
+//
+//   { "mcpServers": { "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv"] },
+//                     "remote": { "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer ..." } } },
+//     "gateway": { "listen": "127.0.0.1:7800",
+//                  "servers": { "remote": { "newItems": "quarantine" } } } }
+//
+// Parsing is strict where a mistake would weaken protection (a misspelt policy is an error, not
+// the default) and lenient where other clients put their own keys in an entry (ignored, with a
+// warning). The file is bounded (1 MiB, 256 servers).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gateway/pin_store.hpp"
+#include "mcp/error.hpp"
+
+namespace mcp::gateway {
+
+inline constexpr std::size_t kMaxConfigBytes = 1024 * 1024;
+inline constexpr std::size_t kMaxUpstreams = 256;
+
+struct UpstreamConfig {
+  std::string name;  // [A-Za-z0-9_-]{1,64}: it is a URL path segment and a tool-name prefix
+  // stdio: command non-empty. HTTP: url non-empty.
+  std::string command;
+  std::vector<std::string> args;
+  std::map<std::string, std::string> env;
+  std::string cwd;
+  std::string url;
+  std::map<std::string, std::string> headers;
+  // Policy (the gateway section's servers.NAME).
+  NewItems new_items = NewItems::allow;
+
+  bool is_stdio() const { return !command.empty(); }
+  // What the config says about it, for comparing on reload (a changed entry restarts its upstream).
+  bool same_launch(const UpstreamConfig& other) const;
+};
+
+struct GatewayConfig {
+  std::vector<UpstreamConfig> upstreams;  // in the file's order
+  std::optional<std::string> listen;      // "HOST:PORT"
+  std::vector<std::string> warnings;      // ignored keys, skipped (disabled) servers
+};
+
+// Parses the file's text. Errors name the server and key at fault.
+[[nodiscard]] Result<GatewayConfig> parse_config(std::string_view text);
+// Reads and parses FILE (at most kMaxConfigBytes).
+[[nodiscard]] Result<GatewayConfig> load_config(const std::filesystem::path& file);
+
+// "HOST:PORT" (a bracketed IPv6 host too) into its parts.
+[[nodiscard]] Result<std::pair<std::string, unsigned short>> parse_listen(std::string_view listen);
+
+}  // namespace mcp::gateway

@@ -1,0 +1,103 @@
+// The gateway's configuration file (src/gateway/config.hpp): the mcpServers shapes people have,
+// the gateway section, and a clear error for each mistake that would otherwise weaken protection.
+#include <gtest/gtest.h>
+
+#include "gateway/config.hpp"
+
+using namespace mcp;
+using namespace mcp::gateway;
+
+namespace {
+
+std::string error_of(std::string_view text) {
+  auto c = parse_config(text);
+  EXPECT_FALSE(c) << text;
+  return c ? std::string() : c.error().message;
+}
+
+TEST(GatewayConfig, ReadsStdioAndHttpServersWithTheirSettings) {
+  auto c = parse_config(R"({"mcpServers": {
+      "files": {"command": "npx", "args": ["-y", "server-filesystem", "/srv"], "env": {"A": "1"}, "cwd": "/tmp"},
+      "remote": {"url": "https://example.com/mcp", "headers": {"Authorization": "Bearer x"}}},
+    "gateway": {"listen": "127.0.0.1:7801", "servers": {"remote": {"newItems": "quarantine"}}}})");
+  ASSERT_TRUE(c) << c.error().message;
+  ASSERT_EQ(c->upstreams.size(), 2u);
+  const auto& files = c->upstreams[0];
+  EXPECT_EQ(files.name, "files");
+  EXPECT_TRUE(files.is_stdio());
+  EXPECT_EQ(files.args, (std::vector<std::string>{"-y", "server-filesystem", "/srv"}));
+  EXPECT_EQ(files.env.at("A"), "1");
+  EXPECT_EQ(files.cwd, "/tmp");
+  EXPECT_EQ(files.new_items, NewItems::allow);
+  const auto& remote = c->upstreams[1];
+  EXPECT_FALSE(remote.is_stdio());
+  EXPECT_EQ(remote.headers.at("Authorization"), "Bearer x");
+  EXPECT_EQ(remote.new_items, NewItems::quarantine);
+  EXPECT_EQ(c->listen, "127.0.0.1:7801");
+  EXPECT_TRUE(c->warnings.empty());
+}
+
+TEST(GatewayConfig, VsCodesServersKeyAndOtherClientsKeysAreUnderstood) {
+  auto c = parse_config(R"({"servers": {"a": {"type": "stdio", "command": "x", "autoApprove": []},
+                                        "off": {"command": "y", "disabled": true},
+                                        "h": {"type": "http", "url": "http://127.0.0.1:1/mcp"}}})");
+  ASSERT_TRUE(c) << c.error().message;
+  ASSERT_EQ(c->upstreams.size(), 2u);  // the disabled one is skipped
+  ASSERT_EQ(c->warnings.size(), 2u);
+  EXPECT_NE(c->warnings[0].find("autoApprove"), std::string::npos) << c->warnings[0];
+  EXPECT_NE(c->warnings[1].find("disabled"), std::string::npos) << c->warnings[1];
+}
+
+TEST(GatewayConfig, MistakesAreClearErrors) {
+  EXPECT_NE(error_of("not json").find("not JSON"), std::string::npos);
+  EXPECT_NE(error_of("[]").find("object"), std::string::npos);
+  EXPECT_NE(error_of(R"({"other": {}})").find("mcpServers"), std::string::npos);
+  EXPECT_NE(error_of(R"({"mcpServers": {"a": {}}})").find("either \"command\""), std::string::npos);
+  EXPECT_NE(error_of(R"({"mcpServers": {"a": {"command": "x", "url": "http://h/mcp"}}})").find("either"), std::string::npos);
+  EXPECT_NE(error_of(R"({"mcpServers": {"a": {"command": "x", "args": "-v"}}})").find("args"), std::string::npos);
+  EXPECT_NE(error_of(R"({"mcpServers": {"a": {"command": "x", "env": {"A": 1}}}})").find("env"), std::string::npos);
+  EXPECT_NE(error_of(R"({"mcpServers": {"a": {"url": "ftp://h/mcp"}}})").find("http://"), std::string::npos);
+  EXPECT_NE(error_of(R"({"mcpServers": {"a": {"type": "sse", "url": "http://h/sse"}}})").find("legacy"), std::string::npos);
+  // Names become URL paths and tool prefixes.
+  for (const char* bad : {"", "a b", "a/b", "a__b", "..", "x%2f"}) {
+    const std::string text = std::string(R"({"mcpServers": {")") + bad + R"(": {"command": "x"}}})";
+    EXPECT_NE(error_of(text).find("a name is"), std::string::npos) << bad;
+  }
+  // A misspelt policy is an error, never the permissive default.
+  EXPECT_NE(error_of(R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {"servers": {"a": {"newItems": "deny"}}}})")
+                .find("newItems"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {"servers": {"a": {"newitems": "allow"}}}})")
+                .find("unknown key"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {"servers": {"b": {}}}})").find("names no server"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {"listen": "127.0.0.1:99999"}})").find("port"),
+            std::string::npos);
+}
+
+TEST(GatewayConfig, ABoundedFile) {
+  std::string many = R"({"mcpServers": {)";
+  for (int i = 0; i < 257; ++i) many += (i ? "," : "") + std::string("\"s") + std::to_string(i) + R"(": {"command": "x"})";
+  many += "}}";
+  EXPECT_NE(error_of(many).find("256"), std::string::npos);
+  EXPECT_NE(error_of(std::string(kMaxConfigBytes + 1, ' ')).find("1 MiB"), std::string::npos);
+  // Nesting deeper than the parser's limit is refused, not recursed into.
+  EXPECT_NE(error_of(std::string(10000, '[') + std::string(10000, ']')).find("not JSON"), std::string::npos);
+}
+
+TEST(GatewayConfig, ListenAddresses) {
+  auto v4 = parse_listen("127.0.0.1:0");
+  ASSERT_TRUE(v4);
+  EXPECT_EQ(v4->first, "127.0.0.1");
+  EXPECT_EQ(v4->second, 0);
+  auto v6 = parse_listen("[::1]:7800");
+  ASSERT_TRUE(v6);
+  EXPECT_EQ(v6->first, "::1");
+  EXPECT_EQ(v6->second, 7800);
+  EXPECT_FALSE(parse_listen("7800"));
+  EXPECT_FALSE(parse_listen("host:"));
+  EXPECT_FALSE(parse_listen("host:80x"));
+}
+
+}  // namespace

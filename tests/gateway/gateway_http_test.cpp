@@ -1,0 +1,205 @@
+// `mcp-trust gateway --config FILE` in front of real, unmodified servers: the reference
+// server-everything, server-filesystem and server-memory (stdio, Node), and our everything-server
+// as a Streamable HTTP upstream. One gateway for the suite; our client reaches each upstream at
+// /servers/NAME/mcp in both revisions (a 2026-07-28 client through to 2025-11-25 stdio upstreams),
+// lists and calls; a server that cannot start is reported and left out; every call lands in the
+// audit log, whose chain verifies. Every wait is on an event (a printed line, an answer, an exit).
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "../examples/tmp_dir.hpp"
+#include "mcp/client/client.hpp"
+#include "mcp/http/client_transport.hpp"
+#include "support/process.hpp"
+
+using namespace mcp;
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string bin(const std::string& program) {
+  const char* b = std::getenv("MCP_BIN");
+  return std::string(b ? b : MCP_GATEWAY_BIN_FALLBACK) + "/" + program;
+}
+
+fs::path node_dir() {
+  const char* v = std::getenv("MCP_NODE_DIR");
+  return v && *v ? fs::path(v) : fs::path(__FILE__).parent_path().parent_path().parent_path() / ".deps" / "node";
+}
+
+// The entry point of a reference server package (its package.json "bin" is dist/index.js).
+std::string reference_server(const std::string& package) {
+  return (node_dir() / "node_modules" / "@modelcontextprotocol" / package / "dist" / "index.js").string();
+}
+
+std::string json_string(const std::string& s) { return json::serialize(json::value(s)); }
+
+class GatewayHttp : public ::testing::Test {
+ protected:
+  static inline std::unique_ptr<test::TmpDir> dir;
+  static inline std::unique_ptr<test::BackgroundProgram> upstream_http;  // our everything-server
+  static inline std::unique_ptr<test::BackgroundProgram> gateway;
+  static inline std::map<std::string, std::string> urls;  // upstream name -> its URL at the gateway
+  static inline std::string state;
+  // What went wrong starting the suite's programs: each test fails with it (a failed
+  // SetUpTestSuite alone would show the tests as skipped).
+  static inline std::string setup_error;
+
+  void SetUp() override { ASSERT_TRUE(setup_error.empty()) << setup_error; }
+
+  static void SetUpTestSuite() {
+    dir = std::make_unique<test::TmpDir>();
+    state = (dir->path / "state").string();
+    fs::create_directories(dir->path / "files");
+    std::ofstream(dir->path / "files" / "hello.txt") << "hello from the filesystem server\n";
+    fs::create_directories(dir->path / "up");
+    upstream_http = std::make_unique<test::BackgroundProgram>(bin("everything-server"),
+                                                              std::vector<std::string>{"--http", "--port", "0"}, dir->path / "up");
+    const std::string up_line = upstream_http->wait_for_line("listening on ");
+    if (up_line.empty()) {
+      setup_error = "everything-server --http did not start: " + upstream_http->err();
+      return;
+    }
+    const std::string up_url = up_line.substr(std::string("listening on ").size());
+
+    const std::string node = (node_dir() / "node_modules" / ".bin" / "node").string();
+    std::ofstream(dir->path / "servers.json")
+        << R"({"mcpServers": {)"
+        << R"("everything": {"command": )" << json_string(node) << R"(, "args": [)"
+        << json_string(reference_server("server-everything")) << R"(, "stdio"]},)"
+        << R"("filesystem": {"command": )" << json_string(node) << R"(, "args": [)"
+        << json_string(reference_server("server-filesystem")) << ", " << json_string((dir->path / "files").string()) << "]},"
+        << R"("memory": {"command": )" << json_string(node) << R"(, "args": [)" << json_string(reference_server("server-memory"))
+        << R"(], "env": {"MEMORY_FILE_PATH": )" << json_string((dir->path / "memory.jsonl").string()) << "}},"
+        << R"("ours": {"url": )" << json_string(up_url) << "},"
+        << R"("broken": {"command": "/nonexistent/mcp-server"}},)"
+        << R"("gateway": {"servers": {"memory": {"newItems": "allow"}}}})";
+    fs::create_directories(dir->path / "gw");
+    gateway = std::make_unique<test::BackgroundProgram>(
+        bin("mcp-trust"),
+        std::vector<std::string>{"gateway", "--config", (dir->path / "servers.json").string(), "--listen", "127.0.0.1:0",
+                                 "--state", state},
+        dir->path / "gw");
+    if (gateway->wait_for_line("listening on ", 60s).empty()) {
+      setup_error = "the gateway did not start: " + gateway->err();
+      return;
+    }
+    for (const auto& line : gateway->lines()) {
+      if (auto sp = line.find(' '); sp != std::string::npos && !line.starts_with("listening")) {
+        urls[line.substr(0, sp)] = line.substr(sp + 1);
+      }
+    }
+  }
+  static void TearDownTestSuite() {
+    gateway.reset();
+    upstream_http.reset();
+    dir.reset();
+  }
+
+  // A client of `revision` connected to upstream `name` through the gateway.
+  static std::unique_ptr<Client> client_of(const std::string& name, const std::string& revision = "2025-11-25") {
+    ClientOptions co;
+    co.protocol_version = revision;
+    co.session.request_timeout = 20s;
+    auto c = std::make_unique<Client>(co);
+    auto t = http::HttpClientTransport::create({.url = urls.at(name)});
+    EXPECT_TRUE(t) << t.error().message;
+    if (!t) return nullptr;
+    auto init = c->connect(*t);
+    EXPECT_TRUE(init) << name << ": " << init.error().message;
+    return init ? std::move(c) : nullptr;
+  }
+
+  static std::string text_of(const CallToolResult& r) {
+    std::string out;
+    for (const auto& block : r.content)
+      if (const auto* t = std::get_if<TextContent>(&block)) out += t->text;
+    return out;
+  }
+
+  static bool lists(Client& c, const std::string& tool) {
+    auto tools = c.list_all_tools();
+    EXPECT_TRUE(tools) << tools.error().message;
+    if (!tools) return false;
+    return std::any_of(tools->begin(), tools->end(), [&](const Tool& t) { return t.name == tool; });
+  }
+};
+
+TEST_F(GatewayHttp, EachUpstreamIsServedAtItsOwnPath) {
+  for (const char* name : {"everything", "filesystem", "memory", "ours"}) {
+    ASSERT_TRUE(urls.contains(name)) << name << "\n" << gateway->err();
+    EXPECT_EQ(urls[name].substr(urls[name].find("/servers/")), std::string("/servers/") + name + "/mcp");
+  }
+  auto everything = client_of("everything");
+  ASSERT_TRUE(everything);
+  EXPECT_EQ(everything->server().server_info.name, "mcp-trust-gateway/everything");
+  ASSERT_TRUE(lists(*everything, "echo"));
+  auto echo = everything->call_tool("echo", {{"message", "through the gateway"}});
+  ASSERT_TRUE(echo) << echo.error().message;
+  EXPECT_NE(text_of(*echo).find("through the gateway"), std::string::npos) << text_of(*echo);
+
+  auto files = client_of("filesystem");
+  ASSERT_TRUE(files);
+  EXPECT_FALSE(lists(*files, "echo"));  // each path is its own upstream
+  auto read = files->call_tool("read_text_file", {{"path", (dir->path / "files" / "hello.txt").string()}});
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_NE(text_of(*read).find("hello from the filesystem server"), std::string::npos) << text_of(*read);
+
+  auto memory = client_of("memory");
+  ASSERT_TRUE(memory);
+  auto created = memory->call_tool(
+      "create_entities", {{"entities", json::array{json::object{{"name", "gateway"}, {"entityType", "test"}, {"observations", json::array{"pinned"}}}}}});
+  ASSERT_TRUE(created) << created.error().message;
+  auto graph = memory->call_tool("read_graph", {});
+  ASSERT_TRUE(graph) << graph.error().message;
+  EXPECT_NE(text_of(*graph).find("gateway"), std::string::npos) << text_of(*graph);
+
+  auto ours = client_of("ours");
+  ASSERT_TRUE(ours);
+  auto simple = ours->call_tool("test_simple_text", {});
+  ASSERT_TRUE(simple) << simple.error().message;
+  EXPECT_FALSE(text_of(*simple).empty());
+}
+
+TEST_F(GatewayHttp, A2026ClientReachesA2025StdioUpstream) {
+  auto c = client_of("everything", "2026-07-28");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->server().protocol_version, "2026-07-28");
+  ASSERT_TRUE(lists(*c, "echo"));
+  auto echo = c->call_tool("echo", {{"message", "stateless"}});
+  ASSERT_TRUE(echo) << echo.error().message;
+  EXPECT_NE(text_of(*echo).find("stateless"), std::string::npos);
+}
+
+TEST_F(GatewayHttp, AServerThatCannotStartIsReportedAndLeftOut) {
+  EXPECT_FALSE(urls.contains("broken"));
+  EXPECT_NE(gateway->err().find("broken"), std::string::npos) << gateway->err();
+  // Its path is no endpoint.
+  ClientOptions co;
+  co.protocol_version = "2025-11-25";
+  Client c(co);
+  std::string url = urls.at("everything");
+  url.replace(url.find("/servers/everything/"), std::string("/servers/everything/").size(), "/servers/broken/");
+  auto t = http::HttpClientTransport::create({.url = url});
+  ASSERT_TRUE(t);
+  EXPECT_FALSE(c.connect(*t));
+}
+
+TEST_F(GatewayHttp, EveryCallIsInTheAuditLogAndTheChainVerifies) {
+  auto c = client_of("everything");
+  ASSERT_TRUE(c);
+  auto echo = c->call_tool("echo", {{"message", "audited"}});
+  ASSERT_TRUE(echo) << echo.error().message;
+  const auto verify = test::run_program(bin("mcp-trust"), {"audit", "verify", "--state", state}, dir->path / "gw");
+  EXPECT_EQ(verify.code, 0) << verify.out << verify.err;
+  const auto exported = test::run_program(bin("mcp-trust"), {"audit", "export", "--state", state}, dir->path / "gw");
+  ASSERT_EQ(exported.code, 0) << exported.err;
+  EXPECT_NE(exported.out.find(R"("server":"everything")"), std::string::npos) << exported.out.substr(0, 2000);
+  EXPECT_NE(exported.out.find(R"("tool":"echo")"), std::string::npos);
+  // The arguments are recorded as a digest, never in clear.
+  EXPECT_EQ(exported.out.find("audited"), std::string::npos);
+}
+
+}  // namespace
