@@ -1,6 +1,7 @@
 #include "gateway/proxy.hpp"
 
 #include <chrono>
+#include <set>
 
 #include "log/log.hpp"
 #include "mcp/protocol/methods.hpp"
@@ -11,28 +12,37 @@ namespace mcp::gateway {
 
 namespace {
 
-// Hides what is not approved from every tools/list, and refuses calls to it, asking the proxy
-// (and so the store) each time.
+using Refusal = std::function<std::optional<Error>(ListKind, const std::string&)>;
+
+// Hides what is not approved from every list, and refuses calls, gets and reads of it, asking the
+// proxy (and so the store) each time.
 class PinStage final : public Stage {
  public:
-  explicit PinStage(std::function<std::optional<Error>(const std::string&)> refusal) : refusal_(std::move(refusal)) {}
+  explicit PinStage(Refusal refusal) : refusal_(std::move(refusal)) {}
   std::string_view name() const override { return "pins"; }
   std::optional<Result<json::value>> on_request(Call& call) override {
-    if (!call.target || call.target->kind != ListKind::tools) return std::nullopt;
-    if (auto why = refusal_(call.target->key)) return Result<json::value>(fail(std::move(*why)));
+    if (!call.target) return std::nullopt;
+    if (auto why = refusal_(call.target->kind, call.target->key)) return Result<json::value>(fail(std::move(*why)));
     return std::nullopt;
   }
-  bool on_list_item(const Call&, ListedItem& item) override {
-    return item.kind != ListKind::tools || !refusal_(item.key);
-  }
+  bool on_list_item(const Call&, ListedItem& item) override { return !refusal_(item.kind, item.key); }
 
  private:
-  std::function<std::optional<Error>(const std::string&)> refusal_;
+  Refusal refusal_;
 };
 
-std::string digest_of(const json::object& arguments) {
+std::string digest_of(const json::value& arguments) {
   auto canonical = trust::canonicalize(arguments);
   return canonical ? trust::sha256_tag(*canonical) : std::string("(not canonicalisable)");
+}
+
+template <class R>
+std::string_view outcome_of(const Result<R>& r) {
+  if (!r) return "error";
+  if constexpr (std::is_same_v<R, CallToolResult>) {
+    if (r->is_error.value_or(false)) return "tool-error";
+  }
+  return "ok";
 }
 
 }  // namespace
@@ -50,9 +60,9 @@ Result<std::shared_ptr<Proxy>> Proxy::start(std::shared_ptr<Client> upstream, st
   std::shared_ptr<Proxy> p(new Proxy(std::move(upstream), std::move(pins), std::move(audit), std::move(options),
                                      std::move(server_options)));
   std::weak_ptr<Proxy> weak = p;
-  p->server_->use(std::make_shared<PinStage>([weak](const std::string& tool) -> std::optional<Error> {
+  p->server_->use(std::make_shared<PinStage>([weak](ListKind kind, const std::string& key) -> std::optional<Error> {
     auto self = weak.lock();
-    return self ? self->refusal(tool) : std::optional<Error>(Error::internal("the gateway is stopping"));
+    return self ? self->refusal(kind, key) : std::optional<Error>(Error::internal("the gateway is stopping"));
   }));
   if (auto ok = p->refresh(); !ok) return fail(ok.error());
   // The proxy outlives its thread: the thread is its last member, stopped and joined first.
@@ -77,69 +87,156 @@ void Proxy::refresh_later() {
   cv_.notify_all();
 }
 
-std::optional<Error> Proxy::refusal(const std::string& tool) const {
-  auto state = pins_->state(options_.name, ListKind::tools, tool);
+std::optional<Error> Proxy::refusal(ListKind kind, const std::string& key) const {
+  auto state = pins_->state(options_.name, kind, key);
   if (!state) return Error::internal("the gateway's state cannot be read: " + state.error().message);
   if (!*state || **state == PinState::approved) return std::nullopt;
   const std::string how = " (see it with `mcp-trust gateway pins --state " + options_.state_dir +
                           "`; allow it with `mcp-trust gateway approve --state " + options_.state_dir + " " +
-                          options_.name + " " + tool + "`)";
-  if (**state == PinState::rejected) {
-    return Error::invalid_params("tool '" + peer_text(tool) + "' of " + options_.name + " was rejected at the gateway" + how);
+                          options_.name + " " + peer_text(key) + "`)";
+  const std::string what = std::string(item_noun(kind)) + " '" + peer_text(key) + "' of " + options_.name;
+  if (**state == PinState::rejected) return Error::invalid_params(what + " was rejected at the gateway" + how);
+  return Error::invalid_params(what + " is quarantined at the gateway: its definition is not the one approved" + how);
+}
+
+bool Proxy::upstream_offers(ListKind kind) const {
+  const auto& caps = upstream_->server().capabilities;
+  switch (kind) {
+    case ListKind::tools: return caps.tools.has_value();
+    case ListKind::prompts: return caps.prompts.has_value();
+    case ListKind::resources:
+    case ListKind::resource_templates: return caps.resources.has_value();
   }
-  return Error::invalid_params("tool '" + peer_text(tool) + "' of " + options_.name +
-                               " is quarantined at the gateway: its definition is not the one approved" + how);
+  return false;
 }
 
 Result<void> Proxy::refresh() {
-  auto tools = upstream_->list_all_tools();
-  if (!tools) return fail(tools.error());
-  std::map<std::string, PinState> states;
-  for (const auto& t : *tools) {
-    auto state = pins_->observe(options_.name, ListKind::tools, t.name, to_json(t).as_object(), options_.new_items);
-    if (!state) return fail(state.error());
-    states[t.name] = *state;
+  for (ListKind kind : {ListKind::tools, ListKind::prompts, ListKind::resources, ListKind::resource_templates}) {
+    if (!upstream_offers(kind)) continue;
+    if (auto ok = refresh(kind); !ok) return fail(Error::internal(std::string(list_method(kind)) + ": " + ok.error().message));
   }
-  std::set<std::string> gone;
-  bool changed = false;
-  {
-    std::lock_guard lock(mu_);
-    for (const auto& name : registered_)
-      if (!states.contains(name)) gone.insert(name);
-    changed = states != listed_states_;
-    listed_states_ = states;
-    registered_.clear();
-    for (const auto& t : *tools) registered_.insert(t.name);
-  }
-  std::weak_ptr<Proxy> weak = weak_from_this();
-  for (const auto& t : *tools) {
-    const std::string name = t.name;
-    // Registered whatever its state: the pin stage decides per list and per call, so a decision
-    // made elsewhere holds at once.
-    server_->add_tool(t, [weak, name](const json::object& args, RequestContext& ctx) -> Result<CallToolResult> {
-      auto self = weak.lock();
-      if (!self) return fail(Error::internal("the gateway is stopping"));
-      return self->call(name, args, ctx);
-    });
-  }
-  for (const auto& name : gone) server_->remove_tool(name);
-  if (changed) server_->availability_changed(ListKind::tools);
   return {};
 }
 
-Result<CallToolResult> Proxy::call(const std::string& name, const json::object& arguments, RequestContext& ctx) {
+template <class Item, class KeyOf, class Add, class Remove>
+Result<void> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyOf key_of, Add add, Remove remove) {
+  if (!listed) return fail(listed.error());
+  std::map<std::string, PinState> states;
+  for (const auto& item : *listed) {
+    auto state = pins_->observe(options_.name, kind, key_of(item), to_json(item).as_object(), options_.new_items);
+    if (!state) return fail(state.error());
+    states[key_of(item)] = *state;
+  }
+  std::set<std::string> gone;
+  std::vector<const Item*> to_add;
+  bool changed = false;
+  {
+    std::lock_guard lock(mu_);
+    auto& before = listed_states_[kind];
+    for (const auto& [key, state] : before)
+      if (!states.contains(key)) gone.insert(key);
+    changed = states != before;
+    before = states;
+    // Only what is new or changed is registered again: each registration tells every client the
+    // list changed.
+    auto& registered = registered_[kind];
+    for (const auto& key : gone) registered.erase(key);
+    for (const auto& item : *listed) {
+      std::string definition = json::serialize(to_json(item));
+      auto& slot = registered[key_of(item)];
+      if (slot != definition) {
+        slot = std::move(definition);
+        to_add.push_back(&item);
+      }
+    }
+  }
+  // Registered whatever its state: the pin stage decides per list and per request, so a decision
+  // made elsewhere holds at once.
+  for (const Item* item : to_add) add(*item);
+  for (const auto& key : gone) remove(key);
+  if (changed) server_->availability_changed(kind);
+  return {};
+}
+
+Result<void> Proxy::refresh(ListKind kind) {
+  std::weak_ptr<Proxy> weak = weak_from_this();
+  auto stopping = [] { return Error::internal("the gateway is stopping"); };
+  switch (kind) {
+    case ListKind::tools:
+      return mirror(
+          kind, upstream_->list_all_tools(), [](const Tool& t) { return t.name; },
+          [&](const Tool& t) {
+            server_->add_tool(t, [weak, stopping, name = t.name](const json::object& args, RequestContext& ctx) -> Result<CallToolResult> {
+              auto self = weak.lock();
+              if (!self) return fail(stopping());
+              return self->audited<CallToolResult>(method::kToolsCall, name, args, ctx,
+                                                   [&] { return self->upstream_->call_tool(name, args); });
+            });
+          },
+          [&](const std::string& key) { server_->remove_tool(key); });
+    case ListKind::prompts:
+      return mirror(
+          kind, upstream_->list_all_prompts(), [](const Prompt& p) { return p.name; },
+          [&](const Prompt& p) {
+            server_->add_prompt(p, [weak, stopping, name = p.name](const std::map<std::string, std::string>& args,
+                                                                   RequestContext& ctx) -> Result<GetPromptResult> {
+              auto self = weak.lock();
+              if (!self) return fail(stopping());
+              json::object recorded;
+              for (const auto& [k, v] : args) recorded[k] = v;
+              return self->audited<GetPromptResult>(method::kPromptsGet, name, recorded, ctx,
+                                                    [&] { return self->upstream_->get_prompt(name, args); });
+            });
+          },
+          [&](const std::string& key) { server_->remove_prompt(key); });
+    case ListKind::resources:
+      return mirror(
+          kind, upstream_->list_all_resources(), [](const Resource& r) { return r.uri; },
+          [&](const Resource& r) {
+            server_->add_resource(r, [weak, stopping](const std::string& uri, RequestContext& ctx) -> Result<ReadResourceResult> {
+              auto self = weak.lock();
+              if (!self) return fail(stopping());
+              return self->audited<ReadResourceResult>(method::kResourcesRead, uri, json::object{}, ctx,
+                                                       [&] { return self->upstream_->read_resource(uri); });
+            });
+          },
+          [&](const std::string& key) { server_->remove_resource(key); });
+    case ListKind::resource_templates:
+      return mirror(
+          kind, upstream_->list_all_resource_templates(), [](const ResourceTemplate& t) { return t.uri_template; },
+          [&](const ResourceTemplate& t) {
+            auto added = server_->add_resource_template(
+                t, [weak, stopping](const std::string& uri, const UriTemplate::Variables&, RequestContext& ctx) -> Result<ReadResourceResult> {
+                  auto self = weak.lock();
+                  if (!self) return fail(stopping());
+                  return self->audited<ReadResourceResult>(method::kResourcesRead, uri, json::object{}, ctx,
+                                                           [&] { return self->upstream_->read_resource(uri); });
+                });
+            // An upstream's template that is not RFC 6570 cannot be matched: it is pinned (and
+            // visible in `pins`) but not served.
+            if (!added) MCP_LOG_WARN("gateway {}: not serving template {}: {}", options_.name, peer_text(t.uri_template), added.error().message);
+          },
+          [&](const std::string& key) { server_->remove_resource_template(key); });
+  }
+  return {};
+}
+
+template <class R, class Forward>
+Result<R> Proxy::audited(std::string_view method, const std::string& item, const json::value& arguments,
+                         RequestContext& ctx, Forward forward) {
   const auto start = std::chrono::steady_clock::now();
-  auto r = upstream_->call_tool(name, arguments);
+  Result<R> r = forward();
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
   json::object record{{"server", options_.name},
-                      {"tool", name},
+                      {"method", method},
+                      {"item", peer_text(item, 1024)},
                       {"arguments", digest_of(arguments)},
                       {"client", ctx.session_id()},
                       {"latencyUs", us},
-                      {"outcome", !r ? "error" : (r->is_error.value_or(false) ? "tool-error" : "ok")}};
+                      {"outcome", outcome_of(r)}};
   if (!r) record["error"] = peer_text(r.error().message);
   if (auto a = audit_->append("call", std::move(record)); !a) {
-    // An unrecorded call is not answered: the log must hold every call that happened.
+    // An unrecorded request is not answered: the log must hold every call that happened.
     return fail(Error::internal("the gateway could not record the call: " + a.error().message));
   }
   return r;

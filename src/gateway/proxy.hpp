@@ -1,11 +1,14 @@
 // Private to the gateway: one upstream MCP server behind a Server of ours, with trust on first use.
-// This first slice mirrors the upstream's tools (prompts, resources and templates are not
-// forwarded yet): each tool the upstream lists is pinned (pin_store.hpp); one quarantined or
-// rejected is hidden from tools/list and a call to it is refused with why and how to approve it;
-// every call is appended to the audit log. A tools/list_changed from the upstream re-lists it, and
-// tells our clients when what they may see changed. A decision made meanwhile by another process
-// (`mcp-trust gateway approve`) holds from the next list or call: the state is read from the store
-// each time.
+// Mirrors the upstream's tools, prompts, resources and resource templates (the kinds its
+// capabilities declare): each item listed is pinned (pin_store.hpp); one quarantined or rejected is
+// hidden from its list and a call, get or read of it is refused with why and how to approve it;
+// every call, get and read is appended to the audit log. A list_changed from the upstream re-lists
+// it, and tells our clients when what they may see changed. A decision made meanwhile by another
+// process (`mcp-trust gateway approve`) holds from the next list or call: the state is read from
+// the store each time.
+//
+// Not forwarded yet: resources/subscribe, completion, logging, and the upstream's own requests
+// (sampling, elicitation, roots): the upstream sees a client that declares none of them.
 //
 // Thread-safety: the Server serves its sessions on its own threads; refresh() may be called from
 // any thread.
@@ -15,9 +18,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "gateway/pin_store.hpp"
 #include "mcp/client/client.hpp"
@@ -40,7 +43,7 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   ~Proxy();
 
   std::shared_ptr<Server> server() const { return server_; }
-  // Lists the upstream's tools again, pins them, and registers what changed.
+  // Lists the upstream again (every kind it offers), pins what it lists, and registers what changed.
   [[nodiscard]] Result<void> refresh();
   // Asks for a refresh from the proxy's own thread (for the upstream's list_changed, which arrives
   // on its reader thread, where a request must not be made).
@@ -49,8 +52,18 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
  private:
   Proxy(std::shared_ptr<Client> upstream, std::shared_ptr<PinStore> pins, std::shared_ptr<AuditLog> audit,
         ProxyOptions options, ServerOptions server_options);
-  Result<CallToolResult> call(const std::string& name, const json::object& arguments, RequestContext& ctx);
-  std::optional<Error> refusal(const std::string& tool) const;
+  bool upstream_offers(ListKind kind) const;
+  Result<void> refresh(ListKind kind);
+  // Pins every listed item, registers each with `add`, removes what is no longer listed with
+  // `remove`, and tells clients if what they may see changed.
+  template <class Item, class KeyOf, class Add, class Remove>
+  Result<void> mirror(ListKind kind, Result<std::vector<Item>> listed, KeyOf key_of, Add add, Remove remove);
+  // Forwards one request to the upstream and appends it to the audit log; an unrecorded request
+  // is not answered.
+  template <class R, class Forward>
+  Result<R> audited(std::string_view method, const std::string& item, const json::value& arguments,
+                    RequestContext& ctx, Forward forward);
+  std::optional<Error> refusal(ListKind kind, const std::string& key) const;
 
   std::shared_ptr<Client> upstream_;
   std::shared_ptr<PinStore> pins_;
@@ -58,8 +71,11 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   const ProxyOptions options_;
   std::shared_ptr<Server> server_;
   std::mutex mu_;
-  std::set<std::string> registered_;  // tool names registered on server_
-  std::map<std::string, PinState> listed_states_;  // as of the last refresh, to tell clients of changes
+  // Per kind, what the last refresh listed and its pins' states: to remove what went, and to tell
+  // clients of changes.
+  std::map<ListKind, std::map<std::string, PinState>> listed_states_;
+  // Per kind, the definition registered on server_ for each key (serialized JSON).
+  std::map<ListKind, std::map<std::string, std::string>> registered_;
   std::condition_variable_any cv_;  // with the refresher's stop_token
   bool refresh_wanted_ = false;
   std::jthread refresher_;  // last

@@ -37,8 +37,7 @@ Result<std::unique_ptr<Upstream>> Upstream::start(const UpstreamConfig& config, 
   std::unique_ptr<Upstream> u(new Upstream(config));
   ClientOptions co;
   co.info.name = "mcp-trust-gateway";
-  co.on_list_changed = [slot = u->slot_](const std::string& list) {
-    if (list != "tools") return;
+  co.on_list_changed = [slot = u->slot_](const std::string&) {
     std::shared_ptr<Proxy> p;
     {
       std::lock_guard lock(slot->mutex);

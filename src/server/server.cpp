@@ -216,6 +216,17 @@ Result<void> Server::add_async_resource_template(ResourceTemplate resource_templ
   return impl_->add_template(std::move(resource_template), {.async = std::move(reader)}, std::move(tree));
 }
 
+bool Server::remove_resource_template(const std::string& uri_template) {
+  bool removed;
+  {
+    std::lock_guard lock(impl_->mu);
+    removed = erase_first(impl_->templates, [&](const auto& e) { return e.resource_template.uri_template == uri_template; });
+    impl_->note_async_readers();
+  }
+  if (removed) impl_->broadcast(method::kResourcesListChanged, {});
+  return removed;
+}
+
 void Server::Impl::add_prompt(PromptEntry entry) {
   {
     std::lock_guard lock(mu);

@@ -163,6 +163,38 @@ TEST_F(GatewayHttp, EachUpstreamIsServedAtItsOwnPath) {
   EXPECT_FALSE(text_of(*simple).empty());
 }
 
+TEST_F(GatewayHttp, PromptsResourcesAndTemplatesAreForwarded) {
+  for (const char* revision : {"2025-11-25", "2026-07-28"}) {
+    SCOPED_TRACE(revision);
+    auto c = client_of("everything", revision);
+    ASSERT_TRUE(c);
+    auto prompts = c->list_all_prompts();
+    ASSERT_TRUE(prompts) << prompts.error().message;
+    ASSERT_FALSE(prompts->empty());
+    // The first prompt that needs no argument, got through the gateway.
+    auto simple = std::find_if(prompts->begin(), prompts->end(), [](const Prompt& p) {
+      return std::none_of(p.arguments.begin(), p.arguments.end(),
+                          [](const PromptArgument& a) { return a.required.value_or(false); });
+    });
+    ASSERT_NE(simple, prompts->end());
+    auto got = c->get_prompt(simple->name);
+    ASSERT_TRUE(got) << got.error().message;
+    EXPECT_FALSE(got->messages.empty());
+
+    auto resources = c->list_all_resources();
+    ASSERT_TRUE(resources) << resources.error().message;
+    ASSERT_FALSE(resources->empty());
+    auto read = c->read_resource(resources->front().uri);
+    ASSERT_TRUE(read) << resources->front().uri << ": " << read.error().message;
+    ASSERT_FALSE(read->contents.empty());
+    EXPECT_EQ(uri_of(read->contents.front()), resources->front().uri);
+
+    auto templates = c->list_all_resource_templates();
+    ASSERT_TRUE(templates) << templates.error().message;
+    EXPECT_FALSE(templates->empty());
+  }
+}
+
 TEST_F(GatewayHttp, A2026ClientReachesA2025StdioUpstream) {
   auto c = client_of("everything", "2026-07-28");
   ASSERT_TRUE(c);
@@ -197,7 +229,7 @@ TEST_F(GatewayHttp, EveryCallIsInTheAuditLogAndTheChainVerifies) {
   const auto exported = test::run_program(bin("mcp-trust"), {"audit", "export", "--state", state}, dir->path / "gw");
   ASSERT_EQ(exported.code, 0) << exported.err;
   EXPECT_NE(exported.out.find(R"("server":"everything")"), std::string::npos) << exported.out.substr(0, 2000);
-  EXPECT_NE(exported.out.find(R"("tool":"echo")"), std::string::npos);
+  EXPECT_NE(exported.out.find(R"("item":"echo")"), std::string::npos);
   // The arguments are recorded as a digest, never in clear.
   EXPECT_EQ(exported.out.find("audited"), std::string::npos);
 }

@@ -215,6 +215,7 @@ class Server : public std::enable_shared_from_this<Server> {
                                                    ResourceTree tree = {});
   [[nodiscard]] Result<void> add_async_resource_template(ResourceTemplate resource_template,
                                                          AsyncTemplateReader reader, ResourceTree tree = {});
+  bool remove_resource_template(const std::string& uri_template);
   void add_prompt(Prompt prompt, PromptHandler handler);
   void add_async_prompt(Prompt prompt, AsyncPromptHandler handler);
   bool remove_prompt(const std::string& name);
