@@ -107,20 +107,23 @@ Result<void> apply_gateway_section(const json::value& section, GatewayConfig& co
     if (it == config.upstreams.end()) return fail(bad(where, "names no server of mcpServers"));
     if (!policy.is_object()) return fail(bad(where, "must be an object"));
     for (const auto& [k, v] : policy.as_object()) {
-      if (k != "newItems") return fail(bad(where, "unknown key \"" + peer_text(std::string(k), 64) + "\""));
-      if (v == "allow") it->new_items = NewItems::allow;
-      else if (v == "quarantine") it->new_items = NewItems::quarantine;
-      else return fail(bad(where, "\"newItems\" is \"allow\" or \"quarantine\""));
+      if (k == "newItems") {
+        if (v == "allow") it->new_items = NewItems::allow;
+        else if (v == "quarantine") it->new_items = NewItems::quarantine;
+        else return fail(bad(where, "\"newItems\" is \"allow\" or \"quarantine\""));
+      } else if (k == "timeoutSeconds") {
+        const auto seconds = v.is_number() ? v.to_number<double>() : -1.0;
+        if (!(seconds >= 0.1 && seconds <= 86400)) return fail(bad(where, "\"timeoutSeconds\" is a number from 0.1 to 86400"));
+        it->timeout = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+      } else {
+        return fail(bad(where, "unknown key \"" + peer_text(std::string(k), 64) + "\""));
+      }
     }
   }
   return {};
 }
 
 }  // namespace
-
-bool UpstreamConfig::same_launch(const UpstreamConfig& o) const {
-  return command == o.command && args == o.args && env == o.env && cwd == o.cwd && url == o.url && headers == o.headers;
-}
 
 Result<GatewayConfig> parse_config(std::string_view text) {
   if (text.size() > kMaxConfigBytes) return fail(bad("the file", "larger than 1 MiB"));

@@ -13,6 +13,7 @@
 // warning). The file is bounded (1 MiB, 256 servers).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <filesystem>
 #include <map>
@@ -38,12 +39,11 @@ struct UpstreamConfig {
   std::string cwd;
   std::string url;
   std::map<std::string, std::string> headers;
-  // Policy (the gateway section's servers.NAME).
+  // The gateway section's servers.NAME.
   NewItems new_items = NewItems::allow;
+  std::chrono::milliseconds timeout{60'000};  // "timeoutSeconds": each request to the upstream
 
   bool is_stdio() const { return !command.empty(); }
-  // What the config says about it, for comparing on reload (a changed entry restarts its upstream).
-  bool same_launch(const UpstreamConfig& other) const;
 };
 
 struct GatewayConfig {

@@ -99,8 +99,25 @@ std::optional<Error> Proxy::refusal(ListKind kind, const std::string& key) const
   return Error::invalid_params(what + " is quarantined at the gateway: its definition is not the one approved" + how);
 }
 
-bool Proxy::upstream_offers(ListKind kind) const {
-  const auto& caps = upstream_->server().capabilities;
+std::shared_ptr<Client> Proxy::upstream() const {
+  std::lock_guard lock(upstream_mu_);
+  return upstream_;
+}
+
+void Proxy::set_upstream(std::shared_ptr<Client> upstream) {
+  std::lock_guard lock(upstream_mu_);
+  upstream_ = std::move(upstream);
+}
+
+void Proxy::announce_lists() {
+  auto up = upstream();
+  for (ListKind kind : {ListKind::tools, ListKind::prompts, ListKind::resources, ListKind::resource_templates}) {
+    if (upstream_offers(*up, kind)) server_->availability_changed(kind);
+  }
+}
+
+bool Proxy::upstream_offers(const Client& upstream, ListKind kind) {
+  const auto& caps = upstream.server().capabilities;
   switch (kind) {
     case ListKind::tools: return caps.tools.has_value();
     case ListKind::prompts: return caps.prompts.has_value();
@@ -111,9 +128,12 @@ bool Proxy::upstream_offers(ListKind kind) const {
 }
 
 Result<void> Proxy::refresh() {
+  // One refresh at a time (the refresher's, a restart's): each compares with what the last one saw.
+  std::lock_guard serial(refresh_mu_);
+  auto up = upstream();
   for (ListKind kind : {ListKind::tools, ListKind::prompts, ListKind::resources, ListKind::resource_templates}) {
-    if (!upstream_offers(kind)) continue;
-    if (auto ok = refresh(kind); !ok) return fail(Error::internal(std::string(list_method(kind)) + ": " + ok.error().message));
+    if (!upstream_offers(*up, kind)) continue;
+    if (auto ok = refresh(*up, kind); !ok) return fail(Error::internal(std::string(list_method(kind)) + ": " + ok.error().message));
   }
   return {};
 }
@@ -158,25 +178,25 @@ Result<void> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
   return {};
 }
 
-Result<void> Proxy::refresh(ListKind kind) {
+Result<void> Proxy::refresh(Client& up, ListKind kind) {
   std::weak_ptr<Proxy> weak = weak_from_this();
   auto stopping = [] { return Error::internal("the gateway is stopping"); };
   switch (kind) {
     case ListKind::tools:
       return mirror(
-          kind, upstream_->list_all_tools(), [](const Tool& t) { return t.name; },
+          kind, up.list_all_tools(), [](const Tool& t) { return t.name; },
           [&](const Tool& t) {
             server_->add_tool(t, [weak, stopping, name = t.name](const json::object& args, RequestContext& ctx) -> Result<CallToolResult> {
               auto self = weak.lock();
               if (!self) return fail(stopping());
               return self->audited<CallToolResult>(method::kToolsCall, name, args, ctx,
-                                                   [&] { return self->upstream_->call_tool(name, args); });
+                                                   [&] { return self->upstream()->call_tool(name, args); });
             });
           },
           [&](const std::string& key) { server_->remove_tool(key); });
     case ListKind::prompts:
       return mirror(
-          kind, upstream_->list_all_prompts(), [](const Prompt& p) { return p.name; },
+          kind, up.list_all_prompts(), [](const Prompt& p) { return p.name; },
           [&](const Prompt& p) {
             server_->add_prompt(p, [weak, stopping, name = p.name](const std::map<std::string, std::string>& args,
                                                                    RequestContext& ctx) -> Result<GetPromptResult> {
@@ -185,32 +205,32 @@ Result<void> Proxy::refresh(ListKind kind) {
               json::object recorded;
               for (const auto& [k, v] : args) recorded[k] = v;
               return self->audited<GetPromptResult>(method::kPromptsGet, name, recorded, ctx,
-                                                    [&] { return self->upstream_->get_prompt(name, args); });
+                                                    [&] { return self->upstream()->get_prompt(name, args); });
             });
           },
           [&](const std::string& key) { server_->remove_prompt(key); });
     case ListKind::resources:
       return mirror(
-          kind, upstream_->list_all_resources(), [](const Resource& r) { return r.uri; },
+          kind, up.list_all_resources(), [](const Resource& r) { return r.uri; },
           [&](const Resource& r) {
             server_->add_resource(r, [weak, stopping](const std::string& uri, RequestContext& ctx) -> Result<ReadResourceResult> {
               auto self = weak.lock();
               if (!self) return fail(stopping());
               return self->audited<ReadResourceResult>(method::kResourcesRead, uri, json::object{}, ctx,
-                                                       [&] { return self->upstream_->read_resource(uri); });
+                                                       [&] { return self->upstream()->read_resource(uri); });
             });
           },
           [&](const std::string& key) { server_->remove_resource(key); });
     case ListKind::resource_templates:
       return mirror(
-          kind, upstream_->list_all_resource_templates(), [](const ResourceTemplate& t) { return t.uri_template; },
+          kind, up.list_all_resource_templates(), [](const ResourceTemplate& t) { return t.uri_template; },
           [&](const ResourceTemplate& t) {
             auto added = server_->add_resource_template(
                 t, [weak, stopping](const std::string& uri, const UriTemplate::Variables&, RequestContext& ctx) -> Result<ReadResourceResult> {
                   auto self = weak.lock();
                   if (!self) return fail(stopping());
                   return self->audited<ReadResourceResult>(method::kResourcesRead, uri, json::object{}, ctx,
-                                                           [&] { return self->upstream_->read_resource(uri); });
+                                                           [&] { return self->upstream()->read_resource(uri); });
                 });
             // An upstream's template that is not RFC 6570 cannot be matched: it is pinned (and
             // visible in `pins`) but not served.
@@ -226,6 +246,9 @@ Result<R> Proxy::audited(std::string_view method, const std::string& item, const
                          RequestContext& ctx, Forward forward) {
   const auto start = std::chrono::steady_clock::now();
   Result<R> r = forward();
+  // The upstream's own errors pass as they are; ours (it exited, timed out, the connection
+  // dropped) say which upstream.
+  if (!r && !r.error().from_peer) r.error().message = "upstream " + options_.name + ": " + r.error().message;
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
   json::object record{{"server", options_.name},
                       {"method", method},

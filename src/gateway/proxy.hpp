@@ -48,12 +48,18 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   // Asks for a refresh from the proxy's own thread (for the upstream's list_changed, which arrives
   // on its reader thread, where a request must not be made).
   void refresh_later();
+  // The upstream client calls go to; set_upstream() replaces it (a restarted upstream): calls in
+  // flight finish on the old one, new calls use the new one. Call refresh() after.
+  std::shared_ptr<Client> upstream() const;
+  void set_upstream(std::shared_ptr<Client> upstream);
+  // Tells our clients every list the upstream offers may have changed (after a restart).
+  void announce_lists();
 
  private:
   Proxy(std::shared_ptr<Client> upstream, std::shared_ptr<PinStore> pins, std::shared_ptr<AuditLog> audit,
         ProxyOptions options, ServerOptions server_options);
-  bool upstream_offers(ListKind kind) const;
-  Result<void> refresh(ListKind kind);
+  static bool upstream_offers(const Client& upstream, ListKind kind);
+  Result<void> refresh(Client& upstream, ListKind kind);
   // Pins every listed item, registers each with `add`, removes what is no longer listed with
   // `remove`, and tells clients if what they may see changed.
   template <class Item, class KeyOf, class Add, class Remove>
@@ -65,7 +71,9 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
                     RequestContext& ctx, Forward forward);
   std::optional<Error> refusal(ListKind kind, const std::string& key) const;
 
-  std::shared_ptr<Client> upstream_;
+  mutable std::mutex upstream_mu_;
+  std::shared_ptr<Client> upstream_;  // guarded by upstream_mu_
+  std::mutex refresh_mu_;
   std::shared_ptr<PinStore> pins_;
   std::shared_ptr<AuditLog> audit_;
   const ProxyOptions options_;

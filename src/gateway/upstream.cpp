@@ -1,13 +1,18 @@
 #include "gateway/upstream.hpp"
 
+#include <algorithm>
 #include <iostream>
 
+#include "log/log.hpp"
 #include "mcp/http/client_transport.hpp"
 #include "mcp/stdio/child_process.hpp"
 
 namespace mcp::gateway {
 
 namespace {
+
+constexpr std::chrono::milliseconds kFirstBackoff{500};
+constexpr std::chrono::milliseconds kMaxBackoff{30'000};
 
 Result<std::shared_ptr<Transport>> open_transport(const UpstreamConfig& c) {
   if (!c.is_stdio()) {
@@ -32,48 +37,111 @@ Result<std::shared_ptr<Transport>> open_transport(const UpstreamConfig& c) {
 
 }  // namespace
 
-Result<std::unique_ptr<Upstream>> Upstream::start(const UpstreamConfig& config, const State& state,
-                                                  const std::string& state_dir, ServerOptions server_options) {
-  std::unique_ptr<Upstream> u(new Upstream(config));
+Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
   ClientOptions co;
   co.info.name = "mcp-trust-gateway";
-  co.on_list_changed = [slot = u->slot_](const std::string&) {
+  co.session.request_timeout = config_.timeout;
+  co.on_list_changed = [shared = shared_](const std::string&) {
     std::shared_ptr<Proxy> p;
     {
-      std::lock_guard lock(slot->mutex);
-      p = slot->proxy.lock();
+      std::lock_guard lock(shared->mutex);
+      p = shared->proxy.lock();
     }
     if (p) p->refresh_later();
   };
-  u->client_ = std::make_shared<Client>(co);
-  auto transport = open_transport(config);
-  if (!transport) return fail(Error::internal(config.name + ": cannot start the upstream: " + transport.error().message));
-  if (auto init = u->client_->connect(*transport); !init) {
-    u->client_->close();
-    return fail(Error::internal(config.name + ": the upstream did not initialize: " + init.error().message));
+  co.on_closed = [shared = shared_, generation](const std::optional<Error>& reason) {
+    std::lock_guard lock(shared->mutex);
+    if (shared->generation != generation || shared->closing) return;
+    shared->down = true;
+    shared->why = reason ? reason->message : "the connection closed";
+    shared->cv.notify_all();
+  };
+  auto client = std::make_shared<Client>(co);
+  auto transport = open_transport(config_);
+  if (!transport) return fail(Error::internal(config_.name + ": cannot start the upstream: " + transport.error().message));
+  if (auto init = client->connect(*transport); !init) {
+    client->close();
+    return fail(Error::internal(config_.name + ": the upstream did not initialize: " + init.error().message));
   }
+  return client;
+}
+
+Result<std::unique_ptr<Upstream>> Upstream::start(const UpstreamConfig& config, const State& state,
+                                                  const std::string& state_dir, ServerOptions server_options) {
+  std::unique_ptr<Upstream> u(new Upstream(config, state.audit));
+  auto client = u->connect(0);
+  if (!client) return fail(client.error());
   ProxyOptions po;
   po.name = config.name;
   po.new_items = config.new_items;
   po.state_dir = state_dir;
   server_options.info.name = "mcp-trust-gateway/" + config.name;
-  auto proxy = Proxy::start(u->client_, state.pins, state.audit, std::move(po), std::move(server_options));
+  auto proxy = Proxy::start(*client, state.pins, state.audit, std::move(po), std::move(server_options));
   if (!proxy) {
-    u->client_->close();
+    (*client)->close();
     return fail(Error::internal(config.name + ": " + proxy.error().message));
   }
   u->proxy_ = *proxy;
   {
-    std::lock_guard lock(u->slot_->mutex);
-    u->slot_->proxy = u->proxy_;
+    std::lock_guard lock(u->shared_->mutex);
+    u->shared_->proxy = u->proxy_;
   }
+  u->restarter_ = std::jthread([raw = u.get()](std::stop_token stop) { raw->restart_loop(stop); });
   return u;
+}
+
+void Upstream::restart_loop(std::stop_token stop) {
+  auto backoff = kFirstBackoff;
+  std::unique_lock lock(shared_->mutex);
+  for (;;) {
+    shared_->cv.wait(lock, stop, [&] { return shared_->down; });
+    if (stop.stop_requested()) return;
+    const std::string why = shared_->why;
+    lock.unlock();
+    MCP_LOG_WARN("gateway {}: the upstream's connection ended ({}); starting it again in {} ms", config_.name, why,
+                 backoff.count());
+    (void)audit_->append("upstream", json::object{{"server", config_.name}, {"event", "exited"}, {"why", peer_text(why)}});
+    lock.lock();
+    // The backoff is a real wait (not a test's): a crashing upstream must not be restarted in a loop.
+    if (shared_->cv.wait_for(lock, stop, backoff, [] { return false; }); stop.stop_requested()) return;
+    const std::uint64_t generation = ++shared_->generation;
+    shared_->down = false;
+    lock.unlock();
+    auto client = connect(generation);
+    if (!client) {
+      MCP_LOG_ERROR("gateway {}: restart failed: {}", config_.name, client.error().message);
+      backoff = std::min(backoff * 2, kMaxBackoff);
+      lock.lock();
+      if (shared_->generation == generation) {
+        shared_->down = true;
+        shared_->why = client.error().message;
+      }
+      continue;
+    }
+    backoff = kFirstBackoff;
+    auto old = proxy_->upstream();
+    proxy_->set_upstream(*client);
+    ++restarts_;
+    if (auto ok = proxy_->refresh(); !ok) MCP_LOG_ERROR("gateway {}: re-listing after a restart failed: {}", config_.name, ok.error().message);
+    // A restarted upstream may offer other things: clients should list again.
+    proxy_->announce_lists();
+    (void)audit_->append("upstream", json::object{{"server", config_.name}, {"event", "restarted"}, {"restarts", restarts_.load()}});
+    old->close();
+    lock.lock();
+  }
 }
 
 Upstream::~Upstream() { close(); }
 
 void Upstream::close() {
-  if (client_) client_->close();
+  {
+    std::lock_guard lock(shared_->mutex);
+    if (shared_->closing) return;
+    shared_->closing = true;
+  }
+  restarter_.request_stop();
+  if (restarter_.joinable()) restarter_.join();
+  if (proxy_) proxy_->upstream()->close();
 }
 
 }  // namespace mcp::gateway

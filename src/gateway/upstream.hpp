@@ -2,11 +2,21 @@
 // process over stdio, or a Streamable HTTP session), connects a Client to it, and puts a Proxy
 // (proxy.hpp: pins, quarantine, audit) in front of it; the Proxy's Server is what our clients reach.
 //
-// Thread-safety: server() and name() from any thread; close() once, from the owner.
+// Keeps it running: when the upstream's connection ends (the child exits or crashes, the HTTP
+// session is lost), the calls in flight fail with an error naming the upstream and why, and a
+// restarter thread starts it again after a backoff (0.5 s doubling to 30 s, back to 0.5 s once a
+// restart connects), then re-lists it through the Proxy, whose Server and sessions stay. Each exit
+// and restart is in the audit log. A hung upstream: each request to it times out after
+// UpstreamConfig::timeout (the error says so), and the upstream is asked to cancel it.
+//
+// Thread-safety: server(), restarts() and config() from any thread; close() once, from the owner.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 #include "gateway/config.hpp"
 #include "gateway/proxy.hpp"
@@ -19,7 +29,7 @@ class Upstream {
  public:
   // `state_dir` is shown in errors that say how to approve an item; the served name is always
   // "mcp-trust-gateway/NAME". Errors: the upstream could not be started, did not initialize, or
-  // its tools could not be listed.
+  // could not be listed.
   [[nodiscard]] static Result<std::unique_ptr<Upstream>> start(const UpstreamConfig& config, const State& state,
                                                                 const std::string& state_dir,
                                                                 ServerOptions server_options = {});
@@ -29,22 +39,33 @@ class Upstream {
 
   const UpstreamConfig& config() const { return config_; }
   std::shared_ptr<Server> server() const { return proxy_->server(); }
-  // Ends the upstream session (a child gets its stdin closed, then signals).
+  // How many times the upstream was started again after its connection ended.
+  int restarts() const { return restarts_.load(); }
+  // Stops restarting and ends the upstream session (a child gets its stdin closed, then signals).
   void close();
 
  private:
-  // The Client's list_changed arrives on its reader thread, possibly before the Proxy exists: it
-  // finds the Proxy here, under a lock.
-  struct ProxySlot {
+  // The Client's list_changed and close arrive on its reader thread, possibly before the Proxy
+  // exists: they find what they need here, under a lock.
+  struct Shared {
     std::mutex mutex;
+    std::condition_variable_any cv;  // with the restarter's stop_token
     std::weak_ptr<Proxy> proxy;
+    std::uint64_t generation = 0;  // of the current client; a close of an older one is ignored
+    bool down = false;             // the current client's connection ended
+    std::string why;               // how it ended
+    bool closing = false;
   };
-  explicit Upstream(UpstreamConfig config) : config_(std::move(config)) {}
+  Upstream(UpstreamConfig config, std::shared_ptr<AuditLog> audit) : config_(std::move(config)), audit_(std::move(audit)) {}
+  Result<std::shared_ptr<Client>> connect(std::uint64_t generation);
+  void restart_loop(std::stop_token stop);
 
   UpstreamConfig config_;
-  std::shared_ptr<ProxySlot> slot_ = std::make_shared<ProxySlot>();
-  std::shared_ptr<Client> client_;
+  std::shared_ptr<AuditLog> audit_;
+  std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
   std::shared_ptr<Proxy> proxy_;
+  std::atomic<int> restarts_{0};
+  std::jthread restarter_;  // last: stopped and joined first
 };
 
 }  // namespace mcp::gateway

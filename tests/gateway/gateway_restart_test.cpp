@@ -1,0 +1,116 @@
+// The gateway keeps working when an upstream does not (src/gateway/upstream.hpp): an upstream that
+// crashes mid-call fails that call with an error naming it and how it ended, is started again, and
+// clients are told to list again; one that hangs times the call out (gateway.servers.NAME.
+// timeoutSeconds) and keeps serving other calls. The upstream is tests/gateway/flaky_server.cpp
+// behind `mcp-trust gateway --config`, reached over HTTP. Every wait is on an event.
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <fstream>
+#include <mutex>
+
+#include "../examples/tmp_dir.hpp"
+#include "mcp/client/client.hpp"
+#include "mcp/http/client_transport.hpp"
+#include "support/process.hpp"
+
+using namespace mcp;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string bin(const std::string& program) {
+  const char* b = std::getenv("MCP_BIN");
+  return std::string(b ? b : MCP_GATEWAY_BIN_FALLBACK) + "/" + program;
+}
+
+std::string text_of(const CallToolResult& r) {
+  std::string out;
+  for (const auto& block : r.content)
+    if (const auto* t = std::get_if<TextContent>(&block)) out += t->text;
+  return out;
+}
+
+class GatewayRestart : public ::testing::Test {
+ protected:
+  test::TmpDir dir;
+  std::unique_ptr<test::BackgroundProgram> gateway;
+  std::string url;
+  std::mutex mu;
+  std::condition_variable cv;
+  int list_changes = 0;
+  std::unique_ptr<Client> client;
+
+  void SetUp() override {
+    std::ofstream(dir.path / "servers.json")
+        << R"({"mcpServers": {"flaky": {"command": ")" << FLAKY_SERVER << R"("}},)"
+        << R"("gateway": {"servers": {"flaky": {"timeoutSeconds": 1}}}})";
+    gateway = std::make_unique<test::BackgroundProgram>(
+        bin("mcp-trust"),
+        std::vector<std::string>{"gateway", "--config", (dir.path / "servers.json").string(), "--listen", "127.0.0.1:0",
+                                 "--state", (dir.path / "state").string()},
+        dir.path);
+    const std::string line = gateway->wait_for_line("flaky ");
+    ASSERT_FALSE(line.empty()) << gateway->err();
+    url = line.substr(line.find(' ') + 1);
+    ClientOptions co;
+    co.protocol_version = "2025-11-25";
+    co.session.request_timeout = 20s;
+    co.on_list_changed = [this](const std::string& list) {
+      if (list != "tools") return;
+      std::lock_guard lock(mu);
+      ++list_changes;
+      cv.notify_all();
+    };
+    client = std::make_unique<Client>(co);
+    auto t = http::HttpClientTransport::create({.url = url});
+    ASSERT_TRUE(t);
+    ASSERT_TRUE(client->connect(*t));
+  }
+  void TearDown() override {
+    if (client) client->close();
+    if (gateway) EXPECT_EQ(gateway->stop(), 0) << gateway->err();
+  }
+
+  std::string pid() {
+    auto r = client->call_tool("pid", {});
+    EXPECT_TRUE(r) << r.error().message;
+    return r ? text_of(*r) : std::string();
+  }
+};
+
+TEST_F(GatewayRestart, ACrashedUpstreamFailsItsCallClearlyAndIsStartedAgain) {
+  const std::string first = pid();
+  ASSERT_FALSE(first.empty());
+  int seen;
+  {
+    std::lock_guard lock(mu);
+    seen = list_changes;
+  }
+  auto crashed = client->call_tool("crash", {});
+  ASSERT_FALSE(crashed);
+  EXPECT_NE(crashed.error().message.find("upstream flaky"), std::string::npos) << crashed.error().message;
+  EXPECT_NE(crashed.error().message.find("status 3"), std::string::npos) << crashed.error().message;
+  // Restarted: the gateway tells its clients to list again, and calls reach a new process.
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, 30s, [&] { return list_changes > seen; })) << gateway->err();
+  }
+  const std::string second = pid();
+  EXPECT_FALSE(second.empty());
+  EXPECT_NE(second, first);
+  // The exit and the restart are in the audit log.
+  const auto exported = test::run_program(bin("mcp-trust"), {"audit", "export", "--state", (dir.path / "state").string()}, dir.path);
+  EXPECT_NE(exported.out.find(R"("event":"exited")"), std::string::npos) << exported.out.substr(0, 2000);
+  EXPECT_NE(exported.out.find(R"("event":"restarted")"), std::string::npos);
+}
+
+TEST_F(GatewayRestart, AHungUpstreamTimesOutAndOtherCallsGoOn) {
+  auto hung = client->call_tool("hang", {});
+  ASSERT_FALSE(hung);
+  EXPECT_NE(hung.error().message.find("upstream flaky"), std::string::npos) << hung.error().message;
+  EXPECT_NE(hung.error().message.find("timed out"), std::string::npos) << hung.error().message;
+  EXPECT_FALSE(pid().empty());
+}
+
+}  // namespace
