@@ -107,6 +107,9 @@ Result<void> apply_gateway_section(const json::value& section, GatewayConfig& co
     if (it == config.upstreams.end()) return fail(bad(where, "names no server of mcpServers"));
     if (!policy.is_object()) return fail(bad(where, "must be an object"));
     for (const auto& [k, v] : policy.as_object()) {
+      auto policy_key = read_policy_key(k, v, it->policy, where);
+      if (!policy_key) return fail(policy_key.error());
+      if (*policy_key) continue;
       if (k == "newItems") {
         if (v == "allow") it->new_items = NewItems::allow;
         else if (v == "quarantine") it->new_items = NewItems::quarantine;

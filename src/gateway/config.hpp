@@ -6,7 +6,8 @@
 //   { "mcpServers": { "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv"] },
 //                     "remote": { "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer ..." } } },
 //     "gateway": { "listen": "127.0.0.1:7800",
-//                  "servers": { "remote": { "newItems": "quarantine" } } } }
+//                  "servers": { "remote": { "newItems": "quarantine", "timeoutSeconds": 30,
+//                                           "deny": ["*delete*"], "denyHints": ["destructiveHint"] } } } }
 //
 // Parsing is strict where a mistake would weaken protection (a misspelt policy is an error, not
 // the default) and lenient where other clients put their own keys in an entry (ignored, with a
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "gateway/pin_store.hpp"
+#include "gateway/policy.hpp"
 #include "mcp/error.hpp"
 
 namespace mcp::gateway {
@@ -42,6 +44,7 @@ struct UpstreamConfig {
   // The gateway section's servers.NAME.
   NewItems new_items = NewItems::allow;
   std::chrono::milliseconds timeout{60'000};  // "timeoutSeconds": each request to the upstream
+  ItemPolicy policy;                          // "allow", "deny", "denyHints", "allowHinted" (policy.hpp)
 
   bool is_stdio() const { return !command.empty(); }
 };

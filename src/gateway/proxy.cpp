@@ -60,6 +60,8 @@ Result<std::shared_ptr<Proxy>> Proxy::start(std::shared_ptr<Client> upstream, st
   std::shared_ptr<Proxy> p(new Proxy(std::move(upstream), std::move(pins), std::move(audit), std::move(options),
                                      std::move(server_options)));
   std::weak_ptr<Proxy> weak = p;
+  // Policy first: what the administrator denies is refused whatever its pin says.
+  if (!p->options_.policy.empty()) p->server_->use(std::make_shared<PolicyStage>(p->options_.policy, p->options_.name));
   p->server_->use(std::make_shared<PinStage>([weak](ListKind kind, const std::string& key) -> std::optional<Error> {
     auto self = weak.lock();
     return self ? self->refusal(kind, key) : std::optional<Error>(Error::internal("the gateway is stopping"));

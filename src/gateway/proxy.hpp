@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "gateway/pin_store.hpp"
+#include "gateway/policy.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/server/server.hpp"
 
@@ -32,6 +33,7 @@ struct ProxyOptions {
   std::string name = "upstream";  // the server's name in pins, the audit log and errors
   NewItems new_items = NewItems::allow;
   std::string state_dir;          // shown in the errors that say how to approve
+  ItemPolicy policy{};            // what is denied whatever its pin (policy.hpp)
 };
 
 class Proxy : public std::enable_shared_from_this<Proxy> {

@@ -75,6 +75,7 @@ Result<std::unique_ptr<Upstream>> Upstream::start(const UpstreamConfig& config, 
   po.name = config.name;
   po.new_items = config.new_items;
   po.state_dir = state_dir;
+  po.policy = config.policy;
   server_options.info.name = "mcp-trust-gateway/" + config.name;
   auto proxy = Proxy::start(*client, state.pins, state.audit, std::move(po), std::move(server_options));
   if (!proxy) {

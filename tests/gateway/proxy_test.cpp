@@ -48,7 +48,11 @@ class GatewayProxy : public ::testing::Test {
   std::unique_ptr<Client> client;
   std::atomic<int> list_changes{0};
 
+  virtual ItemPolicy policy() const { return {}; }
+  virtual void add_upstream_items() {}
+
   void SetUp() override {
+    add_upstream_items();
     auto s = open_state(dir.path);
     ASSERT_TRUE(s) << s.error().message;
     state = *s;
@@ -73,6 +77,7 @@ class GatewayProxy : public ::testing::Test {
     ProxyOptions po;
     po.name = "up";
     po.state_dir = dir.path.string();
+    po.policy = policy();
     auto p = Proxy::start(upstream_client, state.pins, state.audit, po);
     ASSERT_TRUE(p) << p.error().message;
     proxy = *p;
@@ -174,6 +179,57 @@ TEST_F(GatewayProxy, ARefreshThatChangesNothingTellsClientsNothing) {
   // A request after the refreshes: a notification sent by them would have arrived before its answer.
   ASSERT_TRUE(client->list_all_prompts());
   EXPECT_EQ(list_changes.load(), before);
+}
+
+class GatewayPolicy : public GatewayProxy {
+ protected:
+  ItemPolicy policy() const override {
+    ItemPolicy p;
+    p.deny = {"*delete*"};
+    p.deny_hints = {"destructiveHint"};
+    p.allow_hinted = {"write_note"};
+    return p;
+  }
+  void add_upstream_items() override {
+    auto tool = [](const char* name, std::optional<ToolAnnotations> annotations) {
+      Tool t;
+      t.name = name;
+      t.input_schema = json::object{{"type", "object"}};
+      t.annotations = annotations;
+      return t;
+    };
+    auto ok = [](const json::object&, RequestContext&) { return Result<CallToolResult>(CallToolResult::text("done")); };
+    upstream->add_tool(tool("read_note", ToolAnnotations{.read_only_hint = true}), ok);
+    upstream->add_tool(tool("write_note", std::nullopt), ok);    // may be destructive: allowed by name
+    upstream->add_tool(tool("format_disk", std::nullopt), ok);   // may be destructive (the default)
+    upstream->add_tool(tool("delete_all", ToolAnnotations{.read_only_hint = true}), ok);  // denied by name
+  }
+};
+
+TEST_F(GatewayPolicy, DeniedItemsAreHiddenAndRefusedNamingTheRule) {
+  auto tools = client->list_all_tools();
+  ASSERT_TRUE(tools);
+  std::vector<std::string> names;
+  for (const auto& t : *tools) names.push_back(t.name);
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"read_note", "write_note"}));
+  EXPECT_TRUE(client->call_tool("read_note", {}));
+  EXPECT_TRUE(client->call_tool("write_note", {}));
+  auto by_name = client->call_tool("delete_all", {});
+  ASSERT_FALSE(by_name);
+  EXPECT_NE(by_name.error().message.find("denied by the gateway's policy: it matches the deny pattern \"*delete*\""),
+            std::string::npos)
+      << by_name.error().message;
+  auto by_hint = client->call_tool("format_disk", {});
+  ASSERT_FALSE(by_hint);
+  EXPECT_NE(by_hint.error().message.find("destructiveHint, which is denied"), std::string::npos) << by_hint.error().message;
+  // A denied call never reaches the upstream, so it is not in the audit log either.
+  int calls = 0;
+  ASSERT_TRUE(state.audit->each([&](const AuditRecord& r) {
+    calls += r.kind == "call";
+    return true;
+  }));
+  EXPECT_EQ(calls, 2);
 }
 
 }  // namespace

@@ -1,0 +1,101 @@
+#include "gateway/policy.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "mcp/signature/reduction.hpp"
+
+namespace mcp::gateway {
+
+namespace {
+
+constexpr std::array<std::string_view, 4> kHintNames = {"readOnlyHint", "destructiveHint", "idempotentHint",
+                                                        "openWorldHint"};
+
+bool matches_any(const std::vector<std::string>& patterns, std::string_view key) {
+  return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& p) { return glob_match(p, key); });
+}
+
+// Whether `tool` may behave as `hint` says, in the worst case.
+bool may_have(std::string_view hint, const Tool& tool) {
+  const EffectiveHints h = effective_hints(tool.annotations.value_or(ToolAnnotations{}));
+  if (hint == "readOnlyHint") return h.read_only;
+  if (hint == "destructiveHint") return !h.read_only && h.destructive;
+  if (hint == "idempotentHint") return h.idempotent;
+  return h.open_world;
+}
+
+}  // namespace
+
+bool glob_match(std::string_view pattern, std::string_view text) {
+  // The classic greedy matcher with one backtrack point: the last `*` seen, and where in the text
+  // it last resumed. No recursion, so a hostile name cannot exhaust the stack.
+  std::size_t p = 0, t = 0, star = std::string_view::npos, resume = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+      ++p;
+      ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume = t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      t = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+std::optional<std::string> ItemPolicy::denies(ListKind kind, const std::string& key, const Tool* tool) const {
+  for (const auto& d : deny)
+    if (glob_match(d, key)) return "it matches the deny pattern \"" + d + "\"";
+  if (!allow.empty() && !matches_any(allow, key)) return "it matches no allow pattern";
+  if (kind == ListKind::tools && tool && !matches_any(allow_hinted, key)) {
+    for (const auto& hint : deny_hints)
+      if (may_have(hint, *tool)) return "its annotations allow " + hint + ", which is denied";
+  }
+  return std::nullopt;
+}
+
+Result<bool> read_policy_key(std::string_view key, const json::value& value, ItemPolicy& policy, const std::string& where) {
+  std::vector<std::string>* list = key == "allow"         ? &policy.allow
+                                   : key == "deny"        ? &policy.deny
+                                   : key == "denyHints"   ? &policy.deny_hints
+                                   : key == "allowHinted" ? &policy.allow_hinted
+                                                          : nullptr;
+  if (!list) return false;
+  const auto bad = [&] {
+    return Error::invalid_params("gateway config: " + where + ": \"" + std::string(key) + "\" must be an array of strings");
+  };
+  if (!value.is_array()) return fail(bad());
+  for (const auto& v : value.as_array()) {
+    if (!v.is_string()) return fail(bad());
+    std::string s(v.as_string());
+    if (list == &policy.deny_hints && std::find(kHintNames.begin(), kHintNames.end(), s) == kHintNames.end()) {
+      return fail(Error::invalid_params("gateway config: " + where + ": unknown hint \"" + peer_text(s, 64) +
+                                        "\" (readOnlyHint, destructiveHint, idempotentHint or openWorldHint)"));
+    }
+    list->push_back(std::move(s));
+  }
+  return true;
+}
+
+std::optional<Result<json::value>> PolicyStage::on_request(Call& call) {
+  if (!call.target) return std::nullopt;
+  auto why = policy_.denies(call.target->kind, call.target->key, call.target->tool);
+  // A read through a template is judged by the template and by the URI read.
+  if (!why && call.target->kind == ListKind::resource_templates && !call.target->uri.empty()) {
+    why = policy_.denies(ListKind::resources, call.target->uri, nullptr);
+  }
+  if (!why) return std::nullopt;
+  return Result<json::value>(fail(Error::invalid_params(std::string(item_noun(call.target->kind)) + " '" +
+                                                        peer_text(call.target->key) + "' of " + server_ +
+                                                        " is denied by the gateway's policy: " + *why)));
+}
+
+bool PolicyStage::on_list_item(const Call&, ListedItem& item) { return !policy_.denies(item.kind, item.key, item.tool); }
+
+}  // namespace mcp::gateway

@@ -1,0 +1,65 @@
+// Private to the gateway: what an administrator allows of an upstream, by name and by annotation
+// (the gateway section's servers.NAME):
+//
+//   "allow":       ["read_*", "list_*"]   only items matching one of these (absent: every item)
+//   "deny":        ["*delete*"]           never items matching one of these (wins over everything)
+//   "denyHints":   ["destructiveHint"]    never tools that may have this behaviour...
+//   "allowHinted": ["write_note"]         ...unless they match one of these
+//
+// Patterns match the item's key (a tool's or prompt's name, a resource's URI, a template's
+// uriTemplate) as a whole, `*` any run of characters, `?` one character. A hint is judged in the
+// worst case, with the schema's defaults for what a tool leaves out: a tool without annotations may
+// be destructive (unless read-only) and open-world; "readOnlyHint" and "idempotentHint" deny tools
+// that say they are. A denied item is hidden from its list and refused with an error naming the
+// rule (PolicyStage).
+//
+// Thread-safety: immutable once built.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mcp/json.hpp"
+#include "mcp/error.hpp"
+#include "mcp/protocol/list_kind.hpp"
+#include "mcp/protocol/tool.hpp"
+#include "mcp/server/stage.hpp"
+
+namespace mcp::gateway {
+
+// `pattern` against all of `text`: `*` any run, `?` one byte. Iterative, O(|pattern| * |text|) at worst.
+bool glob_match(std::string_view pattern, std::string_view text);
+
+struct ItemPolicy {
+  std::vector<std::string> allow;         // empty: every item
+  std::vector<std::string> deny;
+  std::vector<std::string> deny_hints;    // "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"
+  std::vector<std::string> allow_hinted;
+
+  bool empty() const { return allow.empty() && deny.empty() && deny_hints.empty(); }
+  // Why item `key` of `kind` is denied (the rule, for the error), or nothing when it is allowed.
+  // `tool` is the tool's definition, for its annotations.
+  std::optional<std::string> denies(ListKind kind, const std::string& key, const Tool* tool) const;
+};
+
+// Reads the four keys from a servers.NAME object into `policy`; other keys are left to the caller.
+// Errors: a value of the wrong type, an unknown hint name.
+[[nodiscard]] Result<bool> read_policy_key(std::string_view key, const json::value& value, ItemPolicy& policy,
+                                           const std::string& where);
+
+// Hides what `policy` denies from every list and refuses requests for it (-32602, naming the rule).
+class PolicyStage final : public Stage {
+ public:
+  PolicyStage(ItemPolicy policy, std::string server) : policy_(std::move(policy)), server_(std::move(server)) {}
+  std::string_view name() const override { return "policy"; }
+  std::optional<Result<json::value>> on_request(Call& call) override;
+  bool on_list_item(const Call& call, ListedItem& item) override;
+
+ private:
+  ItemPolicy policy_;
+  std::string server_;
+};
+
+}  // namespace mcp::gateway

@@ -1,0 +1,75 @@
+// The gateway's policy by name and annotation (src/gateway/policy.hpp) and its configuration keys.
+#include <gtest/gtest.h>
+
+#include "gateway/config.hpp"
+#include "gateway/policy.hpp"
+
+using namespace mcp;
+using namespace mcp::gateway;
+
+namespace {
+
+TEST(GatewayGlob, MatchesWholeKeysWithStarAndQuestionMark) {
+  EXPECT_TRUE(glob_match("read_*", "read_file"));
+  EXPECT_TRUE(glob_match("*", ""));
+  EXPECT_TRUE(glob_match("*delete*", "bulk_delete_rows"));
+  EXPECT_TRUE(glob_match("file:///srv/*", "file:///srv/a/b.txt"));
+  EXPECT_TRUE(glob_match("t?p", "tap"));
+  EXPECT_FALSE(glob_match("read_*", "unread_file"));
+  EXPECT_FALSE(glob_match("t?p", "tp"));
+  EXPECT_FALSE(glob_match("abc", "abcd"));
+  EXPECT_TRUE(glob_match("a*b*c*d", "axxbyyczzd"));
+  EXPECT_FALSE(glob_match("a*b*c*d", "axxbyyczz"));
+  // A hostile pattern-and-name pair stays quadratic at worst, never exponential or recursive.
+  EXPECT_FALSE(glob_match(std::string(200, '*') + "b", std::string(100000, 'a')));
+}
+
+TEST(GatewayPolicyRules, DenyWinsThenAllowThenHints) {
+  ItemPolicy p;
+  p.allow = {"note_*"};
+  p.deny = {"note_secret"};
+  p.deny_hints = {"openWorldHint"};
+  p.allow_hinted = {"note_fetch"};
+  Tool closed;
+  closed.annotations = ToolAnnotations{.open_world_hint = false};
+  Tool unannotated;  // open-world by default
+  EXPECT_FALSE(p.denies(ListKind::tools, "note_read", &closed));
+  EXPECT_NE(p.denies(ListKind::tools, "note_secret", &closed).value_or(""), "");
+  EXPECT_EQ(p.denies(ListKind::tools, "other", &closed).value_or(""), "it matches no allow pattern");
+  EXPECT_NE(p.denies(ListKind::tools, "note_web", &unannotated).value_or("").find("openWorldHint"), std::string::npos);
+  EXPECT_FALSE(p.denies(ListKind::tools, "note_fetch", &unannotated));
+  // Hints are about tools; a prompt is judged by name only.
+  EXPECT_FALSE(p.denies(ListKind::prompts, "note_web", nullptr));
+}
+
+TEST(GatewayPolicyRules, ReadOnlyToolsAreNotDestructiveWhateverTheirDefault) {
+  ItemPolicy p;
+  p.deny_hints = {"destructiveHint"};
+  Tool ro;
+  ro.annotations = ToolAnnotations{.read_only_hint = true};
+  Tool plain;
+  Tool gentle;
+  gentle.annotations = ToolAnnotations{.destructive_hint = false};
+  EXPECT_FALSE(p.denies(ListKind::tools, "ro", &ro));
+  EXPECT_TRUE(p.denies(ListKind::tools, "plain", &plain));
+  EXPECT_FALSE(p.denies(ListKind::tools, "gentle", &gentle));
+}
+
+TEST(GatewayPolicyRules, ReadFromTheConfigWithClearErrors) {
+  auto c = parse_config(R"({"mcpServers": {"a": {"command": "x"}},
+    "gateway": {"servers": {"a": {"allow": ["r*"], "deny": ["rm"], "denyHints": ["destructiveHint"], "allowHinted": ["rw"]}}}})");
+  ASSERT_TRUE(c) << c.error().message;
+  const auto& p = c->upstreams.at(0).policy;
+  EXPECT_EQ(p.allow, std::vector<std::string>{"r*"});
+  EXPECT_EQ(p.deny, std::vector<std::string>{"rm"});
+  EXPECT_EQ(p.deny_hints, std::vector<std::string>{"destructiveHint"});
+  EXPECT_EQ(p.allow_hinted, std::vector<std::string>{"rw"});
+  auto bad_hint = parse_config(R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {"servers": {"a": {"denyHints": ["dangerous"]}}}})");
+  ASSERT_FALSE(bad_hint);
+  EXPECT_NE(bad_hint.error().message.find("unknown hint"), std::string::npos);
+  auto bad_type = parse_config(R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {"servers": {"a": {"deny": "rm"}}}})");
+  ASSERT_FALSE(bad_type);
+  EXPECT_NE(bad_type.error().message.find("array of strings"), std::string::npos);
+}
+
+}  // namespace
