@@ -9,7 +9,7 @@ Result<std::unique_ptr<Gateway>> Gateway::start(const GatewayConfig& config, Sta
   std::unique_ptr<Gateway> g(new Gateway());
   g->state_ = std::move(state);
   for (const auto& c : config.upstreams) {
-    auto u = Upstream::start(c, g->state_, options.state_dir);
+    auto u = Upstream::start(c, g->state_, options.state_dir, g->metrics_);
     if (!u) {
       problems.push_back(u.error().message);
       continue;
@@ -23,9 +23,25 @@ Result<std::unique_ptr<Gateway>> Gateway::start(const GatewayConfig& config, Sta
   for (std::size_t i = 1; i < g->upstreams_.size(); ++i) {
     http_options.more_endpoints[upstream_path(g->upstreams_[i]->config().name)] = g->upstreams_[i]->server();
   }
+  // The gateway outlives its HttpServer (declared after the upstreams, stopped first).
+  http_options.routes.emplace("/metrics", [raw = g.get()](const http::PlainRequest&) {
+    return http::PlainResponse{200, {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}, raw->metrics_text()};
+  });
   g->http_ = std::make_unique<http::HttpServer>(g->upstreams_.front()->server(), std::move(http_options));
   if (auto ok = g->http_->start(); !ok) return fail(ok.error());
   return g;
+}
+
+std::string Gateway::metrics_text() const {
+  std::vector<Metrics::UpstreamGauges> gauges;
+  for (const auto& u : upstreams_) {
+    Metrics::UpstreamGauges g{u->config().name, 0, u->restarts()};
+    if (auto pins = state_.pins->pins(u->config().name)) {
+      for (const auto& p : *pins) g.quarantined += p.state != PinState::approved;
+    }
+    gauges.push_back(std::move(g));
+  }
+  return metrics_->render(gauges);
 }
 
 Gateway::~Gateway() { stop(); }

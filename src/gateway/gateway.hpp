@@ -4,7 +4,7 @@
 // connections, sessions, bodies and streams.
 //
 // An upstream that cannot be started is reported and left out; the others are served (a gateway
-// with none is an error).
+// with none is an error). /metrics serves the Prometheus metrics (metrics.hpp).
 //
 // Thread-safety: start() and stop() from one thread.
 #pragma once
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gateway/config.hpp"
+#include "gateway/metrics.hpp"
 #include "gateway/state.hpp"
 #include "gateway/upstream.hpp"
 #include "mcp/http/server.hpp"
@@ -43,7 +44,10 @@ class Gateway {
 
  private:
   Gateway() = default;
+  std::string metrics_text() const;
+
   State state_;
+  std::shared_ptr<Metrics> metrics_ = std::make_shared<Metrics>();
   std::vector<std::unique_ptr<Upstream>> upstreams_;
   std::unique_ptr<http::HttpServer> http_;  // after the upstreams: stopped before they close
 };

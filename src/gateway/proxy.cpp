@@ -251,7 +251,9 @@ Result<R> Proxy::audited(std::string_view method, const std::string& item, const
   // The upstream's own errors pass as they are; ours (it exited, timed out, the connection
   // dropped) say which upstream.
   if (!r && !r.error().from_peer) r.error().message = "upstream " + options_.name + ": " + r.error().message;
-  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
+  const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+  const auto us = elapsed.count();
+  if (options_.metrics) options_.metrics->observe(options_.name, method, outcome_of(r), elapsed);
   json::object record{{"server", options_.name},
                       {"method", method},
                       {"item", peer_text(item, 1024)},

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "gateway/metrics.hpp"
 #include "gateway/pin_store.hpp"
 #include "gateway/policy.hpp"
 #include "mcp/client/client.hpp"
@@ -34,6 +35,7 @@ struct ProxyOptions {
   NewItems new_items = NewItems::allow;
   std::string state_dir;          // shown in the errors that say how to approve
   ItemPolicy policy{};            // what is denied whatever its pin (policy.hpp)
+  std::shared_ptr<Metrics> metrics{};  // every forwarded request is counted here, if set
 };
 
 class Proxy : public std::enable_shared_from_this<Proxy> {

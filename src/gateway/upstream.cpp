@@ -67,7 +67,8 @@ Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
 }
 
 Result<std::unique_ptr<Upstream>> Upstream::start(const UpstreamConfig& config, const State& state,
-                                                  const std::string& state_dir, ServerOptions server_options) {
+                                                  const std::string& state_dir, std::shared_ptr<Metrics> metrics,
+                                                  ServerOptions server_options) {
   std::unique_ptr<Upstream> u(new Upstream(config, state.audit));
   auto client = u->connect(0);
   if (!client) return fail(client.error());
@@ -76,6 +77,7 @@ Result<std::unique_ptr<Upstream>> Upstream::start(const UpstreamConfig& config, 
   po.new_items = config.new_items;
   po.state_dir = state_dir;
   po.policy = config.policy;
+  po.metrics = std::move(metrics);
   server_options.info.name = "mcp-trust-gateway/" + config.name;
   auto proxy = Proxy::start(*client, state.pins, state.audit, std::move(po), std::move(server_options));
   if (!proxy) {

@@ -32,6 +32,7 @@ class Upstream {
   // could not be listed.
   [[nodiscard]] static Result<std::unique_ptr<Upstream>> start(const UpstreamConfig& config, const State& state,
                                                                 const std::string& state_dir,
+                                                                std::shared_ptr<Metrics> metrics = nullptr,
                                                                 ServerOptions server_options = {});
   ~Upstream();
   Upstream(const Upstream&) = delete;

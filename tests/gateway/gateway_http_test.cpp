@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "../examples/tmp_dir.hpp"
+#include "http/http_test_util.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/http/client_transport.hpp"
 #include "support/process.hpp"
@@ -232,6 +233,24 @@ TEST_F(GatewayHttp, EveryCallIsInTheAuditLogAndTheChainVerifies) {
   EXPECT_NE(exported.out.find(R"("item":"echo")"), std::string::npos);
   // The arguments are recorded as a digest, never in clear.
   EXPECT_EQ(exported.out.find("audited"), std::string::npos);
+}
+
+TEST_F(GatewayHttp, MetricsCountRequestsByUpstreamMethodAndOutcome) {
+  auto c = client_of("everything");
+  ASSERT_TRUE(c);
+  ASSERT_TRUE(c->call_tool("echo", {{"message", "counted"}}));
+  EXPECT_FALSE(c->call_tool("no_such_tool", {}));  // refused by the gateway: never forwarded, not counted
+  const std::string base = urls.at("everything").substr(0, urls.at("everything").find("/servers/"));
+  const auto port = static_cast<unsigned short>(std::stoi(base.substr(base.rfind(':') + 1)));
+  const auto scrape = http::test::raw_exchange(port, "GET", {}, {}, "/metrics");
+  ASSERT_EQ(scrape.status, 200) << scrape.body;
+  EXPECT_NE(scrape.body.find(R"(mcp_gateway_requests_total{upstream="everything",method="tools/call",outcome="ok"} )"),
+            std::string::npos)
+      << scrape.body;
+  EXPECT_NE(scrape.body.find(R"(mcp_gateway_request_duration_seconds_count{upstream="everything",method="tools/call"} )"),
+            std::string::npos);
+  EXPECT_NE(scrape.body.find(R"(mcp_gateway_quarantined_items{upstream="memory"} 0)"), std::string::npos);
+  EXPECT_NE(scrape.body.find(R"(mcp_gateway_upstream_restarts_total{upstream="ours"} 0)"), std::string::npos);
 }
 
 }  // namespace
