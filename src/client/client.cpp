@@ -99,8 +99,8 @@ void Client::Impl::handle_closed(const std::optional<Error>& reason) {
 
 bool Client::Impl::supports(std::string_view capability) const { return declares_capability(server_caps, capability); }
 
-Result<json::value> Client::Impl::call(std::string_view capability, std::string_view method, json::object params,
-                                       CallOptions o) {
+Result<void> Client::Impl::prepare(std::string_view capability, std::string_view method, json::object& params,
+                                   const CallOptions& o) {
   if (!session) return fail(Error::connection_closed("not connected"));
   // A stage ended the session: every later call says why, not just "closed".
   if (auto e = ended()) return fail(*e);
@@ -116,10 +116,24 @@ Result<json::value> Client::Impl::call(std::string_view capability, std::string_
   for (const auto& stage : stages) {
     if (auto ok = stage->on_request(method, params); !ok) return fail(ok.error());
   }
+  if (stateless) add_envelope(params);
+  return {};
+}
+
+Result<json::value> Client::Impl::finish(std::string_view method, Result<json::value> r) {
+  if (!r) return r;
+  for (auto it = stages.rbegin(); it != stages.rend(); ++it) {
+    if (auto ok = (*it)->on_result(method, *r); !ok) return fail(ok.error());
+  }
+  return r;
+}
+
+Result<json::value> Client::Impl::call(std::string_view capability, std::string_view method, json::object params,
+                                       CallOptions o) {
+  if (auto ok = prepare(capability, method, params, o); !ok) return fail(ok.error());
   std::optional<std::string> cache_key;
   std::optional<json::value> cached;
   if (stateless) {
-    add_envelope(params);
     cache_key = cache.key(method, params);
     if (cache_key) cached = cache.find(*cache_key);
   }
@@ -129,10 +143,7 @@ Result<json::value> Client::Impl::call(std::string_view capability, std::string_
     if (method == method::kToolsList) filter_tools(*r, !params.contains("cursor"));
     if (cache_key) cache.store(*cache_key, method, params, *r);
   }
-  for (auto it = stages.rbegin(); it != stages.rend(); ++it) {
-    if (auto ok = (*it)->on_result(method, *r); !ok) return fail(ok.error());
-  }
-  return r;
+  return finish(method, std::move(r));
 }
 
 std::optional<Error> Client::Impl::ended() const {
@@ -233,6 +244,10 @@ Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>(std::move(o
 Client::~Client() {
   impl_->stop_listening();
   if (impl_->session) impl_->session->shutdown();
+  // Continuations of asynchronous calls use the Impl: wait for them (the session is closed, so
+  // their requests fail at once).
+  std::unique_lock lock(impl_->async_mu);
+  impl_->async_cv.wait(lock, [&] { return impl_->async_jobs == 0; });
 }
 
 Result<InitializeResult> Client::Impl::initialize(const std::string& version) {
@@ -331,6 +346,16 @@ Result<CallToolResult> Client::call_tool(const std::string& name, json::object a
   return impl_->typed<CallToolResult>("tools", method::kToolsCall,
                                       json::object{{"name", name}, {"arguments", std::move(arguments)}},
                                       std::move(options));
+}
+void Client::call_tool_async(const std::string& name, json::object arguments, CallOptions options,
+                             std::function<void(Result<CallToolResult>)> done) {
+  impl_->call_async("tools", method::kToolsCall, json::object{{"name", name}, {"arguments", std::move(arguments)}},
+                    std::move(options), [done = std::move(done)](Result<json::value> r) {
+                      if (!r) return done(fail(r.error()));
+                      auto t = from_json<CallToolResult>(*r);
+                      if (!t) return done(fail(Error::internal("invalid tools/call result from server: " + t.error().message)));
+                      done(std::move(*t));
+                    });
 }
 
 Result<ListResourcesResult> Client::list_resources(std::optional<std::string> cursor) {

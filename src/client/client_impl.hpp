@@ -74,6 +74,18 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   // One request through the chain: the stages inward, the server (with its multi round-trip
   // rounds), filtering and caching, the stages outward.
   Result<json::value> call(std::string_view capability, std::string_view method, json::object params, CallOptions o = {});
+  // call() without blocking (client_async.cpp): the checks and stages inward on this thread, the
+  // answer's stages outward on the reader thread. No cache. An answer that needs more rounds
+  // (multi round-trip input, a header retry) continues on the thread pool with the blocking rounds.
+  void call_async(std::string_view capability, std::string_view method, json::object params, CallOptions o,
+                  std::function<void(Result<json::value>)> done);
+  // The parts of call() before and after the exchange.
+  Result<void> prepare(std::string_view capability, std::string_view method, json::object& params, const CallOptions& o);
+  Result<json::value> finish(std::string_view method, Result<json::value> r);
+  // Continuations of call_async on the thread pool still running: ~Client waits for them.
+  std::mutex async_mu;
+  std::condition_variable async_cv;
+  int async_jobs = 0;
   std::optional<Error> ended() const;
   Error end_session(Error why);
   Result<void> check_list(ListKind kind, const json::value& result, bool complete);
@@ -98,6 +110,11 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   // Sends `method` and runs the rounds a multi round-trip result asks for, answering each input
   // request with the handler registered for it.
   Result<json::value> exchange(std::string_view method, const json::object& params, const CallOptions& o);
+  // The rest of exchange() once the first answer `r` is in: the header retry and the input rounds.
+  Result<json::value> continue_exchange(std::string_view method, const json::object& params, const CallOptions& o,
+                                        Result<json::value> r);
+  // Whether `r` needs continue_exchange.
+  bool needs_more_rounds(std::string_view method, const Result<json::value>& r) const;
   RequestOptions request_options(std::string_view method, const json::object& params, const CallOptions& o) const;
   // A tools/list result made what this client may use: tools whose x-mcp-header annotations break
   // a rule dropped (stateless), tools whose listed capability requirements this client cannot

@@ -133,7 +133,16 @@ RequestOptions Client::Impl::request_options(std::string_view method, const json
 }
 
 Result<json::value> Client::Impl::exchange(std::string_view method, const json::object& params, const CallOptions& o) {
-  auto r = session->request(method, params, request_options(method, params, o));
+  return continue_exchange(method, params, o, session->request(method, params, request_options(method, params, o)));
+}
+
+bool Client::Impl::needs_more_rounds(std::string_view method, const Result<json::value>& r) const {
+  if (r) return is_input_required(*r);
+  return stateless && method == method::kToolsCall && r.error().code == error_code::kHeaderMismatch;
+}
+
+Result<json::value> Client::Impl::continue_exchange(std::string_view method, const json::object& params,
+                                                    const CallOptions& o, Result<json::value> r) {
   if (!r && stateless && method == method::kToolsCall && r.error().code == error_code::kHeaderMismatch) {
     // The tool's headers may have changed since it was listed: list again, then retry once
     // (streamable-http.mdx, "Client Behavior").

@@ -76,14 +76,16 @@ Result<std::int64_t> AuditLog::append_in(Db& d, std::string_view kind, const jso
   return seq;
 }
 
-Result<std::int64_t> AuditLog::append(std::string_view kind, json::object body) {
+Result<std::int64_t> AuditLog::append(std::string_view kind, json::object body, Db::Durability durability) {
   std::int64_t seq = 0;
-  auto ok = db_->transaction([&](Db& d) -> Result<void> {
-    auto s = append_in(d, kind, body);
-    if (!s) return fail(s.error());
-    seq = *s;
-    return {};
-  });
+  auto ok = db_->transaction(
+      [&](Db& d) -> Result<void> {
+        auto s = append_in(d, kind, body);
+        if (!s) return fail(s.error());
+        seq = *s;
+        return {};
+      },
+      durability);
   if (!ok) return fail(ok.error());
   return seq;
 }

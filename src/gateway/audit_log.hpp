@@ -42,8 +42,10 @@ class AuditLog {
   // Creates the table if needed.
   static Result<std::unique_ptr<AuditLog>> open(std::shared_ptr<Db> db);
 
-  // Appends one record in its own transaction; durable when it returns. Its sequence number.
-  [[nodiscard]] Result<std::int64_t> append(std::string_view kind, json::object body);
+  // Appends one record in its own transaction, durable as `durability` says (sqlite_db.hpp) when it
+  // returns. Its sequence number.
+  [[nodiscard]] Result<std::int64_t> append(std::string_view kind, json::object body,
+                                            Db::Durability durability = Db::Durability::power_loss);
   // The same inside a transaction the caller holds on the same Db, so that a change and its record
   // commit together or not at all.
   [[nodiscard]] static Result<std::int64_t> append_in(Db& d, std::string_view kind, const json::object& body);

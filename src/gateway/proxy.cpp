@@ -188,11 +188,23 @@ Result<void> Proxy::refresh(Client& up, ListKind kind) {
       return mirror(
           kind, up.list_all_tools(), [](const Tool& t) { return t.name; },
           [&](const Tool& t) {
-            server_->add_tool(t, [weak, stopping, name = t.name](const json::object& args, RequestContext& ctx) -> Result<CallToolResult> {
+            // Asynchronous: no thread waits while the upstream works; the answer is recorded and
+            // sent from the upstream client's reader thread. A cancel from our client cancels the
+            // upstream's request.
+            server_->add_async_tool(t, [weak, stopping, name = t.name](const json::object& args, std::shared_ptr<RequestContext> ctx,
+                                                                       Reply<CallToolResult> reply) {
               auto self = weak.lock();
-              if (!self) return fail(stopping());
-              return self->audited<CallToolResult>(method::kToolsCall, name, args, ctx,
-                                                   [&] { return self->upstream()->call_tool(name, args); });
+              if (!self) return void(reply(fail(stopping())));
+              CallOptions co;
+              co.cancel = ctx->cancellation();
+              const auto start = std::chrono::steady_clock::now();
+              self->upstream()->call_tool_async(
+                  name, args, std::move(co),
+                  [weak, name, digest = digest_of(args), client = ctx->session_id(), start, reply](Result<CallToolResult> r) {
+                    auto proxy = weak.lock();
+                    if (!proxy) return void(reply(std::move(r)));
+                    reply(proxy->record<CallToolResult>(method::kToolsCall, name, digest, client, start, std::move(r)));
+                  });
             });
           },
           [&](const std::string& key) { server_->remove_tool(key); });
@@ -247,7 +259,12 @@ template <class R, class Forward>
 Result<R> Proxy::audited(std::string_view method, const std::string& item, const json::value& arguments,
                          RequestContext& ctx, Forward forward) {
   const auto start = std::chrono::steady_clock::now();
-  Result<R> r = forward();
+  return record<R>(method, item, digest_of(arguments), ctx.session_id(), start, forward());
+}
+
+template <class R>
+Result<R> Proxy::record(std::string_view method, const std::string& item, const std::string& arguments_digest,
+                        const std::string& client, std::chrono::steady_clock::time_point start, Result<R> r) {
   // The upstream's own errors pass as they are; ours (it exited, timed out, the connection
   // dropped) say which upstream.
   if (!r && !r.error().from_peer) r.error().message = "upstream " + options_.name + ": " + r.error().message;
@@ -257,12 +274,14 @@ Result<R> Proxy::audited(std::string_view method, const std::string& item, const
   json::object record{{"server", options_.name},
                       {"method", method},
                       {"item", peer_text(item, 1024)},
-                      {"arguments", digest_of(arguments)},
-                      {"client", ctx.session_id()},
+                      {"arguments", arguments_digest},
+                      {"client", client},
                       {"latencyUs", us},
                       {"outcome", outcome_of(r)}};
   if (!r) record["error"] = peer_text(r.error().message);
-  if (auto a = audit_->append("call", std::move(record)); !a) {
+  // A call record survives the gateway being killed; it reaches the disk with the next decision
+  // or checkpoint (an fsync per call would cost ~1 ms).
+  if (auto a = audit_->append("call", std::move(record), Db::Durability::process_crash); !a) {
     // An unrecorded request is not answered: the log must hold every call that happened.
     return fail(Error::internal("the gateway could not record the call: " + a.error().message));
   }

@@ -14,6 +14,7 @@
 // any thread.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -73,6 +74,10 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   template <class R, class Forward>
   Result<R> audited(std::string_view method, const std::string& item, const json::value& arguments,
                     RequestContext& ctx, Forward forward);
+  // The second half of audited(), for an answer `r` that arrived asynchronously.
+  template <class R>
+  Result<R> record(std::string_view method, const std::string& item, const std::string& arguments_digest,
+                   const std::string& client, std::chrono::steady_clock::time_point start, Result<R> r);
   std::optional<Error> refusal(ListKind kind, const std::string& key) const;
 
   mutable std::mutex upstream_mu_;

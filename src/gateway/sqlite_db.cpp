@@ -4,6 +4,17 @@
 
 namespace mcp::gateway {
 
+Stmt::~Stmt() {
+  if (!s_) return;
+  if (busy_) {
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+    *busy_ = false;
+  } else {
+    sqlite3_finalize(s_);
+  }
+}
+
 Stmt& Stmt::bind(int i, std::string_view text) {
   sqlite3_bind_text(s_, i, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
   return *this;
@@ -45,12 +56,17 @@ Result<std::unique_ptr<Db>> Db::open(const std::filesystem::path& file) {
   std::unique_ptr<Db> db(new Db(raw, file));
   if (rc != SQLITE_OK) return fail(db->error("cannot open " + file.string()));
   sqlite3_busy_timeout(raw, 5000);  // another mcp-trust process (approve) may hold the lock briefly
-  auto ok = db->locked([](Db& d) { return d.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"); });
+  // NORMAL in WAL mode: a commit is written to the WAL (kill -9 safe) without an fsync; a
+  // transaction that must survive power loss switches to FULL for its commit (transaction()).
+  auto ok = db->locked([](Db& d) { return d.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"); });
   if (!ok) return fail(ok.error());
   return db;
 }
 
-Db::~Db() { sqlite3_close(db_); }
+Db::~Db() {
+  for (auto& [sql, c] : cache_) sqlite3_finalize(c.stmt);
+  sqlite3_close(db_);
+}
 
 Error Db::error(std::string_view what) const {
   return Error::internal(std::string(what) + ": " + (db_ ? sqlite3_errmsg(db_) : "out of memory"));
@@ -68,10 +84,25 @@ Result<void> Db::exec(std::string_view sql) {
 }
 
 Result<Stmt> Db::prepare(std::string_view sql) {
+  auto it = cache_.find(sql);
+  if (it != cache_.end() && !it->second.busy) {
+    it->second.busy = true;
+    return Stmt(db_, it->second.stmt, &it->second.busy);
+  }
   sqlite3_stmt* s = nullptr;
   if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &s, nullptr) != SQLITE_OK)
     return fail(error("state database"));
-  return Stmt(db_, s);
+  if (it != cache_.end()) return Stmt(db_, s);  // the cached one is in use: this one is finalized after
+  auto& c = cache_.emplace(std::string(sql), Cached{s, true}).first->second;
+  return Stmt(db_, s, &c.busy);
+}
+
+Result<void> Db::run(std::string_view sql) {
+  auto s = prepare(sql);
+  if (!s) return fail(s.error());
+  auto done = s->step();
+  if (!done) return fail(done.error());
+  return {};
 }
 
 Result<void> Db::locked(const std::function<Result<void>(Db&)>& body) {
@@ -79,16 +110,28 @@ Result<void> Db::locked(const std::function<Result<void>(Db&)>& body) {
   return body(*this);
 }
 
-Result<void> Db::transaction(const std::function<Result<void>(Db&)>& body) {
+Result<void> Db::transaction(const std::function<Result<void>(Db&)>& body, Durability durability) {
   std::lock_guard lock(mu_);
-  if (auto b = exec("BEGIN IMMEDIATE"); !b) return b;
+  const bool flush = durability == Durability::power_loss;
+  // synchronous can only change outside a transaction: FULL for this one's commit, then back.
+  if (flush) {
+    if (auto f = exec("PRAGMA synchronous=FULL"); !f) return f;
+  }
+  struct Restore {
+    Db& d;
+    bool on;
+    ~Restore() {
+      if (on) (void)d.exec("PRAGMA synchronous=NORMAL");
+    }
+  } restore{*this, flush};
+  if (auto b = run("BEGIN IMMEDIATE"); !b) return b;
   auto r = body(*this);
   if (!r) {
-    (void)exec("ROLLBACK");
+    (void)run("ROLLBACK");
     return r;
   }
-  if (auto c = exec("COMMIT"); !c) {
-    (void)exec("ROLLBACK");
+  if (auto c = run("COMMIT"); !c) {
+    (void)run("ROLLBACK");
     return c;
   }
   return {};

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -21,13 +22,15 @@
 
 namespace mcp::gateway {
 
+// A prepared statement. One of the Db's cache (`busy` set) is only reset when this goes, for the
+// next prepare() of the same SQL; any other is finalized.
 class Stmt {
  public:
-  Stmt(sqlite3* db, sqlite3_stmt* s) : db_(db), s_(s) {}
-  Stmt(Stmt&& o) noexcept : db_(o.db_), s_(std::exchange(o.s_, nullptr)) {}
+  Stmt(sqlite3* db, sqlite3_stmt* s, bool* busy = nullptr) : db_(db), s_(s), busy_(busy) {}
+  Stmt(Stmt&& o) noexcept : db_(o.db_), s_(std::exchange(o.s_, nullptr)), busy_(std::exchange(o.busy_, nullptr)) {}
   Stmt& operator=(Stmt&&) = delete;
   Stmt(const Stmt&) = delete;
-  ~Stmt() { sqlite3_finalize(s_); }
+  ~Stmt();
 
   Stmt& bind(int i, std::string_view text);
   Stmt& bind(int i, std::int64_t v);
@@ -41,6 +44,7 @@ class Stmt {
  private:
   sqlite3* db_;
   sqlite3_stmt* s_;
+  bool* busy_;
 };
 
 class Db {
@@ -52,13 +56,21 @@ class Db {
   Db& operator=(const Db&) = delete;
 
   // Runs `body` with the connection held, inside one IMMEDIATE transaction: committed if `body`
-  // succeeds, rolled back if it fails (its error returned).
-  [[nodiscard]] Result<void> transaction(const std::function<Result<void>(Db&)>& body);
+  // succeeds, rolled back if it fails (its error returned). Once committed it survives the
+  // process being killed (kill -9: the commit is in the WAL file the kernel holds); with
+  // Durability::power_loss the WAL is also flushed to the disk before this returns (fsync), which
+  // costs about a millisecond, so only decisions ask for it. A later power-loss commit flushes
+  // every earlier one too.
+  enum class Durability { process_crash, power_loss };
+  [[nodiscard]] Result<void> transaction(const std::function<Result<void>(Db&)>& body,
+                                         Durability durability = Durability::power_loss);
   // Runs `body` with the connection held, without a transaction (reads).
   [[nodiscard]] Result<void> locked(const std::function<Result<void>(Db&)>& body);
 
   // Only inside transaction/locked:
   [[nodiscard]] Result<void> exec(std::string_view sql);
+  // Statements are prepared once per connection and reused (parsing costs more than running the
+  // small statements the gateway makes on every call); a statement already in use is prepared anew.
   [[nodiscard]] Result<Stmt> prepare(std::string_view sql);
 
   const std::filesystem::path& file() const { return file_; }
@@ -66,6 +78,13 @@ class Db {
  private:
   Db(sqlite3* db, std::filesystem::path file) : db_(db), file_(std::move(file)) {}
   Error error(std::string_view what) const;
+  // One statement, prepared (cached) and run to its end.
+  Result<void> run(std::string_view sql);
+  struct Cached {
+    sqlite3_stmt* stmt = nullptr;
+    bool busy = false;
+  };
+  std::map<std::string, Cached, std::less<>> cache_;  // guarded by mu_ (prepare runs under it)
   sqlite3* db_;
   std::filesystem::path file_;
   std::recursive_mutex mu_;

@@ -103,7 +103,8 @@ void Upstream::restart_loop(std::stop_token stop) {
     lock.unlock();
     MCP_LOG_WARN("gateway {}: the upstream's connection ended ({}); starting it again in {} ms", config_.name, why,
                  backoff.count());
-    (void)audit_->append("upstream", json::object{{"server", config_.name}, {"event", "exited"}, {"why", peer_text(why)}});
+    (void)audit_->append("upstream", json::object{{"server", config_.name}, {"event", "exited"}, {"why", peer_text(why)}},
+                        Db::Durability::process_crash);
     lock.lock();
     // The backoff is a real wait (not a test's): a crashing upstream must not be restarted in a loop.
     if (shared_->cv.wait_for(lock, stop, backoff, [] { return false; }); stop.stop_requested()) return;
@@ -128,7 +129,8 @@ void Upstream::restart_loop(std::stop_token stop) {
     if (auto ok = proxy_->refresh(); !ok) MCP_LOG_ERROR("gateway {}: re-listing after a restart failed: {}", config_.name, ok.error().message);
     // A restarted upstream may offer other things: clients should list again.
     proxy_->announce_lists();
-    (void)audit_->append("upstream", json::object{{"server", config_.name}, {"event", "restarted"}, {"restarts", restarts_.load()}});
+    (void)audit_->append("upstream", json::object{{"server", config_.name}, {"event", "restarted"}, {"restarts", restarts_.load()}},
+                        Db::Durability::process_crash);
     old->close();
     lock.lock();
   }

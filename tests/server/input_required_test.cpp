@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <future>
 #include <thread>
 
 #include "mcp/protocol/input_required.hpp"
@@ -272,6 +273,34 @@ TEST_P(BothRevisionsInput, TheHandlersAnswerAndTheCallCompletes) {
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(text_of(*r), "hello \"Bo\", \"green\"");
   EXPECT_EQ(asked.load(), 2);
+}
+
+// Client::call_tool_async: the same call without a waiting thread. Over 2026-07-28 the answer asks
+// for input, so the rounds continue on the pool; either way `done` gets the final result once.
+TEST_P(BothRevisionsInput, TheAsynchronousFormCompletesWithTheSameResult) {
+  const auto [protocol, tool] = GetParam();
+  std::atomic<int> asked{0};
+  ClientOptions co = answering_client(asked);
+  co.protocol_version = protocol;
+  Connected c(mrtr_server(), co);
+  std::promise<Result<CallToolResult>> answered;
+  std::atomic<int> calls{0};
+  c.client->call_tool_async(tool, {}, {}, [&](Result<CallToolResult> r) {
+    if (++calls == 1) answered.set_value(std::move(r));
+  });
+  auto future = answered.get_future();
+  ASSERT_EQ(future.wait_for(std::chrono::seconds(20)), std::future_status::ready);
+  auto r = future.get();
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(text_of(*r), "hello \"Bo\", \"green\"");
+  EXPECT_EQ(asked.load(), 2);
+  // An unknown tool's error comes back the same way.
+  std::promise<Result<CallToolResult>> refused;
+  c.client->call_tool_async("no_such_tool", {}, {}, [&](Result<CallToolResult> e) { refused.set_value(std::move(e)); });
+  auto e = refused.get_future().get();
+  ASSERT_FALSE(e);
+  EXPECT_NE(e.error().message.find("no_such_tool"), std::string::npos) << e.error().message;
+  EXPECT_EQ(calls.load(), 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(BothHandlerKinds, BothRevisionsInput,

@@ -163,6 +163,12 @@ class Client {
   [[nodiscard]] Result<ListToolsResult> list_tools(std::optional<std::string> cursor = {});
   [[nodiscard]] Result<std::vector<Tool>> list_all_tools();
   [[nodiscard]] Result<CallToolResult> call_tool(const std::string& name, json::object arguments = {}, CallOptions options = {});
+  // call_tool without blocking: returns at once, and `done` is called once with what call_tool
+  // would have returned, on the reader thread (keep it short: it must not wait on this server),
+  // or on a pool thread when the answer needed more rounds (multi round-trip input). For a caller
+  // that forwards calls (a gateway) and must not hold a thread per call in flight.
+  void call_tool_async(const std::string& name, json::object arguments, CallOptions options,
+                       std::function<void(Result<CallToolResult>)> done);
 
   [[nodiscard]] Result<ListResourcesResult> list_resources(std::optional<std::string> cursor = {});
   [[nodiscard]] Result<std::vector<Resource>> list_all_resources();

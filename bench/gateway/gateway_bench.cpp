@@ -1,0 +1,215 @@
+// tools/call through the gateway's proxy against the same upstream called directly, in the same run
+// and alternating in rounds, for three upstreams: in-process (memory transports: the gateway's own
+// cost alone), a stdio child (everything-server) and a Streamable HTTP one (everything-server
+// --http). Pinning, a policy (one deny pattern), the audit log (SQLite in a state folder on disk)
+// and metrics are all on. Prints p50/p99 of each path and the added p50, then throughput with 4
+// concurrent callers, then the memory of 1,000 idle client sessions on the proxy's server.
+//
+//   bench_gateway [--iterations N] [--bin DIR] [--state DIR]
+//     N: calls per path per round (default 5000); DIR: where everything-server is (default: this
+//     program's folder); --state: the state folder (default: a new folder under the current one,
+//     so on disk, not tmpfs).
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gateway/proxy.hpp"
+#include "gateway/state.hpp"
+#include "mcp/client/client.hpp"
+#include "mcp/http/client_transport.hpp"
+#include "mcp/stdio/child_process.hpp"
+#include "mcp/transport/memory.hpp"
+
+namespace {
+
+using namespace mcp;
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+struct Stats {
+  double p50, p99;
+};
+
+Stats stats(std::vector<double> us) {
+  std::sort(us.begin(), us.end());
+  return {us[us.size() / 2], us[std::min(us.size() - 1, us.size() * 99 / 100)]};
+}
+
+long rss_kib() {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  return -1;
+}
+
+[[noreturn]] void die(const std::string& what) {
+  std::cerr << "bench_gateway: " << what << "\n";
+  std::exit(1);
+}
+
+std::shared_ptr<Client> connected(std::shared_ptr<Transport> t) {
+  auto c = std::make_shared<Client>();
+  if (auto init = c->connect(std::move(t)); !init) die("connect: " + init.error().message);
+  return c;
+}
+
+std::vector<double> time_calls(Client& c, const std::string& tool, int n) {
+  std::vector<double> us;
+  us.reserve(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const auto t0 = Clock::now();
+    auto r = c.call_tool(tool, {});
+    if (!r) die("call: " + r.error().message);
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+  }
+  return us;
+}
+
+double throughput(Client& c, const std::string& tool, int n) {
+  constexpr int kCallers = 4;
+  const auto t0 = Clock::now();
+  std::vector<std::jthread> callers;
+  for (int k = 0; k < kCallers; ++k) {
+    callers.emplace_back([&] {
+      for (int i = 0; i < n / kCallers; ++i)
+        if (!c.call_tool(tool, {})) die("concurrent call failed");
+    });
+  }
+  callers.clear();
+  return (n / kCallers * kCallers) / std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// One upstream two ways: `direct` a client of it, `through` a client of the proxy in front of it.
+struct Pair {
+  std::string name;
+  std::string tool;
+  std::shared_ptr<Client> direct;
+  std::shared_ptr<Client> through;
+  std::shared_ptr<gateway::Proxy> proxy;
+};
+
+Pair make_pair(const std::string& name, const std::string& tool, std::shared_ptr<Client> direct,
+               std::shared_ptr<Client> upstream_of_proxy, const gateway::State& state, const std::string& state_dir) {
+  gateway::ProxyOptions po;
+  po.name = name;
+  po.state_dir = state_dir;
+  po.policy.deny = {"*delete*"};
+  po.metrics = std::make_shared<gateway::Metrics>();
+  auto proxy = gateway::Proxy::start(std::move(upstream_of_proxy), state.pins, state.audit, po);
+  if (!proxy) die("proxy: " + proxy.error().message);
+  auto [a, b] = make_memory_transport_pair();
+  if (!(*proxy)->server()->connect(a)) die("proxy session");
+  return Pair{name, tool, std::move(direct), connected(b), *proxy};
+}
+
+void report(const Pair& p, int iterations) {
+  std::vector<double> d, g;
+  for (int round = 0; round < 4; ++round) {  // alternating, so both paths see the same machine
+    auto dd = time_calls(*p.direct, p.tool, iterations / 4);
+    auto gg = time_calls(*p.through, p.tool, iterations / 4);
+    d.insert(d.end(), dd.begin(), dd.end());
+    g.insert(g.end(), gg.begin(), gg.end());
+  }
+  const Stats sd = stats(d), sg = stats(g);
+  const double td = throughput(*p.direct, p.tool, iterations), tg = throughput(*p.through, p.tool, iterations);
+  std::printf("%-10s direct p50 %7.1f us p99 %7.1f | gateway p50 %7.1f us p99 %7.1f | added p50 %6.1f us | "
+              "4 callers: direct %7.0f/s gateway %7.0f/s (%.0f%%)\n",
+              p.name.c_str(), sd.p50, sd.p99, sg.p50, sg.p99, sg.p50 - sd.p50, td, tg, 100.0 * tg / td);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int iterations = 5000;
+  std::string bin = fs::path(argv[0]).parent_path().string();
+  std::string state_dir = (fs::current_path() / ("bench-gateway-state-" + std::to_string(::getpid()))).string();
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i];
+    if (a == "--iterations") iterations = std::max(40, std::atoi(argv[i + 1]));
+    else if (a == "--bin") bin = argv[i + 1];
+    else if (a == "--state") state_dir = argv[i + 1];
+    else die("unknown argument " + a);
+  }
+  auto state = gateway::open_state(state_dir);
+  if (!state) die(state.error().message);
+
+  // In process: an upstream Server with one non-blocking tool.
+  auto upstream = std::make_shared<Server>();
+  Tool echo;
+  echo.name = "echo";
+  echo.input_schema = json::object{{"type", "object"}};
+  upstream->add_tool(echo, [](const json::object&, RequestContext&) { return Result<CallToolResult>(CallToolResult::text("ok")); },
+                     ToolOptions{.non_blocking = true});
+  auto in_process = [&] {
+    auto [a, b] = make_memory_transport_pair();
+    if (!upstream->connect(a)) die("upstream session");
+    return connected(b);
+  };
+  auto child = [&](std::vector<std::string> args) {
+    ChildProcessOptions cp;
+    cp.program = bin + "/everything-server";
+    cp.args = std::move(args);
+    auto t = ChildProcessTransport::spawn(cp);
+    if (!t) die(t.error().message);
+    return connected(*t);
+  };
+  std::vector<Pair> pairs;
+  pairs.push_back(make_pair("in-process", "echo", in_process(), in_process(), *state, state_dir));
+  pairs.push_back(make_pair("stdio", "test_simple_text", child({}), child({}), *state, state_dir));
+
+  // HTTP: one everything-server --http; the direct client and the proxy's each have a session.
+  int out[2];
+  if (pipe(out) != 0) die("pipe");
+  const pid_t http_pid = fork();
+  if (http_pid == 0) {
+    dup2(out[1], 1);
+    const std::string program = bin + "/everything-server";
+    execl(program.c_str(), program.c_str(), "--http", "--port", "0", nullptr);
+    _exit(127);
+  }
+  close(out[1]);
+  std::string line;
+  for (char ch; read(out[0], &ch, 1) == 1 && ch != '\n';) line += ch;
+  if (line.rfind("listening on ", 0) != 0) die("everything-server --http did not start: " + line);
+  const std::string url = line.substr(13);
+  auto http_client = [&] {
+    auto t = http::HttpClientTransport::create({.url = url});
+    if (!t) die(t.error().message);
+    return connected(*t);
+  };
+  pairs.push_back(make_pair("http", "test_simple_text", http_client(), http_client(), *state, state_dir));
+
+  std::printf("tools/call, %d calls per path (pinning, policy, audit on disk, metrics on)\n", iterations);
+  for (const auto& p : pairs) report(p, iterations);
+
+  // Memory of idle client sessions on the proxy's server (what the gateway keeps per client).
+  const long before = rss_kib();
+  std::vector<std::shared_ptr<Client>> idle;
+  for (int i = 0; i < 1000; ++i) {
+    auto [a, b] = make_memory_transport_pair();
+    if (!pairs[0].proxy->server()->connect(a)) die("idle session");
+    idle.push_back(connected(b));
+  }
+  const long after = rss_kib();
+  std::printf("1,000 idle client sessions (server and client sides, in process): %+ld KiB RSS, %.1f KiB each\n",
+              after - before, static_cast<double>(after - before) / 1000.0);
+  for (auto& c : idle) c->close();
+  for (auto& p : pairs) {
+    p.through->close();
+    p.direct->close();
+  }
+  kill(http_pid, SIGTERM);
+  waitpid(http_pid, nullptr, 0);
+  fs::remove_all(state_dir);
+  return 0;
+}

@@ -1,0 +1,102 @@
+// The gateway's own work per forwarded tools/call, piece by piece, without the thread hand-offs of
+// any transport: the pin lookup (PinStore::state, what the pins stage asks on every call and list
+// item), the policy check, the arguments' digest (RFC 8785 + SHA-256), the audit record (a SQLite
+// commit, process-crash durable, in a state folder on disk), the metrics, and all of them together.
+//
+//   bench_gateway_per_call [--benchmark_* flags]   (the state folder is made in the current folder)
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "gateway/metrics.hpp"
+#include "gateway/policy.hpp"
+#include "gateway/state.hpp"
+#include "mcp/trust/jcs.hpp"
+#include "mcp/trust/sha256.hpp"
+
+namespace {
+
+using namespace mcp;
+using namespace mcp::gateway;
+
+struct Fixture {
+  std::filesystem::path dir = std::filesystem::current_path() / ("bench-gateway-per-call-" + std::to_string(::getpid()));
+  State state;
+  ItemPolicy policy;
+  Metrics metrics;
+  Tool tool;
+  json::object arguments{{"path", "/srv/notes/today.md"}, {"content", std::string(200, 'x')}, {"append", true}};
+  Fixture() {
+    auto s = open_state(dir);
+    if (!s) throw std::runtime_error(s.error().message);
+    state = *s;
+    tool.name = "write_note";
+    tool.input_schema = json::object{{"type", "object"}};
+    (void)state.pins->observe("files", ListKind::tools, tool.name, to_json(tool).as_object(), NewItems::allow);
+    policy.deny = {"*delete*", "format_*"};
+    policy.deny_hints = {"destructiveHint"};
+    policy.allow_hinted = {"write_*"};
+  }
+  ~Fixture() { std::filesystem::remove_all(dir); }
+  std::string digest() const { return trust::sha256_tag(*trust::canonicalize(arguments)); }
+  void record(const std::string& digest) {
+    json::object r{{"server", "files"}, {"method", "tools/call"}, {"item", tool.name}, {"arguments", digest},
+                   {"client", "0123456789abcdef0123456789abcdef"}, {"latencyUs", 42}, {"outcome", "ok"}};
+    if (!state.audit->append("call", std::move(r), Db::Durability::process_crash)) throw std::runtime_error("append");
+  }
+};
+
+Fixture& fixture() {
+  static Fixture f;
+  return f;
+}
+
+void PinLookup(benchmark::State& s) {
+  auto& f = fixture();
+  for (auto _ : s) benchmark::DoNotOptimize(f.state.pins->state("files", ListKind::tools, f.tool.name));
+}
+BENCHMARK(PinLookup);
+
+void PolicyCheck(benchmark::State& s) {
+  auto& f = fixture();
+  for (auto _ : s) benchmark::DoNotOptimize(f.policy.denies(ListKind::tools, f.tool.name, &f.tool));
+}
+BENCHMARK(PolicyCheck);
+
+void ArgumentsDigest(benchmark::State& s) {
+  auto& f = fixture();
+  for (auto _ : s) benchmark::DoNotOptimize(f.digest());
+}
+BENCHMARK(ArgumentsDigest);
+
+void AuditRecord(benchmark::State& s) {
+  auto& f = fixture();
+  const std::string d = f.digest();
+  for (auto _ : s) f.record(d);
+}
+BENCHMARK(AuditRecord);
+
+void MetricsObserve(benchmark::State& s) {
+  auto& f = fixture();
+  for (auto _ : s) f.metrics.observe("files", "tools/call", "ok", std::chrono::microseconds(42));
+}
+BENCHMARK(MetricsObserve);
+
+// What the proxy adds to one call: the pins stage and the policy on the way in, digest, record and
+// metrics on the way out.
+void WholeCall(benchmark::State& s) {
+  auto& f = fixture();
+  for (auto _ : s) {
+    benchmark::DoNotOptimize(f.policy.denies(ListKind::tools, f.tool.name, &f.tool));
+    benchmark::DoNotOptimize(f.state.pins->state("files", ListKind::tools, f.tool.name));
+    f.record(f.digest());
+    f.metrics.observe("files", "tools/call", "ok", std::chrono::microseconds(42));
+  }
+}
+BENCHMARK(WholeCall);
+
+}  // namespace
+
+BENCHMARK_MAIN();
