@@ -32,12 +32,14 @@ bool glob_match(std::string_view pattern, std::string_view text) {
   // it last resumed. No recursion, so a hostile name cannot exhaust the stack.
   std::size_t p = 0, t = 0, star = std::string_view::npos, resume = 0;
   while (t < text.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
-      ++p;
-      ++t;
-    } else if (p < pattern.size() && pattern[p] == '*') {
+    // `*` first: a `*` in the text (a name an upstream chose) must not be taken for a literal
+    // match of the pattern's `*`, which would lose the backtrack point.
+    if (p < pattern.size() && pattern[p] == '*') {
       star = p++;
       resume = t;
+    } else if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+      ++p;
+      ++t;
     } else if (star != std::string_view::npos) {
       p = star + 1;
       t = ++resume;

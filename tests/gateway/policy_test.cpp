@@ -20,6 +20,11 @@ TEST(GatewayGlob, MatchesWholeKeysWithStarAndQuestionMark) {
   EXPECT_FALSE(glob_match("abc", "abcd"));
   EXPECT_TRUE(glob_match("a*b*c*d", "axxbyyczzd"));
   EXPECT_FALSE(glob_match("a*b*c*d", "axxbyyczz"));
+  // Names holding the pattern's own metacharacters are matched as text.
+  EXPECT_TRUE(glob_match("*delete*", "*_delete_all"));
+  EXPECT_TRUE(glob_match("a*b", "a*xb"));
+  EXPECT_TRUE(glob_match("*", "*"));
+  EXPECT_TRUE(glob_match("x?z", "x*z"));
   // A hostile pattern-and-name pair stays quadratic at worst, never exponential or recursive.
   EXPECT_FALSE(glob_match(std::string(200, '*') + "b", std::string(100000, 'a')));
 }
