@@ -214,7 +214,20 @@ Result<std::shared_ptr<ChildProcessTransport>> ChildProcessTransport::spawn(Chil
   envp.push_back(nullptr);
 
   pid_t pid = -1;
-  int rc = ::posix_spawnp(&pid, o.program.c_str(), &fa, nullptr, argv.data(), envp.data());
+  // The child starts with no signal blocked and default dispositions, whatever this process does
+  // with its own (a server that blocks SIGTERM to sigwait() on it must not pass that on: the
+  // child would then ignore the SIGTERM step of shutdown).
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) sigaddset(&defaults, sig);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  int rc = ::posix_spawnp(&pid, o.program.c_str(), &fa, &attr, argv.data(), envp.data());
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&fa);
   ::close(in[0]);
   ::close(out[1]);
