@@ -81,6 +81,9 @@ Result<UpstreamConfig> parse_upstream(const std::string& name, const json::value
   if (!type->empty() && *type != "stdio" && *type != "http" && *type != "streamable-http") {
     return fail(bad(where, "unknown \"type\" \"" + peer_text(*type, 64) + "\" (stdio or http)"));
   }
+  if ((*type == "stdio" && u.command.empty()) || ((*type == "http" || *type == "streamable-http") && u.url.empty())) {
+    return fail(bad(where, "\"type\" is \"" + *type + "\" but " + (u.command.empty() ? "\"url\"" : "\"command\"") + " is given"));
+  }
   if (!u.url.empty() && !u.url.starts_with("http://") && !u.url.starts_with("https://")) {
     return fail(bad(where, "\"url\" must be an http:// or https:// URL"));
   }
@@ -104,7 +107,10 @@ Result<void> apply_gateway_section(const json::value& section, GatewayConfig& co
   for (const auto& [name, policy] : servers->as_object()) {
     const std::string where = "gateway.servers." + peer_text(std::string(name), 64);
     auto it = std::find_if(config.upstreams.begin(), config.upstreams.end(), [&](const auto& u) { return u.name == name; });
-    if (it == config.upstreams.end()) return fail(bad(where, "names no server of mcpServers"));
+    if (it == config.upstreams.end()) {
+      if (std::find(config.disabled.begin(), config.disabled.end(), name) != config.disabled.end()) continue;
+      return fail(bad(where, "names no server of mcpServers"));
+    }
     if (!policy.is_object()) return fail(bad(where, "must be an object"));
     for (const auto& [k, v] : policy.as_object()) {
       auto policy_key = read_policy_key(k, v, it->policy, where);
@@ -149,6 +155,7 @@ Result<GatewayConfig> parse_config(std::string_view text) {
     if (const auto* disabled = entry.is_object() ? entry.as_object().if_contains("disabled") : nullptr;
         disabled && *disabled == true) {
       config.warnings.push_back("server \"" + name + "\" is disabled (skipped)");
+      config.disabled.push_back(name);
       continue;
     }
     auto u = parse_upstream(name, entry, config.warnings);

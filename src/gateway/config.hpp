@@ -53,6 +53,7 @@ struct GatewayConfig {
   std::vector<UpstreamConfig> upstreams;  // in the file's order
   std::optional<std::string> listen;      // "HOST:PORT"
   std::vector<std::string> warnings;      // ignored keys, skipped (disabled) servers
+  std::vector<std::string> disabled;      // names of the servers skipped ("disabled": true)
 };
 
 // Parses the file's text. Errors name the server and key at fault.

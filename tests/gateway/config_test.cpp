@@ -58,6 +58,10 @@ TEST(GatewayConfig, MistakesAreClearErrors) {
   EXPECT_NE(error_of(R"({"mcpServers": {"a": {"command": "x", "env": {"A": 1}}}})").find("env"), std::string::npos);
   EXPECT_NE(error_of(R"({"mcpServers": {"a": {"url": "ftp://h/mcp"}}})").find("http://"), std::string::npos);
   EXPECT_NE(error_of(R"({"mcpServers": {"a": {"type": "sse", "url": "http://h/sse"}}})").find("legacy"), std::string::npos);
+  EXPECT_NE(error_of(R"({"mcpServers": {"a": {"type": "http", "command": "x"}}})").find("\"command\" is given"), std::string::npos);
+  // The policy of a disabled server is no mistake: it applies when the server is enabled again.
+  EXPECT_TRUE(parse_config(R"({"mcpServers": {"a": {"command": "x", "disabled": true}, "b": {"command": "y"}},
+                              "gateway": {"servers": {"a": {"newItems": "quarantine"}}}})"));
   // Names become URL paths and tool prefixes.
   for (const char* bad : {"", "a b", "a/b", "a__b", "..", "x%2f"}) {
     const std::string text = std::string(R"({"mcpServers": {")") + bad + R"(": {"command": "x"}}})";
