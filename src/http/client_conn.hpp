@@ -58,6 +58,12 @@ class ClientConn {
                          const std::function<bool(std::string_view)>& on_data);
   // From any thread: makes a blocked read return.
   void abort();
+  // Connected, never aborted, and nothing read past the last message: another request may follow
+  // on it (keep-alive), once its response was read to the end.
+  bool reusable() const { return (plain_ || tls_) && !aborted_.load() && buffer_.size() == 0; }
+  bool aborted() const { return aborted_.load(); }
+  // From the reading thread, between reads: the stream_idle_timeout for the reads that follow.
+  void set_idle_timeout(std::chrono::milliseconds idle) { timeouts_.idle = idle; }
 
  private:
   beast::tcp_stream& lowest();

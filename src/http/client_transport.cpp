@@ -18,6 +18,8 @@ namespace mcp::http {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 // What an SSE exchange saw, for resumption.
 struct StreamState {
   std::optional<std::string> last_event_id;
@@ -126,6 +128,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
       closed_ = true;
       sid = session_id_;
       for (auto* c : conns_) c->abort();
+      idle_.clear();
       threads.swap(threads_);
       if (started_) on_close = cb_.on_close;
     }
@@ -178,11 +181,21 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     return ConnTimeouts{opts_.connect_timeout, opts_.write_timeout, opts_.response_timeout, opts_.stream_idle_timeout};
   }
 
-  // Registers a connection so close() can abort it; nullptr once closed.
-  std::unique_ptr<ClientConn> open_conn() {
-    auto c = std::make_unique<ClientConn>(&tls_, conn_timeouts());
+  // Registers a connection so close() can abort it; nullptr once closed. An idle kept-alive one
+  // is taken if there is one (`reused` says so), else a new, unconnected one.
+  std::unique_ptr<ClientConn> open_conn(bool& reused) {
     std::lock_guard lock(mu_);
+    reused = false;
     if (closed_) return nullptr;
+    std::unique_ptr<ClientConn> c;
+    // Newest first; older than kIdleReuse, a server may be about to close it: dropped.
+    while (!idle_.empty() && !c) {
+      auto [conn, since] = std::move(idle_.back());
+      idle_.pop_back();
+      if (Clock::now() - since < kIdleReuse) c = std::move(conn);
+    }
+    reused = c != nullptr;
+    if (!c) c = std::make_unique<ClientConn>(&tls_, conn_timeouts());
     conns_.insert(c.get());
     return c;
   }
@@ -190,15 +203,29 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     std::lock_guard lock(mu_);
     conns_.erase(c);
   }
+  // Done with a connection: kept for the next request if its response was read to the end and
+  // both sides keep it alive (at most kMaxIdle kept), else closed.
+  void release_conn(std::unique_ptr<ClientConn> c, bool reusable) {
+    std::lock_guard lock(mu_);
+    conns_.erase(c.get());
+    // A cancel of a stateless request must never reach the connection once it serves another.
+    for (auto& [key, conn] : stateless_inflight_)
+      if (conn == c.get()) conn = nullptr;
+    if (!reusable || closed_ || !c->reusable()) return;
+    if (idle_.size() >= kMaxIdle) idle_.erase(idle_.begin());
+    idle_.emplace_back(std::move(c), Clock::now());
+  }
 
   // One request/response; its connection stays registered (abortable by close()) exactly as long
-  // as the exchange lives.
+  // as the exchange lives, then goes back to the idle pool if another request may use it.
   struct Exchange {
     Client* owner = nullptr;
     std::unique_ptr<ClientConn> conn;
     bhttp::response_parser<bhttp::buffer_body> parser;
     ~Exchange() {
-      if (conn) owner->drop_conn(conn.get());
+      if (!conn) return;
+      const bool done = parser.is_done() && parser.get().keep_alive();
+      owner->release_conn(std::move(conn), done);
     }
   };
 
@@ -207,20 +234,30 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   // (abort_stateless), and no session id it is answered with is kept.
   Result<std::unique_ptr<Exchange>> exchange(bhttp::request<bhttp::string_body> req,
                                              const std::string* stateless_key = nullptr) {
-    auto x = std::make_unique<Exchange>();
-    x->owner = this;
-    x->conn = open_conn();
-    if (!x->conn) return fail(Error::connection_closed("transport closed"));
-    if (stateless_key) {
-      std::lock_guard lock(mu_);
-      if (cancelled_before_open_.erase(*stateless_key) > 0) return fail(Error::cancelled("cancelled"));
-      stateless_inflight_[*stateless_key] = x->conn.get();
-    }
-    x->parser.body_limit(boost::none);
     req.prepare_payload();
-    if (auto r = x->conn->connect(ep_); !r) return fail(r.error());
-    if (auto r = x->conn->write(req); !r) return fail(r.error());
-    if (auto r = x->conn->read_header(x->parser); !r) return fail(r.error());
+    std::unique_ptr<Exchange> x;
+    // A kept-alive connection the server closed meanwhile fails at once, before any answer: the
+    // request went nowhere, so it is sent again, once, on a new connection.
+    for (int attempt = 0;; ++attempt) {
+      x = std::make_unique<Exchange>();
+      x->owner = this;
+      bool reused = false;
+      x->conn = open_conn(reused);
+      if (!x->conn) return fail(Error::connection_closed("transport closed"));
+      if (stateless_key) {
+        std::lock_guard lock(mu_);
+        if (cancelled_before_open_.erase(*stateless_key) > 0) return fail(Error::cancelled("cancelled"));
+        stateless_inflight_[*stateless_key] = x->conn.get();
+      }
+      x->parser.body_limit(boost::none);
+      if (!reused) {
+        if (auto r = x->conn->connect(ep_); !r) return fail(r.error());
+      }
+      auto sent = x->conn->write(req);
+      if (sent) sent = x->conn->read_header(x->parser);
+      if (sent) break;
+      if (!reused || attempt > 0 || closed() || x->conn->aborted()) return fail(sent.error());  // aborted: cancelled
+    }
     if (auto sid = x->parser.get()["mcp-session-id"]; !sid.empty() && !stateless_key) {
       std::lock_guard lock(mu_);
       session_id_ = std::string(sid);
@@ -299,7 +336,10 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
         if (awaited && rid == awaited) st.answered = true;
       });
       if (parser.too_large()) return false;
-      return !st.answered || !awaited;  // a request's stream can be left once its answer is in
+      // Once a request's answer is in, the server should end its stream: read on to the end for a
+      // moment, so the connection can serve the next request (kept alive), else leave it.
+      if (st.answered && awaited) x.conn->set_idle_timeout(kDrainAfterAnswer);
+      return true;
     });
     return !parser.too_large();
   }
@@ -502,6 +542,11 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   static constexpr std::size_t kMaxErrorBody = 64 * 1024;
   std::string ca_error_;  // reported by create()
   std::set<ClientConn*> conns_;
+  // Kept-alive connections waiting for the next request, oldest first (guarded by mu_).
+  static constexpr std::size_t kMaxIdle = 8;
+  static constexpr std::chrono::milliseconds kIdleReuse{2000};
+  static constexpr std::chrono::milliseconds kDrainAfterAnswer{200};
+  std::vector<std::pair<std::unique_ptr<ClientConn>, std::chrono::steady_clock::time_point>> idle_;
   // Request threads mark themselves done; send() joins finished ones so they do not pile up.
   struct Worker {
     std::thread thread;

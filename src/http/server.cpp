@@ -184,6 +184,7 @@ struct HttpServer::Impl {
         co_await pause.async_wait(net::as_tuple(net::use_awaitable));
         continue;
       }
+      ++state.accepted;
       auto control = state.admit_connection();
       if (!control) {
         // Every connection is busy with a request: refuse this one, without blocking on it.
@@ -319,6 +320,8 @@ Result<void> HttpServer::start() {
 }
 
 unsigned short HttpServer::port() const { return impl_->port; }
+
+std::size_t HttpServer::accepted_connections() const { return impl_->state.accepted.load(); }
 
 std::size_t HttpServer::session_count() const {
   std::lock_guard lock(impl_->state.mu);

@@ -56,6 +56,7 @@ struct ServerState {
   std::optional<net::ssl::context> tls;
   std::atomic<bool> stopping{false};
   std::atomic<int> active_requests{0};
+  std::atomic<std::size_t> accepted{0};  // connections accepted since start, for monitoring
 
   std::mutex mu;
   std::map<std::string, HttpSessionEntry> sessions;

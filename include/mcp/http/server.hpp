@@ -112,6 +112,8 @@ class HttpServer {
   // Blocks until stop() (from another thread or a signal handler thread).
   void wait();
   std::size_t session_count() const;
+  // TCP connections accepted since start (a client that keeps connections alive opens few).
+  std::size_t accepted_connections() const;
   std::size_t connection_count() const;
   // Bytes of events kept for resumption, all sessions together (bounded by sessions times
   // max_stored_bytes_per_session; for monitoring and tests).
