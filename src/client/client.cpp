@@ -241,14 +241,7 @@ Result<std::vector<Item>> Client::Impl::all(std::string_view capability, std::st
 
 Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>(std::move(options))) {}
 
-Client::~Client() {
-  impl_->stop_listening();
-  if (impl_->session) impl_->session->shutdown();
-  // Continuations of asynchronous calls use the Impl: wait for them (the session is closed, so
-  // their requests fail at once).
-  std::unique_lock lock(impl_->async_mu);
-  impl_->async_cv.wait(lock, [&] { return impl_->async_jobs == 0; });
-}
+Client::~Client() { shutdown(); }
 
 Result<InitializeResult> Client::Impl::initialize(const std::string& version) {
   InitializeRequestParams request;
@@ -347,16 +340,7 @@ Result<CallToolResult> Client::call_tool(const std::string& name, json::object a
                                       json::object{{"name", name}, {"arguments", std::move(arguments)}},
                                       std::move(options));
 }
-void Client::call_tool_async(const std::string& name, json::object arguments, CallOptions options,
-                             std::function<void(Result<CallToolResult>)> done) {
-  impl_->call_async("tools", method::kToolsCall, json::object{{"name", name}, {"arguments", std::move(arguments)}},
-                    std::move(options), [done = std::move(done)](Result<json::value> r) {
-                      if (!r) return done(fail(r.error()));
-                      auto t = from_json<CallToolResult>(*r);
-                      if (!t) return done(fail(Error::internal("invalid tools/call result from server: " + t.error().message)));
-                      done(std::move(*t));
-                    });
-}
+
 
 Result<ListResourcesResult> Client::list_resources(std::optional<std::string> cursor) {
   return impl_->typed<ListResourcesResult>("resources", method::kResourcesList, cursor_params(cursor));

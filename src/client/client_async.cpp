@@ -1,39 +1,92 @@
 // Client::Impl::call_async: a request through the client's chain without a thread waiting for it.
 #include "client/client_impl.hpp"
+#include "mcp/protocol/methods.hpp"
 #include "mcp/session/thread_pool.hpp"
 
 namespace mcp {
 
+namespace {
+
+// Counts one asynchronous call of `impl` from its start until its `done` has returned: ~Client and
+// Client::shutdown() wait for the count to reach zero, so no callback ever runs on a freed Impl.
+template <class Impl>
+struct AsyncCall {
+  Impl* impl;
+  explicit AsyncCall(Impl* i) : impl(i) {
+    std::lock_guard lock(impl->async_mu);
+    ++impl->async_jobs;
+  }
+  ~AsyncCall() {
+    std::lock_guard lock(impl->async_mu);
+    --impl->async_jobs;
+    impl->async_cv.notify_all();
+  }
+  AsyncCall(const AsyncCall&) = delete;
+  AsyncCall& operator=(const AsyncCall&) = delete;
+};
+
+}  // namespace
+
 void Client::Impl::call_async(std::string_view capability, std::string_view method, json::object params, CallOptions o,
                               std::function<void(Result<json::value>)> done) {
   if (auto ok = prepare(capability, method, params, o); !ok) return done(fail(ok.error()));
+  auto call = std::make_shared<AsyncCall<Impl>>(this);
   auto options = request_options(method, params, o);
   std::string m(method);
   auto sent = std::make_shared<json::object>(params);
   session->request_async(method, std::move(params), std::move(options),
-                         [this, m = std::move(m), sent, o = std::move(o), done = std::move(done)](Result<json::value> r) mutable {
+                         [this, call, m = std::move(m), sent, o = std::move(o), done = std::move(done)](Result<json::value> r) mutable {
     if (!needs_more_rounds(m, r)) return done(finish(m, std::move(r)));
     // More rounds block (each may ask this client's handlers, then the server again): on the pool,
-    // never on the reader thread this runs on. ~Client waits for such a job.
-    {
-      std::lock_guard lock(async_mu);
-      ++async_jobs;
-    }
-    auto job = [this, m, sent, o, r = std::move(r), done]() mutable {
+    // never on the reader thread this runs on. The call stays counted until the job is done.
+    auto job = [this, call, m, sent, o, r = std::move(r), done]() mutable {
       done(finish(m, continue_exchange(m, *sent, o, std::move(r))));
-      std::lock_guard lock(async_mu);
-      --async_jobs;
-      async_cv.notify_all();
     };
-    if (!ThreadPool::shared()->post(job)) {
-      {
-        std::lock_guard lock(async_mu);
-        --async_jobs;
-        async_cv.notify_all();
-      }
-      done(fail(Error::internal("no thread to continue " + m + " on")));
-    }
+    if (!ThreadPool::shared()->post(job)) done(fail(Error::internal("no thread to continue " + m + " on")));
   });
+}
+
+template <class T>
+void Client::Impl::typed_async(std::string_view capability, std::string_view method, json::object params, CallOptions o,
+                               std::function<void(Result<T>)> done) {
+  call_async(capability, method, std::move(params), std::move(o),
+             [m = std::string(method), done = std::move(done)](Result<json::value> r) {
+               if (!r) return done(fail(r.error()));
+               auto t = from_json<T>(*r);
+               if (!t) return done(fail(Error::internal("invalid " + m + " result from server: " + t.error().message)));
+               done(std::move(*t));
+             });
+}
+
+void Client::call_tool_async(const std::string& name, json::object arguments, CallOptions options,
+                             std::function<void(Result<CallToolResult>)> done) {
+  impl_->typed_async<CallToolResult>("tools", method::kToolsCall,
+                                     json::object{{"name", name}, {"arguments", std::move(arguments)}}, std::move(options),
+                                     std::move(done));
+}
+
+void Client::get_prompt_async(const std::string& name, std::map<std::string, std::string> arguments, CallOptions options,
+                              std::function<void(Result<GetPromptResult>)> done) {
+  json::object args;
+  for (auto& [k, v] : arguments) args[k] = v;
+  impl_->typed_async<GetPromptResult>("prompts", method::kPromptsGet,
+                                      json::object{{"name", name}, {"arguments", std::move(args)}}, std::move(options),
+                                      std::move(done));
+}
+
+void Client::read_resource_async(const std::string& uri, CallOptions options,
+                                 std::function<void(Result<ReadResourceResult>)> done) {
+  impl_->typed_async<ReadResourceResult>("resources", method::kResourcesRead, json::object{{"uri", uri}},
+                                         std::move(options), [this, uri, done = std::move(done)](Result<ReadResourceResult> r) {
+                                           done(impl_->checked_read(uri, std::move(r)));
+                                         });
+}
+
+void Client::shutdown() {
+  impl_->stop_listening();
+  if (impl_->session) impl_->session->shutdown();
+  std::unique_lock lock(impl_->async_mu);
+  impl_->async_cv.wait(lock, [&] { return impl_->async_jobs == 0; });
 }
 
 }  // namespace mcp

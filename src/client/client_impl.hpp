@@ -79,10 +79,16 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   // (multi round-trip input, a header retry) continues on the thread pool with the blocking rounds.
   void call_async(std::string_view capability, std::string_view method, json::object params, CallOptions o,
                   std::function<void(Result<json::value>)> done);
+  // call_async with the answer decoded as T.
+  template <class T>
+  void typed_async(std::string_view capability, std::string_view method, json::object params, CallOptions o,
+                   std::function<void(Result<T>)> done);
+  // A resources/read answer held to SEP-2093's multi-content rules in ClientOptions::resource_contents' mode.
+  Result<ReadResourceResult> checked_read(const std::string& uri, Result<ReadResourceResult> r) const;
   // The parts of call() before and after the exchange.
   Result<void> prepare(std::string_view capability, std::string_view method, json::object& params, const CallOptions& o);
   Result<json::value> finish(std::string_view method, Result<json::value> r);
-  // Continuations of call_async on the thread pool still running: ~Client waits for them.
+  // Asynchronous calls not yet answered (their `done` not yet returned): shutdown() waits for them.
   std::mutex async_mu;
   std::condition_variable async_cv;
   int async_jobs = 0;

@@ -29,13 +29,16 @@ Result<void> Client::Impl::check_children(const std::string& parent, const json:
 }
 
 Result<ReadResourceResult> Client::read_resource(const std::string& uri, CallOptions options) {
-  auto r = impl_->typed<ReadResourceResult>("resources", method::kResourcesRead, json::object{{"uri", uri}},
-                                            std::move(options));
+  return impl_->checked_read(uri, impl_->typed<ReadResourceResult>("resources", method::kResourcesRead,
+                                                                   json::object{{"uri", uri}}, std::move(options)));
+}
+
+Result<ReadResourceResult> Client::Impl::checked_read(const std::string& uri, Result<ReadResourceResult> r) const {
   if (!r) return r;
   auto broken = multi_content_violation(uri, *r);
   if (!broken) return r;
   const std::string why = "resources/read of " + peer_text(uri) + ": " + *broken + " (SEP-2093 multi-content rules)";
-  switch (impl_->opts.resource_contents) {
+  switch (opts.resource_contents) {
     case EnforcementMode::strict: return fail(Error::internal(why));
     case EnforcementMode::permissive: MCP_LOG_WARN("client: {} (permissive, continuing)", why); break;
     case EnforcementMode::advisory: break;

@@ -36,9 +36,7 @@ std::string Gateway::metrics_text() const {
   std::vector<Metrics::UpstreamGauges> gauges;
   for (const auto& u : upstreams_) {
     Metrics::UpstreamGauges g{u->config().name, 0, u->restarts()};
-    if (auto pins = state_.pins->pins(u->config().name)) {
-      for (const auto& p : *pins) g.quarantined += p.state != PinState::approved;
-    }
+    if (auto blocked = state_.pins->count_blocked(u->config().name)) g.quarantined = *blocked;
     gauges.push_back(std::move(g));
   }
   return metrics_->render(gauges);

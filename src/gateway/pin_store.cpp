@@ -142,6 +142,21 @@ Result<std::optional<PinState>> PinStore::state(const std::string& server, ListK
   return out;
 }
 
+Result<std::int64_t> PinStore::count_blocked(const std::string& server) const {
+  std::int64_t n = 0;
+  auto ok = db_->locked([&](Db& d) -> Result<void> {
+    auto s = d.prepare("SELECT COUNT(*) FROM pins WHERE server = ? AND state != 'approved'");
+    if (!s) return fail(s.error());
+    s->bind(1, server);
+    auto row = s->step();
+    if (!row) return fail(row.error());
+    n = *row ? s->integer(0) : 0;
+    return {};
+  });
+  if (!ok) return fail(ok.error());
+  return n;
+}
+
 Result<std::vector<Pin>> PinStore::pins(const std::optional<std::string>& server) const {
   std::vector<Pin> out;
   auto ok = db_->locked([&](Db& d) -> Result<void> {

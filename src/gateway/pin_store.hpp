@@ -47,6 +47,8 @@ class PinStore {
   // The item's state now (none: never seen).
   [[nodiscard]] Result<std::optional<PinState>> state(const std::string& server, ListKind kind, const std::string& key) const;
   [[nodiscard]] Result<std::vector<Pin>> pins(const std::optional<std::string>& server = std::nullopt) const;
+  // How many of `server`'s items are not approved (quarantined or rejected): one indexed count.
+  [[nodiscard]] Result<std::int64_t> count_blocked(const std::string& server) const;
   // A person's decision on `key` (of `kind`, or of whichever kind has that key: an error names the
   // kinds if more than one does). `who` lands in the audit record.
   [[nodiscard]] Result<Pin> approve(const std::string& server, const std::string& key, std::optional<ListKind> kind,

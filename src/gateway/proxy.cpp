@@ -12,6 +12,9 @@ namespace mcp::gateway {
 
 namespace {
 
+constexpr std::chrono::seconds kMinRefreshInterval{1};
+constexpr std::size_t kMaxItemsPerKind = 10'000;
+
 using Refusal = std::function<std::optional<Error>(ListKind, const std::string&)>;
 
 // Hides what is not approved from every list, and refuses calls, gets and reads of it, asking the
@@ -34,6 +37,13 @@ class PinStage final : public Stage {
 std::string digest_of(const json::value& arguments) {
   auto canonical = trust::canonicalize(arguments);
   return canonical ? trust::sha256_tag(*canonical) : std::string("(not canonicalisable)");
+}
+
+// A downstream cancel cancels the upstream's request too.
+CallOptions cancellable(const RequestContext& ctx) {
+  CallOptions o;
+  o.cancel = ctx.cancellation();
+  return o;
 }
 
 template <class R>
@@ -78,6 +88,9 @@ Result<std::shared_ptr<Proxy>> Proxy::start(std::shared_ptr<Client> upstream, st
       if (auto ok = raw->refresh(); !ok)
         MCP_LOG_ERROR("gateway {}: re-listing the upstream failed: {}", raw->options_.name, ok.error().message);
       lock.lock();
+      // At most one re-listing per kMinRefreshInterval, however often the upstream says its lists
+      // changed: those that arrive meanwhile are served by the next one.
+      raw->cv_.wait_for(lock, stop, kMinRefreshInterval, [] { return false; });
     }
   });
   return p;
@@ -143,6 +156,21 @@ Result<void> Proxy::refresh() {
 template <class Item, class KeyOf, class Add, class Remove>
 Result<void> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyOf key_of, Add add, Remove remove) {
   if (!listed) return fail(listed.error());
+  if (listed->size() > kMaxItemsPerKind) {
+    return fail(Error::internal("the upstream lists " + std::to_string(listed->size()) + " " + std::string(result_key(kind)) +
+                                ", more than the gateway keeps (" + std::to_string(kMaxItemsPerKind) + ")"));
+  }
+  // One definition per key: an upstream that lists a key twice gets the first one served (two
+  // definitions would make the pin flip between them on every refresh).
+  {
+    std::set<std::string> seen;
+    std::erase_if(*listed, [&](const Item& item) {
+      if (seen.insert(key_of(item)).second) return false;
+      MCP_LOG_WARN("gateway {}: the upstream lists {} '{}' twice; serving the first", options_.name, item_noun(kind),
+                   peer_text(key_of(item)));
+      return true;
+    });
+  }
   std::map<std::string, PinState> states;
   for (const auto& item : *listed) {
     auto state = pins_->observe(options_.name, kind, key_of(item), to_json(item).as_object(), options_.new_items);
@@ -195,16 +223,8 @@ Result<void> Proxy::refresh(Client& up, ListKind kind) {
                                                                        Reply<CallToolResult> reply) {
               auto self = weak.lock();
               if (!self) return void(reply(fail(stopping())));
-              CallOptions co;
-              co.cancel = ctx->cancellation();
-              const auto start = std::chrono::steady_clock::now();
-              self->upstream()->call_tool_async(
-                  name, args, std::move(co),
-                  [weak, name, digest = digest_of(args), client = ctx->session_id(), start, reply](Result<CallToolResult> r) {
-                    auto proxy = weak.lock();
-                    if (!proxy) return void(reply(std::move(r)));
-                    reply(proxy->record<CallToolResult>(method::kToolsCall, name, digest, client, start, std::move(r)));
-                  });
+              self->upstream()->call_tool_async(name, args, cancellable(*ctx),
+                                                self->recorder<CallToolResult>(method::kToolsCall, name, args, *ctx, reply));
             });
           },
           [&](const std::string& key) { server_->remove_tool(key); });
@@ -212,14 +232,15 @@ Result<void> Proxy::refresh(Client& up, ListKind kind) {
       return mirror(
           kind, up.list_all_prompts(), [](const Prompt& p) { return p.name; },
           [&](const Prompt& p) {
-            server_->add_prompt(p, [weak, stopping, name = p.name](const std::map<std::string, std::string>& args,
-                                                                   RequestContext& ctx) -> Result<GetPromptResult> {
+            server_->add_async_prompt(p, [weak, stopping, name = p.name](const std::map<std::string, std::string>& args,
+                                                                         std::shared_ptr<RequestContext> ctx,
+                                                                         Reply<GetPromptResult> reply) {
               auto self = weak.lock();
-              if (!self) return fail(stopping());
+              if (!self) return void(reply(fail(stopping())));
               json::object recorded;
               for (const auto& [k, v] : args) recorded[k] = v;
-              return self->audited<GetPromptResult>(method::kPromptsGet, name, recorded, ctx,
-                                                    [&] { return self->upstream()->get_prompt(name, args); });
+              self->upstream()->get_prompt_async(name, args, cancellable(*ctx),
+                                                 self->recorder<GetPromptResult>(method::kPromptsGet, name, recorded, *ctx, reply));
             });
           },
           [&](const std::string& key) { server_->remove_prompt(key); });
@@ -227,11 +248,12 @@ Result<void> Proxy::refresh(Client& up, ListKind kind) {
       return mirror(
           kind, up.list_all_resources(), [](const Resource& r) { return r.uri; },
           [&](const Resource& r) {
-            server_->add_resource(r, [weak, stopping](const std::string& uri, RequestContext& ctx) -> Result<ReadResourceResult> {
+            server_->add_async_resource(r, [weak, stopping](const std::string& uri, std::shared_ptr<RequestContext> ctx,
+                                                            Reply<ReadResourceResult> reply) {
               auto self = weak.lock();
-              if (!self) return fail(stopping());
-              return self->audited<ReadResourceResult>(method::kResourcesRead, uri, json::object{}, ctx,
-                                                       [&] { return self->upstream()->read_resource(uri); });
+              if (!self) return void(reply(fail(stopping())));
+              self->upstream()->read_resource_async(
+                  uri, cancellable(*ctx), self->recorder<ReadResourceResult>(method::kResourcesRead, uri, json::object{}, *ctx, reply));
             });
           },
           [&](const std::string& key) { server_->remove_resource(key); });
@@ -239,12 +261,13 @@ Result<void> Proxy::refresh(Client& up, ListKind kind) {
       return mirror(
           kind, up.list_all_resource_templates(), [](const ResourceTemplate& t) { return t.uri_template; },
           [&](const ResourceTemplate& t) {
-            auto added = server_->add_resource_template(
-                t, [weak, stopping](const std::string& uri, const UriTemplate::Variables&, RequestContext& ctx) -> Result<ReadResourceResult> {
+            auto added = server_->add_async_resource_template(
+                t, [weak, stopping](const std::string& uri, const UriTemplate::Variables&, std::shared_ptr<RequestContext> ctx,
+                                    Reply<ReadResourceResult> reply) {
                   auto self = weak.lock();
-                  if (!self) return fail(stopping());
-                  return self->audited<ReadResourceResult>(method::kResourcesRead, uri, json::object{}, ctx,
-                                                           [&] { return self->upstream()->read_resource(uri); });
+                  if (!self) return void(reply(fail(stopping())));
+                  self->upstream()->read_resource_async(
+                      uri, cancellable(*ctx), self->recorder<ReadResourceResult>(method::kResourcesRead, uri, json::object{}, *ctx, reply));
                 });
             // An upstream's template that is not RFC 6570 cannot be matched: it is pinned (and
             // visible in `pins`) but not served.
@@ -255,11 +278,15 @@ Result<void> Proxy::refresh(Client& up, ListKind kind) {
   return {};
 }
 
-template <class R, class Forward>
-Result<R> Proxy::audited(std::string_view method, const std::string& item, const json::value& arguments,
-                         RequestContext& ctx, Forward forward) {
-  const auto start = std::chrono::steady_clock::now();
-  return record<R>(method, item, digest_of(arguments), ctx.session_id(), start, forward());
+template <class R>
+std::function<void(Result<R>)> Proxy::recorder(std::string_view method, const std::string& item, const json::value& arguments,
+                                               const RequestContext& ctx, Reply<R> reply) {
+  return [weak = weak_from_this(), m = std::string(method), item, digest = digest_of(arguments), client = ctx.session_id(),
+          start = std::chrono::steady_clock::now(), reply](Result<R> r) {
+    auto self = weak.lock();
+    if (!self) return void(reply(std::move(r)));
+    reply(self->record<R>(m, item, digest, client, start, std::move(r)));
+  };
 }
 
 template <class R>

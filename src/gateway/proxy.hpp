@@ -69,12 +69,12 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   // `remove`, and tells clients if what they may see changed.
   template <class Item, class KeyOf, class Add, class Remove>
   Result<void> mirror(ListKind kind, Result<std::vector<Item>> listed, KeyOf key_of, Add add, Remove remove);
-  // Forwards one request to the upstream and appends it to the audit log; an unrecorded request
-  // is not answered.
-  template <class R, class Forward>
-  Result<R> audited(std::string_view method, const std::string& item, const json::value& arguments,
-                    RequestContext& ctx, Forward forward);
-  // The second half of audited(), for an answer `r` that arrived asynchronously.
+  // What a forwarded request's answer goes through: appended to the audit log (an unrecorded
+  // request is not answered), counted in the metrics, then sent with `reply`. Made when the
+  // request is forwarded (its start time, the arguments' digest).
+  template <class R>
+  std::function<void(Result<R>)> recorder(std::string_view method, const std::string& item, const json::value& arguments,
+                                          const RequestContext& ctx, Reply<R> reply);
   template <class R>
   Result<R> record(std::string_view method, const std::string& item, const std::string& arguments_digest,
                    const std::string& client, std::chrono::steady_clock::time_point start, Result<R> r);

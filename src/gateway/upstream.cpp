@@ -13,6 +13,9 @@ namespace {
 
 constexpr std::chrono::milliseconds kFirstBackoff{500};
 constexpr std::chrono::milliseconds kMaxBackoff{30'000};
+constexpr std::chrono::seconds kStableUptime{30};
+// Pages of one list the gateway reads from an upstream (each at most the client's message limit).
+constexpr std::size_t kMaxPages = 100;
 
 Result<std::shared_ptr<Transport>> open_transport(const UpstreamConfig& c) {
   if (!c.is_stdio()) {
@@ -56,11 +59,25 @@ Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
     shared->why = reason ? reason->message : "the connection closed";
     shared->cv.notify_all();
   };
+  co.max_pages = kMaxPages;
   auto client = std::make_shared<Client>(co);
+  {
+    // close() must be able to end a connect that hangs (an upstream that never answers initialize).
+    std::lock_guard lock(shared_->mutex);
+    if (shared_->closing) return fail(Error::connection_closed(config_.name + ": the gateway is stopping"));
+    shared_->connecting = client;
+  }
+  struct Forget {
+    Shared& s;
+    ~Forget() {
+      std::lock_guard lock(s.mutex);
+      s.connecting.reset();
+    }
+  } forget{*shared_};
   auto transport = open_transport(config_);
   if (!transport) return fail(Error::internal(config_.name + ": cannot start the upstream: " + transport.error().message));
   if (auto init = client->connect(*transport); !init) {
-    client->close();
+    client->shutdown();
     return fail(Error::internal(config_.name + ": the upstream did not initialize: " + init.error().message));
   }
   return client;
@@ -81,7 +98,7 @@ Result<std::unique_ptr<Upstream>> Upstream::start(const UpstreamConfig& config, 
   server_options.info.name = "mcp-trust-gateway/" + config.name;
   auto proxy = Proxy::start(*client, state.pins, state.audit, std::move(po), std::move(server_options));
   if (!proxy) {
-    (*client)->close();
+    (*client)->shutdown();
     return fail(Error::internal(config.name + ": " + proxy.error().message));
   }
   u->proxy_ = *proxy;
@@ -95,10 +112,14 @@ Result<std::unique_ptr<Upstream>> Upstream::start(const UpstreamConfig& config, 
 
 void Upstream::restart_loop(std::stop_token stop) {
   auto backoff = kFirstBackoff;
+  auto up_since = std::chrono::steady_clock::now();
   std::unique_lock lock(shared_->mutex);
   for (;;) {
     shared_->cv.wait(lock, stop, [&] { return shared_->down; });
     if (stop.stop_requested()) return;
+    // Only an upstream that stayed up a while starts again quickly: one that crashes right after
+    // starting (on initialize, on its first list) backs off further each time.
+    if (std::chrono::steady_clock::now() - up_since >= kStableUptime) backoff = kFirstBackoff;
     const std::string why = shared_->why;
     lock.unlock();
     MCP_LOG_WARN("gateway {}: the upstream's connection ended ({}); starting it again in {} ms", config_.name, why,
@@ -122,7 +143,8 @@ void Upstream::restart_loop(std::stop_token stop) {
       }
       continue;
     }
-    backoff = kFirstBackoff;
+    up_since = std::chrono::steady_clock::now();
+    backoff = std::min(backoff * 2, kMaxBackoff);  // back to the first only once it stays up
     auto old = proxy_->upstream();
     proxy_->set_upstream(*client);
     ++restarts_;
@@ -131,7 +153,8 @@ void Upstream::restart_loop(std::stop_token stop) {
     proxy_->announce_lists();
     (void)audit_->append("upstream", json::object{{"server", config_.name}, {"event", "restarted"}, {"restarts", restarts_.load()}},
                         Db::Durability::process_crash);
-    old->close();
+    // Waits for the old client's callbacks (a call's answer holding the proxy) to finish.
+    old->shutdown();
     lock.lock();
   }
 }
@@ -139,14 +162,20 @@ void Upstream::restart_loop(std::stop_token stop) {
 Upstream::~Upstream() { close(); }
 
 void Upstream::close() {
+  std::shared_ptr<Client> connecting;
   {
     std::lock_guard lock(shared_->mutex);
     if (shared_->closing) return;
     shared_->closing = true;
+    connecting = shared_->connecting;
   }
+  if (connecting) connecting->close();  // a restart stuck connecting ends now
   restarter_.request_stop();
   if (restarter_.joinable()) restarter_.join();
-  if (proxy_) proxy_->upstream()->close();
+  // Blocking: once it returns no callback of the client holds the proxy, so the proxy (and the
+  // client with it) is released here, on the owner's thread, never on the client's own reader
+  // thread (where ~Client would wait for itself).
+  if (proxy_) proxy_->upstream()->shutdown();
 }
 
 }  // namespace mcp::gateway

@@ -4,8 +4,8 @@
 //
 // Keeps it running: when the upstream's connection ends (the child exits or crashes, the HTTP
 // session is lost), the calls in flight fail with an error naming the upstream and why, and a
-// restarter thread starts it again after a backoff (0.5 s doubling to 30 s, back to 0.5 s once a
-// restart connects), then re-lists it through the Proxy, whose Server and sessions stay. Each exit
+// restarter thread starts it again after a backoff (0.5 s doubling to 30 s, back to 0.5 s once it
+// has stayed up 30 s), then re-lists it through the Proxy, whose Server and sessions stay. Each exit
 // and restart is in the audit log. A hung upstream: each request to it times out after
 // UpstreamConfig::timeout (the error says so), and the upstream is asked to cancel it.
 //
@@ -56,6 +56,7 @@ class Upstream {
     bool down = false;             // the current client's connection ended
     std::string why;               // how it ended
     bool closing = false;
+    std::shared_ptr<Client> connecting;  // the client being connected, for close() to end it
   };
   Upstream(UpstreamConfig config, std::shared_ptr<AuditLog> audit) : config_(std::move(config)), audit_(std::move(audit)) {}
   Result<std::shared_ptr<Client>> connect(std::uint64_t generation);

@@ -169,6 +169,10 @@ class Client {
   // that forwards calls (a gateway) and must not hold a thread per call in flight.
   void call_tool_async(const std::string& name, json::object arguments, CallOptions options,
                        std::function<void(Result<CallToolResult>)> done);
+  // The same for get_prompt and read_resource (whose answer is held to the multi-content rules).
+  void get_prompt_async(const std::string& name, std::map<std::string, std::string> arguments, CallOptions options,
+                        std::function<void(Result<GetPromptResult>)> done);
+  void read_resource_async(const std::string& uri, CallOptions options, std::function<void(Result<ReadResourceResult>)> done);
 
   [[nodiscard]] Result<ListResourcesResult> list_resources(std::optional<std::string> cursor = {});
   [[nodiscard]] Result<std::vector<Resource>> list_all_resources();
@@ -220,6 +224,10 @@ class Client {
   [[nodiscard]] Result<void> notify(std::string_view method, json::object params = {});
 
   void close();
+  // Closes the session and waits until no callback of this client runs or ever will (the answers
+  // of asynchronous calls included): after it, the client may be released on this thread. Never
+  // from one of the client's own callbacks. The destructor does it.
+  void shutdown();
   bool closed() const;
 
  private:
