@@ -252,8 +252,7 @@ Result<void> Proxy::refresh(Client& up, ListKind kind) {
                                                             Reply<ReadResourceResult> reply) {
               auto self = weak.lock();
               if (!self) return void(reply(fail(stopping())));
-              self->upstream()->read_resource_async(
-                  uri, cancellable(*ctx), self->recorder<ReadResourceResult>(method::kResourcesRead, uri, json::object{}, *ctx, reply));
+              self->forward_read(uri, *ctx, std::move(reply));
             });
           },
           [&](const std::string& key) { server_->remove_resource(key); });
@@ -266,8 +265,7 @@ Result<void> Proxy::refresh(Client& up, ListKind kind) {
                                     Reply<ReadResourceResult> reply) {
                   auto self = weak.lock();
                   if (!self) return void(reply(fail(stopping())));
-                  self->upstream()->read_resource_async(
-                      uri, cancellable(*ctx), self->recorder<ReadResourceResult>(method::kResourcesRead, uri, json::object{}, *ctx, reply));
+                  self->forward_read(uri, *ctx, std::move(reply));
                 });
             // An upstream's template that is not RFC 6570 cannot be matched: it is pinned (and
             // visible in `pins`) but not served.
@@ -276,6 +274,11 @@ Result<void> Proxy::refresh(Client& up, ListKind kind) {
           [&](const std::string& key) { server_->remove_resource_template(key); });
   }
   return {};
+}
+
+void Proxy::forward_read(const std::string& uri, const RequestContext& ctx, Reply<ReadResourceResult> reply) {
+  upstream()->read_resource_async(uri, cancellable(ctx),
+                                  recorder<ReadResourceResult>(method::kResourcesRead, uri, json::object{}, ctx, std::move(reply)));
 }
 
 template <class R>

@@ -75,6 +75,8 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   template <class R>
   std::function<void(Result<R>)> recorder(std::string_view method, const std::string& item, const json::value& arguments,
                                           const RequestContext& ctx, Reply<R> reply);
+  // resources/read of `uri` (a listed resource, or one a template matches) to the upstream.
+  void forward_read(const std::string& uri, const RequestContext& ctx, Reply<ReadResourceResult> reply);
   template <class R>
   Result<R> record(std::string_view method, const std::string& item, const std::string& arguments_digest,
                    const std::string& client, std::chrono::steady_clock::time_point start, Result<R> r);
