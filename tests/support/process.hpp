@@ -38,6 +38,36 @@ inline std::string slurp_file(const std::filesystem::path& p) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+struct Reaped {
+  int status = 0;       // as waitpid() gives it
+  bool killed = false;  // by the watchdog, after `bound`
+};
+
+// Waits for child `pid` to exit (blocking waitid, no polling) and reaps it; a watchdog thread kills
+// it if it is still running after `bound`. The watchdog kills only while the child is certainly not
+// reaped (it is reaped after the watchdog is joined), so it can never signal a recycled pid.
+inline Reaped reap_within(pid_t pid, std::chrono::milliseconds bound) {
+  Event exited;
+  Reaped r;
+  std::thread watchdog([&] {
+    if (!exited.wait(bound)) {
+      r.killed = true;
+      ::kill(pid, SIGKILL);
+    }
+  });
+  siginfo_t info{};
+  while (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
+  }
+  exited.set();
+  watchdog.join();
+  while (::waitpid(pid, &r.status, 0) < 0 && errno == EINTR) {
+  }
+  return r;
+}
+
+// The exit status, or -signal if the process was killed.
+inline int exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status); }
+
 // Runs `program` with `args`, stdin from /dev/null, stdout and stderr into files in `dir`.
 inline ProgramOutcome run_program(const std::string& program, const std::vector<std::string>& args,
                                   const std::filesystem::path& dir,
@@ -60,26 +90,9 @@ inline ProgramOutcome run_program(const std::string& program, const std::vector<
   if (rc != 0) return r;
   r.spawned = true;
 
-  // The watchdog kills the child only while it is certainly not reaped (we reap after joining it),
-  // so it can never signal a recycled pid.
-  Event exited;
-  bool killed = false;
-  std::thread watchdog([&] {
-    if (!exited.wait(bound)) {
-      killed = true;
-      ::kill(pid, SIGKILL);
-    }
-  });
-  siginfo_t info{};
-  while (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
-  }
-  exited.set();
-  watchdog.join();
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  r.timed_out = killed && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+  const Reaped reaped = reap_within(pid, bound);
+  r.timed_out = reaped.killed && WIFSIGNALED(reaped.status) && WTERMSIG(reaped.status) == SIGKILL;
+  r.code = exit_code(reaped.status);
   r.out = slurp_file(out);
   r.err = slurp_file(err);
   return r;
@@ -146,17 +159,8 @@ class BackgroundProgram {
   int stop(std::chrono::milliseconds stop_bound = std::chrono::seconds(20)) {
     if (pid_ <= 0) return code_;
     ::kill(pid_, SIGTERM);
-    Event exited;
-    std::thread watchdog([&] {
-      if (!exited.wait(stop_bound)) ::kill(pid_, SIGKILL);
-    });
-    int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
-    exited.set();
-    watchdog.join();
+    code_ = exit_code(reap_within(pid_, stop_bound).status);
     pid_ = -1;
-    code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
     return code_;
   }
 
