@@ -140,7 +140,7 @@ std::vector<DeclaredItem> SignatureEnforcer::available_if_enabled() const {
   }
   std::vector<DeclaredItem> out;
   if (!checker) return out;
-  for (ListKind k : {ListKind::tools, ListKind::prompts, ListKind::resources, ListKind::resource_templates})
+  for (ListKind k : kListKinds)
     for (auto& key : checker->available_if_enabled(k)) out.push_back(DeclaredItem{k, std::move(key)});
   return out;
 }

@@ -126,7 +126,7 @@ void Proxy::set_upstream(std::shared_ptr<Client> upstream) {
 
 void Proxy::announce_lists() {
   auto up = upstream();
-  for (ListKind kind : {ListKind::tools, ListKind::prompts, ListKind::resources, ListKind::resource_templates}) {
+  for (ListKind kind : kListKinds) {
     if (upstream_offers(*up, kind)) server_->availability_changed(kind);
   }
 }
@@ -146,7 +146,7 @@ Result<void> Proxy::refresh() {
   // One refresh at a time (the refresher's, a restart's): each compares with what the last one saw.
   std::lock_guard serial(refresh_mu_);
   auto up = upstream();
-  for (ListKind kind : {ListKind::tools, ListKind::prompts, ListKind::resources, ListKind::resource_templates}) {
+  for (ListKind kind : kListKinds) {
     if (!upstream_offers(*up, kind)) continue;
     if (auto ok = refresh(*up, kind); !ok) return fail(Error::internal(std::string(list_method(kind)) + ": " + ok.error().message));
   }

@@ -22,7 +22,7 @@ std::string_view item_noun(ListKind kind) { return kNouns[at(kind)]; }
 std::string_view key_field(ListKind kind) { return kKeyFields[at(kind)]; }
 
 std::optional<ListKind> list_kind_of_result_key(std::string_view key) {
-  for (ListKind k : {ListKind::tools, ListKind::prompts, ListKind::resources, ListKind::resource_templates})
+  for (ListKind k : kListKinds)
     if (result_key(k) == key) return k;
   return std::nullopt;
 }

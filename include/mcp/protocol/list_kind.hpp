@@ -4,12 +4,16 @@
 // signature checker, the client's enforcers.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string_view>
 
 namespace mcp {
 
 enum class ListKind { tools, prompts, resources, resource_templates };
+// Every kind, in that order, for code that goes through all four lists.
+inline constexpr std::array<ListKind, 4> kListKinds = {ListKind::tools, ListKind::prompts, ListKind::resources,
+                                                       ListKind::resource_templates};
 
 std::string_view list_method(ListKind kind);  // "tools/list", ..., "resources/templates/list"
 std::string_view result_key(ListKind kind);   // "tools", "prompts", "resources", "resourceTemplates"
