@@ -172,10 +172,14 @@ Result<void> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
     });
   }
   std::map<std::string, PinState> states;
+  std::vector<std::string> definitions;  // each item's, serialized: to tell what changed since registered
+  definitions.reserve(listed->size());
   for (const auto& item : *listed) {
-    auto state = pins_->observe(options_.name, kind, key_of(item), to_json(item).as_object(), options_.new_items);
+    json::value definition = to_json(item);
+    auto state = pins_->observe(options_.name, kind, key_of(item), definition.as_object(), options_.new_items);
     if (!state) return fail(state.error());
     states[key_of(item)] = *state;
+    definitions.push_back(json::serialize(definition));
   }
   std::set<std::string> gone;
   std::vector<const Item*> to_add;
@@ -191,12 +195,11 @@ Result<void> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
     // list changed.
     auto& registered = registered_[kind];
     for (const auto& key : gone) registered.erase(key);
-    for (const auto& item : *listed) {
-      std::string definition = json::serialize(to_json(item));
-      auto& slot = registered[key_of(item)];
-      if (slot != definition) {
-        slot = std::move(definition);
-        to_add.push_back(&item);
+    for (std::size_t i = 0; i < listed->size(); ++i) {
+      auto& slot = registered[key_of((*listed)[i])];
+      if (slot != definitions[i]) {
+        slot = std::move(definitions[i]);
+        to_add.push_back(&(*listed)[i]);
       }
     }
   }
