@@ -12,25 +12,14 @@
 #include "../examples/tmp_dir.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/stdio/child_process.hpp"
+#include "gateway_test_util.hpp"
 #include "support/process.hpp"
 
 using namespace mcp;
+using mcp::gateway_test::bin;
+using mcp::gateway_test::lists;
 
 namespace {
-
-std::string bin(const std::string& program) {
-  const char* b = std::getenv("MCP_BIN");
-  return std::string(b ? b : MCP_GATEWAY_BIN_FALLBACK) + "/" + program;
-}
-
-bool lists(Client& c, const std::string& tool) {
-  auto tools = c.list_all_tools();
-  EXPECT_TRUE(tools) << tools.error().message;
-  if (!tools) return false;
-  for (const auto& t : *tools)
-    if (t.name == tool) return true;
-  return false;
-}
 
 TEST(GatewayCli, ARugPullIsQuarantinedShownAndRestoredByApproval) {
   mcp::test::TmpDir dir;

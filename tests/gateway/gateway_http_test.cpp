@@ -12,18 +12,17 @@
 #include "http/http_test_util.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/http/client_transport.hpp"
+#include "gateway_test_util.hpp"
 #include "support/process.hpp"
 
 using namespace mcp;
+using mcp::gateway_test::bin;
+using mcp::gateway_test::lists;
+using mcp::gateway_test::text_of;
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string bin(const std::string& program) {
-  const char* b = std::getenv("MCP_BIN");
-  return std::string(b ? b : MCP_GATEWAY_BIN_FALLBACK) + "/" + program;
-}
 
 fs::path node_dir() {
   const char* v = std::getenv("MCP_NODE_DIR");
@@ -111,20 +110,6 @@ class GatewayHttp : public ::testing::Test {
     auto init = c->connect(*t);
     EXPECT_TRUE(init) << name << ": " << init.error().message;
     return init ? std::move(c) : nullptr;
-  }
-
-  static std::string text_of(const CallToolResult& r) {
-    std::string out;
-    for (const auto& block : r.content)
-      if (const auto* t = std::get_if<TextContent>(&block)) out += t->text;
-    return out;
-  }
-
-  static bool lists(Client& c, const std::string& tool) {
-    auto tools = c.list_all_tools();
-    EXPECT_TRUE(tools) << tools.error().message;
-    if (!tools) return false;
-    return std::any_of(tools->begin(), tools->end(), [&](const Tool& t) { return t.name == tool; });
   }
 };
 

@@ -12,24 +12,15 @@
 #include "../examples/tmp_dir.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/http/client_transport.hpp"
+#include "gateway_test_util.hpp"
 #include "support/process.hpp"
 
 using namespace mcp;
+using mcp::gateway_test::bin;
+using mcp::gateway_test::text_of;
 using namespace std::chrono_literals;
 
 namespace {
-
-std::string bin(const std::string& program) {
-  const char* b = std::getenv("MCP_BIN");
-  return std::string(b ? b : MCP_GATEWAY_BIN_FALLBACK) + "/" + program;
-}
-
-std::string text_of(const CallToolResult& r) {
-  std::string out;
-  for (const auto& block : r.content)
-    if (const auto* t = std::get_if<TextContent>(&block)) out += t->text;
-  return out;
-}
 
 class GatewayRestart : public ::testing::Test {
  protected:
