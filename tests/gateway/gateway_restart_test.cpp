@@ -60,7 +60,9 @@ class GatewayRestart : public ::testing::Test {
   }
   void TearDown() override {
     if (client) client->close();
-    if (gateway) EXPECT_EQ(gateway->stop(), 0) << gateway->err();
+    if (gateway) {
+      EXPECT_EQ(gateway->stop(), 0) << gateway->err();
+    }
   }
 
   std::string pid() {
