@@ -282,7 +282,7 @@ net::awaitable<bool> handle_post(ServerState& state, const McpEndpoint& ep, S& s
   auto* request = std::get_if<jsonrpc::Request>(decoded);
   std::optional<HttpSessionEntry> entry;
   if (request && request->method == mcp::method::kInitialize) {
-    auto created = state.create_session(ep);
+    auto created = state.create_session(ep.shared_from_this());
     if (!created) co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, created.error().message));
     entry = *created;
   } else {
@@ -391,14 +391,14 @@ net::awaitable<bool> handle(ServerState& state, S& stream, const Request& req) {
   if (state.stopping) {
     co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, "server is shutting down"));
   }
-  if (auto it = state.opts.routes.find(path); it != state.opts.routes.end()) {
+  if (auto handler = state.route_for(path)) {
     PlainRequest pr{std::string(req.method_string()), std::string(target), {}};
     for (const auto& f : req) {
       std::string name(f.name_string());
       for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       pr.headers[name] = std::string(f.value());
     }
-    auto out = it->second(pr);
+    auto out = (*handler)(pr);
     Response res{static_cast<bhttp::status>(out.status), req.version()};
     for (const auto& [k, v] : out.headers) res.set(k, v);
     res.body() = std::move(out.body);
@@ -406,7 +406,9 @@ net::awaitable<bool> handle(ServerState& state, S& stream, const Request& req) {
     res.prepare_payload();
     co_return co_await write(state, stream, req, std::move(res));
   }
-  const McpEndpoint& ep = state.endpoint_for(path);
+  // Held for as long as the request runs: the endpoint may be removed meanwhile.
+  const auto held = state.endpoint_for(path);
+  const McpEndpoint& ep = *held;
   auto route = route_request(ep.policy, req, false);
   if (auto* refused = std::get_if<Refusal>(&route)) {
     co_return co_await write(state, stream, req, refusal_response(req, *refused));

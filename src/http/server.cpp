@@ -37,12 +37,46 @@ std::string new_session_id() {
 
 }  // namespace
 
-const McpEndpoint& ServerState::endpoint_for(std::string_view path) const {
+std::shared_ptr<const McpEndpoint> ServerState::endpoint_for(std::string_view path) const {
+  std::shared_lock lock(endpoints_mu);
   auto it = endpoints.find(path);
-  return it != endpoints.end() ? it->second : *main_endpoint;
+  return it != endpoints.end() ? it->second : main_endpoint;
 }
 
-Result<HttpSessionEntry> ServerState::create_session(const McpEndpoint& endpoint) {
+std::optional<RouteHandler> ServerState::route_for(std::string_view path) const {
+  std::shared_lock lock(endpoints_mu);
+  auto it = routes.find(path);
+  if (it == routes.end()) return std::nullopt;
+  return it->second;
+}
+
+std::shared_ptr<const McpEndpoint> ServerState::make_endpoint(const std::string& path, std::shared_ptr<Server> served) const {
+  boost::system::error_code ec;
+  const auto addr = net::ip::make_address(opts.host, ec);  // checked by start()
+  EndpointPolicy policy;
+  policy.path = path;
+  policy.max_body_bytes = opts.max_body_bytes;
+  policy.limits = served->options().session.limits;
+  // The endpoint owns the server and the policy both: the server outlives every check.
+  policy.tool_header_params = [raw = served.get()](std::string_view tool) { return raw->tool_header_params(tool); };
+  policy.host.check_host = opts.validate_host_and_origin && ((!ec && addr.is_loopback()) || !opts.allowed_hosts.empty());
+  policy.host.check_origin = opts.validate_host_and_origin;
+  policy.host.allowed_hosts = opts.allowed_hosts;
+  policy.host.allowed_origins = opts.allowed_origins;
+  return std::make_shared<const McpEndpoint>(std::move(served), std::move(policy));
+}
+
+void ServerState::end_sessions_of(const McpEndpoint& endpoint) {
+  std::vector<std::string> ids;
+  {
+    std::lock_guard lock(mu);
+    for (const auto& [id, e] : sessions)
+      if (e.endpoint.get() == &endpoint) ids.push_back(id);
+  }
+  for (const auto& id : ids) end_session(id);
+}
+
+Result<HttpSessionEntry> ServerState::create_session(std::shared_ptr<const McpEndpoint> endpoint) {
   for (int attempt = 0;; ++attempt) {
     std::string victim;
     {
@@ -80,10 +114,15 @@ Result<HttpSessionEntry> ServerState::create_session(const McpEndpoint& endpoint
   }
   struct Unreserve { ServerState& s; ~Unreserve() { std::lock_guard l(s.mu); --s.creating; } } unreserve{*this};
   auto transport = std::make_shared<SessionTransport>(new_session_id(), session_limits());
-  auto session = endpoint.server->connect(transport);
+  auto session = endpoint->server->connect(transport);
   if (!session) return fail(session.error());
-  HttpSessionEntry e{transport, *session, &endpoint};
+  HttpSessionEntry e{transport, *session, std::move(endpoint)};
   std::lock_guard lock(mu);
+  // Checked under the lock end_sessions_of takes: either it sees this session, or this sees the flag.
+  if (e.endpoint->removed) {
+    e.session->close();
+    return fail(Error::internal("the endpoint is no longer served"));
+  }
   sessions[transport->session_id()] = e;
   return e;
 }
@@ -99,7 +138,7 @@ SessionTransport::Limits ServerState::session_limits() const {
 std::optional<HttpSessionEntry> ServerState::find_session(const std::string& id, const McpEndpoint& endpoint) {
   std::lock_guard lock(mu);
   auto it = sessions.find(id);
-  if (it == sessions.end() || it->second.endpoint != &endpoint) return std::nullopt;
+  if (it == sessions.end() || it->second.endpoint.get() != &endpoint) return std::nullopt;
   return it->second;
 }
 
@@ -256,24 +295,14 @@ Result<void> HttpServer::start() {
   auto addr = net::ip::make_address(o.host, ec);
   if (ec) return fail(Error::invalid_params("invalid bind address '" + o.host + "': " + ec.message()));
   if (!st.main_endpoint) {
-    auto add_endpoint = [&](const std::string& path, const std::shared_ptr<Server>& server) {
-      EndpointPolicy policy;
-      policy.path = path;
-      policy.max_body_bytes = o.max_body_bytes;
-      policy.limits = server->options().session.limits;
-      // The state owns the server and the policy both: the server outlives every check.
-      policy.tool_header_params = [raw = server.get()](std::string_view tool) { return raw->tool_header_params(tool); };
-      policy.host.check_host = o.validate_host_and_origin && (addr.is_loopback() || !o.allowed_hosts.empty());
-      policy.host.check_origin = o.validate_host_and_origin;
-      policy.host.allowed_hosts = o.allowed_hosts;
-      policy.host.allowed_origins = o.allowed_origins;
-      return &st.endpoints.insert_or_assign(path, McpEndpoint{server, std::move(policy)}).first->second;
-    };
+    std::unique_lock lock(st.endpoints_mu);
+    st.routes.insert(o.routes.begin(), o.routes.end());
     for (const auto& [path, server] : o.more_endpoints) {
       if (path == o.path || !server) return fail(Error::invalid_params("MCP endpoint " + path + ": a path served twice, or no server"));
-      add_endpoint(path, server);
+      st.endpoints.insert_or_assign(path, st.make_endpoint(path, server));
     }
-    st.main_endpoint = add_endpoint(o.path, st.server);
+    st.main_endpoint = st.make_endpoint(o.path, st.server);
+    st.endpoints.insert_or_assign(o.path, st.main_endpoint);
   }
   // Connections stay below the descriptor limit, with room for the process's other descriptors
   // (sessions' files, pipes, logs), so a flood meets the cap and its shedding instead of EMFILE.
@@ -320,6 +349,43 @@ Result<void> HttpServer::start() {
 }
 
 unsigned short HttpServer::port() const { return impl_->port; }
+
+Result<void> HttpServer::add_endpoint(const std::string& path, std::shared_ptr<Server> server,
+                                      std::map<std::string, RouteHandler> routes) {
+  auto& st = impl_->state;
+  if (!server) return fail(Error::invalid_params("MCP endpoint " + path + ": no server"));
+  auto endpoint = st.make_endpoint(path, std::move(server));
+  std::unique_lock lock(st.endpoints_mu);
+  if (!st.main_endpoint) return fail(Error::invalid_params("MCP endpoint " + path + ": the server is not started"));
+  if (st.endpoints.contains(path) || st.routes.contains(path)) {
+    return fail(Error::invalid_params("MCP endpoint " + path + ": the path is served already"));
+  }
+  for (const auto& [route, handler] : routes) {
+    if (st.routes.contains(route) || st.endpoints.contains(route)) {
+      return fail(Error::invalid_params("route " + route + ": the path is served already"));
+    }
+  }
+  st.endpoints.emplace(path, std::move(endpoint));
+  st.routes.merge(routes);
+  return {};
+}
+
+bool HttpServer::remove_endpoint(const std::string& path, const std::vector<std::string>& routes) {
+  auto& st = impl_->state;
+  std::shared_ptr<const McpEndpoint> removed;
+  {
+    std::unique_lock lock(st.endpoints_mu);
+    auto it = st.endpoints.find(path);
+    if (it == st.endpoints.end() || it->second == st.main_endpoint) return false;
+    for (const auto& route : routes) st.routes.erase(route);
+    removed = std::move(it->second);
+    st.endpoints.erase(it);
+  }
+  // Its requests in progress hold it and finish; its sessions end (their ids now answer 404).
+  removed->removed = true;
+  st.end_sessions_of(*removed);
+  return true;
+}
 
 std::size_t HttpServer::accepted_connections() const { return impl_->state.accepted.load(); }
 

@@ -8,6 +8,7 @@
 #include <list>
 #include <map>
 #include <mutex>
+#include <shared_mutex>
 #include <thread>
 #include <vector>
 
@@ -21,16 +22,21 @@ namespace mcp::http {
 namespace net = boost::asio;
 using Clock = std::chrono::steady_clock;
 
-// One MCP endpoint: a path, the Server behind it, and what its requests are checked against.
-struct McpEndpoint {
+// One MCP endpoint: a path, the Server behind it, and what its requests are checked against. Held
+// by each request to it and by each session it made, so removing it (HttpServer::remove_endpoint)
+// frees it only once they are done.
+struct McpEndpoint : std::enable_shared_from_this<McpEndpoint> {
+  McpEndpoint(std::shared_ptr<Server> s, EndpointPolicy p) : server(std::move(s)), policy(std::move(p)) {}
   std::shared_ptr<Server> server;
   EndpointPolicy policy;
+  // Set by remove_endpoint: an initialize still running on it makes no session.
+  mutable std::atomic<bool> removed{false};
 };
 
 struct HttpSessionEntry {
   std::shared_ptr<SessionTransport> transport;
   std::shared_ptr<ServerSession> session;
-  const McpEndpoint* endpoint = nullptr;  // the one that created it; its id means nothing elsewhere
+  std::shared_ptr<const McpEndpoint> endpoint;  // the one that created it; its id means nothing elsewhere
 };
 
 // One accepted connection, as the server sees it for its connection cap. The connection's own
@@ -48,11 +54,18 @@ struct ServerState {
 
   std::shared_ptr<Server> server;  // the one at opts.path (its profiles are the well-known document)
   HttpServerOptions opts;
-  // Every MCP endpoint by path: opts.path and opts.more_endpoints. Made by start(), read-only after.
-  std::map<std::string, McpEndpoint, std::less<>> endpoints;
-  const McpEndpoint* main_endpoint = nullptr;
+  // Every MCP endpoint by path: opts.path and opts.more_endpoints (made by start()), and those
+  // added since; and the extra GET routes (opts.routes, and those added with an endpoint).
+  mutable std::shared_mutex endpoints_mu;
+  std::map<std::string, std::shared_ptr<const McpEndpoint>, std::less<>> endpoints;
+  std::map<std::string, RouteHandler, std::less<>> routes;
+  std::shared_ptr<const McpEndpoint> main_endpoint;
   // The endpoint at `path`, or the main one when none is (whose checks then answer 404).
-  const McpEndpoint& endpoint_for(std::string_view path) const;
+  std::shared_ptr<const McpEndpoint> endpoint_for(std::string_view path) const;
+  // The route at `path`, if any (a copy: it runs outside the lock).
+  std::optional<RouteHandler> route_for(std::string_view path) const;
+  // A new endpoint at `path` for `server`, checked as the options say.
+  std::shared_ptr<const McpEndpoint> make_endpoint(const std::string& path, std::shared_ptr<Server> served) const;
   std::optional<net::ssl::context> tls;
   std::atomic<bool> stopping{false};
   std::atomic<int> active_requests{0};
@@ -75,13 +88,15 @@ struct ServerState {
   // New session for a valid initialize request. At max_sessions, the session that matters least is
   // ended to make room: the oldest one that never completed its handshake, else the one idle the
   // longest; error only if every session is busy.
-  Result<HttpSessionEntry> create_session(const McpEndpoint& endpoint);
+  Result<HttpSessionEntry> create_session(std::shared_ptr<const McpEndpoint> endpoint);
   // The bounds of one session's transport (streams, events, stored bytes), from the options.
   SessionTransport::Limits session_limits() const;
   // The session `id` of `endpoint` (none for an id of another endpoint's session).
   std::optional<HttpSessionEntry> find_session(const std::string& id, const McpEndpoint& endpoint);
   // Ends a session (DELETE, idle timeout, shedding, shutdown). Returns false if unknown.
   bool end_session(const std::string& id);
+  // Ends every session `endpoint` made (it is no longer served).
+  void end_sessions_of(const McpEndpoint& endpoint);
 
   // Registers a new connection; at the cap, sheds the connection that has waited longest for a
   // request. Returns null if the cap is reached and nothing can be shed (the caller refuses it).

@@ -92,6 +92,46 @@ TEST_F(TwoEndpoints, AStatelessRequestReachesTheEndpointItIsPostedTo) {
   EXPECT_EQ(tools[0].at("name"), "b_only");
 }
 
+TEST_F(TwoEndpoints, AnEndpointAddedLaterIsServedWithItsRoutes) {
+  auto added = s->http->add_endpoint("/servers/c/mcp", server_with_tool("c_only"),
+                                     {{"/.well-known/c", [](const PlainRequest&) { return PlainResponse{200, {}, "c's"}; }}});
+  ASSERT_TRUE(added) << added.error().message;
+  auto c_sid = open_session_at(s->port, "/servers/c/mcp");
+  ASSERT_FALSE(c_sid.empty());
+  auto c_tools = tool_names(raw_exchange(s->port, "POST", mcp_post_headers(c_sid), rpc(2, "tools/list"), "/servers/c/mcp"));
+  EXPECT_EQ(c_tools, std::vector<std::string>{"c_only"});
+  auto route = raw_exchange(s->port, "GET", {}, {}, "/.well-known/c");
+  EXPECT_EQ(route.status, 200);
+  EXPECT_EQ(route.body, "c's");
+  // A path (or route) served already is refused, and what is served stays.
+  EXPECT_FALSE(s->http->add_endpoint("/servers/b/mcp", server_with_tool("other")));
+  EXPECT_FALSE(s->http->add_endpoint("/servers/d/mcp", server_with_tool("d"),
+                                     {{"/.well-known/c", [](const PlainRequest&) { return PlainResponse{}; }}}));
+  EXPECT_EQ(raw_exchange(s->port, "POST", mcp_post_headers(), kInitialize, "/servers/d/mcp").status, 404);
+}
+
+TEST_F(TwoEndpoints, ARemovedEndpointEndsItsSessionsAndLeavesTheOthers) {
+  auto main_sid = open_session_at(s->port, "/mcp");
+  auto b_sid = open_session_at(s->port, "/servers/b/mcp");
+  ASSERT_FALSE(main_sid.empty());
+  ASSERT_FALSE(b_sid.empty());
+  EXPECT_TRUE(s->http->remove_endpoint("/servers/b/mcp"));
+  EXPECT_FALSE(s->http->remove_endpoint("/servers/b/mcp"));  // gone already
+  EXPECT_FALSE(s->http->remove_endpoint("/mcp"));            // the main one stays until stop()
+  EXPECT_EQ(raw_exchange(s->port, "POST", mcp_post_headers(b_sid), rpc(2, "tools/list"), "/servers/b/mcp").status, 404);
+  EXPECT_EQ(raw_exchange(s->port, "POST", mcp_post_headers(), kInitialize, "/servers/b/mcp").status, 404);
+  EXPECT_EQ(s->http->session_count(), 1u);
+  auto main_tools = tool_names(raw_exchange(s->port, "POST", mcp_post_headers(main_sid), rpc(3, "tools/list"), "/mcp"));
+  EXPECT_FALSE(main_tools.empty());
+  // Served again under the same path: a new endpoint, where the old session id means nothing.
+  ASSERT_TRUE(s->http->add_endpoint("/servers/b/mcp", server_with_tool("b_again")));
+  EXPECT_EQ(raw_exchange(s->port, "POST", mcp_post_headers(b_sid), rpc(4, "tools/list"), "/servers/b/mcp").status, 404);
+  auto fresh = open_session_at(s->port, "/servers/b/mcp");
+  ASSERT_FALSE(fresh.empty());
+  EXPECT_EQ(tool_names(raw_exchange(s->port, "POST", mcp_post_headers(fresh), rpc(5, "tools/list"), "/servers/b/mcp")),
+            std::vector<std::string>{"b_again"});
+}
+
 TEST(HttpEndpoints, AnEndpointWithoutAServerIsRefusedAtStart) {
   HttpServerOptions o;
   o.more_endpoints["/servers/x/mcp"] = nullptr;

@@ -109,6 +109,14 @@ class HttpServer {
   unsigned short port() const;
   // Stops accepting, lets in-flight requests finish for shutdown_grace, then cancels the rest.
   void stop();
+  // After start(): serves one more MCP endpoint, and more GET routes with it, from now on (the
+  // gateway adds an upstream when its configuration is reloaded). Errors: a path served already.
+  [[nodiscard]] Result<void> add_endpoint(const std::string& path, std::shared_ptr<Server> server,
+                                          std::map<std::string, RouteHandler> routes = {});
+  // Stops serving the endpoint at `path` (and `routes`): its sessions end, so their ids answer 404
+  // and their clients may start again; requests in progress on it finish. False if `path` was not
+  // an endpoint, or is the main one (which stays until stop()).
+  bool remove_endpoint(const std::string& path, const std::vector<std::string>& routes = {});
   // Blocks until stop() (from another thread or a signal handler thread).
   void wait();
   std::size_t session_count() const;
