@@ -19,7 +19,7 @@ Result<FetchedCard> fetch_server_card(const std::string& mcp_url, const HttpClie
   if (got->too_big) return fail(Error::invalid_request("the server card at " + card_url + " exceeds the signature size limit"));
   auto parsed = parse_server_card(got->body, limits);
   if (!parsed) return fail(Error::invalid_request("the server card at " + card_url + " is invalid: " + parsed.error().message));
-  FetchedCard out{std::move(*parsed), std::move(got->etag), std::move(got->body)};
+  FetchedCard out{std::move(*parsed), std::move(got->etag), std::move(got->body), card_url};
   return out;
 }
 

@@ -5,23 +5,26 @@
 
 namespace mcp::http {
 
-std::string well_known_url(const std::string& mcp_url, std::string_view path) {
-  auto ep = parse_endpoint(mcp_url);
-  if (!ep) return "";
-  bool ipv6 = ep->host.find(':') != std::string::npos;
-  std::string host = ipv6 ? "[" + ep->host + "]" : ep->host;
-  return (ep->tls ? "https://" : "http://") + host + ":" + ep->port + std::string(path);
+namespace {
+
+std::string origin_of(const Endpoint& ep) {
+  const bool ipv6 = ep.host.find(':') != std::string::npos;
+  return (ep.tls ? "https://" : "http://") + (ipv6 ? "[" + ep.host + "]" : ep.host) + ":" + ep.port;
 }
 
-Result<WellKnownDocument> get_well_known(const std::string& mcp_url, std::string_view path,
-                                         const HttpClientOptions& options, std::size_t max_bytes) {
-  auto ep = parse_endpoint(mcp_url);
-  if (!ep) return fail(ep.error());
-  ep->target = std::string(path);
-  WellKnownDocument out;
-  out.url = well_known_url(mcp_url, path);
-  ep->url = out.url;
+// The endpoint's path without its query and trailing slashes ("" for the origin's root).
+std::string endpoint_path(const Endpoint& ep) {
+  std::string path = ep.target.substr(0, ep.target.find('?'));
+  while (!path.empty() && path.back() == '/') path.pop_back();
+  return path;
+}
 
+Result<WellKnownDocument> get_one(Endpoint ep, std::string target, const HttpClientOptions& options,
+                                  std::size_t max_bytes) {
+  WellKnownDocument out;
+  out.url = origin_of(ep) + target;
+  ep.target = std::move(target);
+  ep.url = out.url;
   net::ssl::context tls(net::ssl::context::tls_client);
   if (options.verify_tls) {
     tls.set_default_verify_paths();
@@ -32,9 +35,9 @@ Result<WellKnownDocument> get_well_known(const std::string& mcp_url, std::string
   }
   ClientConn conn(&tls, ConnTimeouts{options.connect_timeout, options.write_timeout, options.response_timeout,
                                      options.stream_idle_timeout});
-  if (auto r = conn.connect(*ep); !r) return fail(r.error());
-  bhttp::request<bhttp::string_body> req{bhttp::verb::get, ep->target, 11};
-  req.set(bhttp::field::host, host_header(*ep));
+  if (auto r = conn.connect(ep); !r) return fail(r.error());
+  bhttp::request<bhttp::string_body> req{bhttp::verb::get, ep.target, 11};
+  req.set(bhttp::field::host, host_header(ep));
   req.set(bhttp::field::accept, "application/json");
   req.set(bhttp::field::user_agent, "mcp-trust");
   for (const auto& [k, v] : options.headers) req.set(k, v);
@@ -54,6 +57,33 @@ Result<WellKnownDocument> get_well_known(const std::string& mcp_url, std::string
   out.status = parser.get().result_int();
   out.etag = std::string(parser.get()[bhttp::field::etag]);
   return out;
+}
+
+}  // namespace
+
+std::string well_known_url(const std::string& mcp_url, std::string_view path) {
+  auto ep = parse_endpoint(mcp_url);
+  return ep ? origin_of(*ep) + std::string(path) : "";
+}
+
+std::string endpoint_well_known_url(const std::string& mcp_url, std::string_view path) {
+  auto ep = parse_endpoint(mcp_url);
+  if (!ep) return "";
+  const auto own = endpoint_path(*ep);
+  return own.empty() ? "" : origin_of(*ep) + std::string(path) + own;
+}
+
+Result<WellKnownDocument> get_well_known(const std::string& mcp_url, std::string_view path,
+                                         const HttpClientOptions& options, std::size_t max_bytes) {
+  auto ep = parse_endpoint(mcp_url);
+  if (!ep) return fail(ep.error());
+  if (const auto own = endpoint_path(*ep); !own.empty()) {
+    // Anything but a document there (404, or a router's 400/405/410 for a path it does not know):
+    // the origin's is the endpoint's.
+    auto got = get_one(*ep, std::string(path) + own, options, max_bytes);
+    if (!got || got->status / 100 == 2) return got;
+  }
+  return get_one(*ep, std::string(path), options, max_bytes);
 }
 
 }  // namespace mcp::http

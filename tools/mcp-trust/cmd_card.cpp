@@ -47,14 +47,14 @@ int run_card(const CardCliOptions& o) {
   }
 
   if (o.json_output) {
-    json::object out{{"url", http::server_card_url(o.url)},
+    json::object out{{"url", fetched->url},
                      {"etag", fetched->etag},
                      {"signatureDigest", card.signature_digest},
                      {"card", card.card}};
     if (proof) out["proof"] = json::object{{"verdict", trust::to_string(proof->verdict)}, {"detail", proof->detail}};
     if (!write_stdout(pretty_json(out))) return kExitError;
   } else {
-    std::string s = "card: " + http::server_card_url(o.url) + "\n";
+    std::string s = "card: " + fetched->url + "\n";
     s += "etag: " + peer_text(fetched->etag) + "\n";
     s += "signature: " + card.signature_digest + " (" + std::to_string(card.signature.tools.size()) + " tools, " +
          std::to_string(card.signature.prompts.size()) + " prompts, " + std::to_string(card.signature.resources.size()) +

@@ -186,7 +186,7 @@ int run_client(ClientCliOptions& o) {
     // and initialize must return the same one (rule "stability").
     auto card = http::fetch_server_card(o.url);
     if (card) {
-      std::cerr << "mcp-trust client: server card " << http::server_card_url(o.url) << ": signature "
+      std::cerr << "mcp-trust client: server card " << card->url << ": signature "
                 << card->card.signature_digest << "\n";
       if (!o.card_key.empty()) {
         // Its proof, for profiles that need one (signed/1.x): verified here, or the run stops.
