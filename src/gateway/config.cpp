@@ -20,8 +20,9 @@ bool valid_name(std::string_view name) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
     if (!ok) return false;
   }
-  // NAME__tool is how /mcp names an upstream's items: a name holding "__" would make that ambiguous.
-  return name.find("__") == std::string_view::npos;
+  // NAME__tool is how /mcp names an upstream's items: a name holding "__" or ending with "_" would
+  // make that ambiguous ("a_" + "x" and "a" + "_x" would both be a___x).
+  return name.find("__") == std::string_view::npos && name.back() != '_';
 }
 
 Result<std::string> string_member(const json::object& o, std::string_view key, const std::string& where) {
@@ -49,6 +50,7 @@ Result<UpstreamConfig> parse_upstream(const std::string& name, const json::value
   const auto& o = entry.as_object();
   UpstreamConfig u;
   u.name = name;
+  u.fingerprint = json::serialize(entry);
   static const std::set<std::string_view> known{"command", "args", "env", "cwd", "url", "headers", "type", "disabled"};
   for (const auto& [k, v] : o) {
     if (!known.contains(k)) warnings.push_back(where + ": \"" + std::string(k) + "\" is not used by the gateway (ignored)");
@@ -90,6 +92,33 @@ Result<UpstreamConfig> parse_upstream(const std::string& name, const json::value
   return u;
 }
 
+// The keys of servers.NAME about signatures, manifests and profiles: true if `key` is one of them.
+Result<bool> read_trust_key(std::string_view key, const json::value& v, UpstreamConfig& u, const std::string& where) {
+  const std::string k(key);
+  if (k == "signature") {
+    auto signature = parse_server_signature(v);
+    if (!signature) return fail(bad(where, "\"signature\": " + signature.error().message));
+    u.signature = std::move(*signature);
+  } else if (k == "profiles") {
+    auto profiles = parse_profiles_document(v);
+    if (!profiles) return fail(bad(where, "\"profiles\": " + profiles.error().message));
+    u.profiles = std::move(*profiles);
+  } else if (k == "signatureMode" || k == "manifestMode") {
+    auto mode = v.is_string() ? parse_enforcement_mode(v.as_string()) : std::nullopt;
+    if (!mode) return fail(bad(where, "\"" + k + "\" is \"strict\", \"permissive\" or \"advisory\""));
+    if (k == "signatureMode") u.upstream_signature = *mode;
+    else u.manifest_mode = *mode;
+  } else if (k == "manifestKey") {
+    auto public_key = v.is_string() ? trust::Ed25519PublicKey::parse(v.as_string())
+                                    : Result<trust::Ed25519PublicKey>(fail(Error::invalid_params("not a string")));
+    if (!public_key) return fail(bad(where, "\"manifestKey\" is an Ed25519 public key (64 hex digits or PEM): " + public_key.error().message));
+    u.manifest_key = *public_key;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 Result<void> apply_gateway_section(const json::value& section, GatewayConfig& config) {
   if (!section.is_object()) return fail(bad("\"gateway\"", "must be an object"));
   const auto& g = section.as_object();
@@ -112,6 +141,7 @@ Result<void> apply_gateway_section(const json::value& section, GatewayConfig& co
       return fail(bad(where, "names no server of mcpServers"));
     }
     if (!policy.is_object()) return fail(bad(where, "must be an object"));
+    it->fingerprint += "\n" + json::serialize(policy);
     for (const auto& [k, v] : policy.as_object()) {
       auto policy_key = read_policy_key(k, v, it->policy, where);
       if (!policy_key) return fail(policy_key.error());
@@ -124,9 +154,14 @@ Result<void> apply_gateway_section(const json::value& section, GatewayConfig& co
         const auto seconds = v.is_number() ? v.to_number<double>() : -1.0;
         if (!(seconds >= 0.1 && seconds <= 86400)) return fail(bad(where, "\"timeoutSeconds\" is a number from 0.1 to 86400"));
         it->timeout = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
-      } else {
+      } else if (auto trust = read_trust_key(k, v, *it, where); !trust) {
+        return fail(trust.error());
+      } else if (!*trust) {
         return fail(bad(where, "unknown key \"" + peer_text(std::string(k), 64) + "\""));
       }
+    }
+    if (it->manifest_mode != EnforcementMode::strict && !it->manifest_key) {
+      return fail(bad(where, "\"manifestMode\" needs \"manifestKey\" (the key the upstream signs its manifest with)"));
     }
   }
   return {};
@@ -150,7 +185,7 @@ Result<GatewayConfig> parse_config(std::string_view text) {
     const std::string name(key);
     if (!valid_name(name)) {
       return fail(bad("server \"" + peer_text(name, 64) + "\"",
-                      "a name is 1 to 64 letters, digits, '-' or '_' (no \"__\"): it becomes a URL path and a tool prefix"));
+                      "a name is 1 to 64 letters, digits, '-' or '_' (no \"__\", not ending with '_'): it becomes a URL path and a tool prefix"));
     }
     if (const auto* disabled = entry.is_object() ? entry.as_object().if_contains("disabled") : nullptr;
         disabled && *disabled == true) {

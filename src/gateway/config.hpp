@@ -26,6 +26,10 @@
 #include "gateway/pin_store.hpp"
 #include "gateway/policy.hpp"
 #include "mcp/error.hpp"
+#include "mcp/protocol/profiles.hpp"
+#include "mcp/signature/checker.hpp"
+#include "mcp/signature/signature.hpp"
+#include "mcp/trust/ed25519.hpp"
 
 namespace mcp::gateway {
 
@@ -45,6 +49,18 @@ struct UpstreamConfig {
   NewItems new_items = NewItems::allow;
   std::chrono::milliseconds timeout{60'000};  // "timeoutSeconds": each request to the upstream
   ItemPolicy policy;                          // "allow", "deny", "denyHints", "allowHinted" (policy.hpp)
+  // Trust spoken on the upstream's behalf (docs/gateway.md, "Trust"):
+  std::optional<ServerSignature> signature;  // "signature": served as is; unset: derived from what is approved
+  std::vector<ProfileSpec> profiles;         // "profiles": ProfileSpecs, as /.well-known/mcp-profiles holds them
+  // ... and asked of it: its own capability signature held in this mode ("signatureMode"), its
+  // signed tools/manifest verified with this key ("manifestKey", hex or PEM) in "manifestMode".
+  std::optional<EnforcementMode> upstream_signature;
+  std::optional<trust::Ed25519PublicKey> manifest_key;
+  EnforcementMode manifest_mode = EnforcementMode::strict;
+
+  // Its entries in the file (mcpServers.NAME and gateway.servers.NAME) as written: a reload keeps
+  // an upstream running when this is unchanged.
+  std::string fingerprint;
 
   bool is_stdio() const { return !command.empty(); }
 };

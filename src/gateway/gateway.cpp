@@ -1,43 +1,151 @@
 #include "gateway/gateway.hpp"
 
+#include <algorithm>
+
+#include "http/profiles_route.hpp"
+#include "mcp/http/server_card.hpp"
+#include "mcp/protocol/profiles.hpp"
+
 namespace mcp::gateway {
 
 std::string upstream_path(const std::string& name) { return "/servers/" + name + "/mcp"; }
+
+std::string well_known_path(std::string_view document, const std::string& name) {
+  return std::string(document) + upstream_path(name);
+}
 
 Result<std::unique_ptr<Gateway>> Gateway::start(const GatewayConfig& config, State state, GatewayOptions options,
                                                 std::vector<std::string>& problems) {
   std::unique_ptr<Gateway> g(new Gateway());
   g->state_ = std::move(state);
+  g->state_dir_ = options.state_dir;
+  g->listen_ = config.listen;
+  std::vector<std::unique_ptr<Upstream>> started;
   for (const auto& c : config.upstreams) {
-    auto u = Upstream::start(c, g->state_, options.state_dir, g->metrics_);
+    auto u = Upstream::start(c, g->state_, g->state_dir_, g->metrics_, /*in_server_card=*/true);
     if (!u) {
       problems.push_back(u.error().message);
       continue;
     }
-    g->upstreams_.push_back(std::move(*u));
+    started.push_back(std::move(*u));
   }
-  if (g->upstreams_.empty()) return fail(Error::internal("gateway: no upstream could be started"));
-  // The main path of the HttpServer is the first upstream's; the others are more endpoints.
+  if (started.empty()) return fail(Error::internal("gateway: no upstream could be started"));
+  // The main path is the aggregate's; each upstream is an endpoint added to it, as a reload adds one.
+  g->aggregate_ = Aggregate::make(g->state_.key);
   auto http_options = std::move(options.http);
-  http_options.path = upstream_path(g->upstreams_.front()->config().name);
-  for (std::size_t i = 1; i < g->upstreams_.size(); ++i) {
-    http_options.more_endpoints[upstream_path(g->upstreams_[i]->config().name)] = g->upstreams_[i]->server();
-  }
+  http_options.path = std::string(kAggregatePath);
   // The gateway outlives its HttpServer (declared after the upstreams, stopped first).
   http_options.routes.emplace("/metrics", [raw = g.get()](const http::PlainRequest&) {
     return http::PlainResponse{200, {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}, raw->metrics_text()};
   });
-  g->http_ = std::make_unique<http::HttpServer>(g->upstreams_.front()->server(), std::move(http_options));
+  g->http_ = std::make_unique<http::HttpServer>(g->aggregate_->server(), std::move(http_options));
   if (auto ok = g->http_->start(); !ok) return fail(ok.error());
+  for (auto& u : started) {
+    if (auto ok = g->serve(std::move(u)); !ok) return fail(ok.error());
+  }
   return g;
+}
+
+Result<void> Gateway::serve(std::unique_ptr<Upstream> upstream) {
+  const std::string& name = upstream->config().name;
+  // Its card and profiles at its own well-known URL (the document's path followed by the
+  // endpoint's, as RFC 9728 places a resource's metadata). The origin's are /mcp's: no card, no
+  // profiles, so no client takes one upstream's for another's.
+  http::ServerCardOptions card;
+  card.key = state_.key;
+  std::map<std::string, http::RouteHandler> routes{
+      {well_known_path(kServerCardPath, name), http::server_card_route(upstream->server(), card)},
+      {well_known_path(kProfilesPath, name), http::profiles_route(upstream->server())}};
+  if (auto ok = http_->add_endpoint(upstream_path(name), upstream->server(), std::move(routes)); !ok) {
+    upstream->close();
+    return fail(ok.error());
+  }
+  aggregate_->add(upstream->proxy());
+  std::lock_guard lock(upstreams_mu_);
+  upstreams_.push_back(std::move(upstream));
+  return {};
+}
+
+void Gateway::retire(std::unique_ptr<Upstream> upstream) {
+  const std::string& name = upstream->config().name;
+  http_->remove_endpoint(upstream_path(name), {well_known_path(kServerCardPath, name), well_known_path(kProfilesPath, name)});
+  // Closed before it leaves /mcp: a re-listing stuck on a hung upstream then fails at once instead
+  // of holding the proxy (and this reload) for the upstream's timeout.
+  upstream->close();
+  aggregate_->remove(*upstream->proxy());
+}
+
+ReloadOutcome Gateway::reload(const GatewayConfig& config) {
+  ReloadOutcome out;
+  if (config.listen != listen_) out.problems.push_back("gateway.listen changed: restart the gateway to listen elsewhere");
+  std::vector<std::unique_ptr<Upstream>> running;
+  {
+    std::lock_guard lock(upstreams_mu_);
+    running = std::move(upstreams_);
+    upstreams_.clear();
+  }
+  auto keep = [&](std::unique_ptr<Upstream> u) {
+    out.kept.push_back(u->config().name);
+    std::lock_guard lock(upstreams_mu_);
+    upstreams_.push_back(std::move(u));
+  };
+  for (const auto& c : config.upstreams) {
+    auto it = std::find_if(running.begin(), running.end(), [&](const auto& u) { return u && u->config().name == c.name; });
+    std::unique_ptr<Upstream> old = it != running.end() ? std::move(*it) : nullptr;
+    if (old && old->config().fingerprint == c.fingerprint) {
+      keep(std::move(old));
+      continue;
+    }
+    // New or changed: started first, so a changed upstream whose new entry does not start keeps
+    // running as it was (and a typo does not take it down).
+    auto u = Upstream::start(c, state_, state_dir_, metrics_, /*in_server_card=*/true);
+    if (!u) {
+      out.problems.push_back(u.error().message + (old ? " (the running one is kept)" : ""));
+      if (old) keep(std::move(old));
+      continue;
+    }
+    if (old) {
+      out.stopped.push_back(c.name);
+      retire(std::move(old));  // its path is then free for its successor
+    }
+    if (auto served = serve(std::move(*u)); !served) {
+      out.problems.push_back(served.error().message);
+      continue;
+    }
+    out.started.push_back(c.name);
+  }
+  for (auto& u : running) {
+    if (!u) continue;
+    out.stopped.push_back(u->config().name);
+    retire(std::move(u));
+  }
+  auto names = [](const std::vector<std::string>& v) {
+    json::array a;
+    for (const auto& n : v) a.emplace_back(n);
+    return a;
+  };
+  (void)state_.audit->append("config",
+                             json::object{{"event", "reload"}, {"kept", names(out.kept)}, {"started", names(out.started)},
+                                          {"stopped", names(out.stopped)}, {"problems", out.problems.size()}},
+                             Db::Durability::power_loss);
+  return out;
+}
+
+std::vector<std::string> Gateway::upstream_names() const {
+  std::lock_guard lock(upstreams_mu_);
+  std::vector<std::string> out;
+  for (const auto& u : upstreams_) out.push_back(u->config().name);
+  return out;
 }
 
 std::string Gateway::metrics_text() const {
   std::vector<Metrics::UpstreamGauges> gauges;
-  for (const auto& u : upstreams_) {
-    Metrics::UpstreamGauges g{u->config().name, 0, u->restarts()};
-    if (auto blocked = state_.pins->count_blocked(u->config().name)) g.quarantined = *blocked;
-    gauges.push_back(std::move(g));
+  {
+    std::lock_guard lock(upstreams_mu_);
+    for (const auto& u : upstreams_) gauges.push_back(Metrics::UpstreamGauges{u->config().name, 0, u->restarts()});
+  }
+  for (auto& g : gauges) {
+    if (auto blocked = state_.pins->count_blocked(g.upstream)) g.quarantined = *blocked;
   }
   return metrics_->render(gauges);
 }
@@ -46,6 +154,7 @@ Gateway::~Gateway() { stop(); }
 
 void Gateway::stop() {
   if (http_) http_->stop();
+  std::lock_guard lock(upstreams_mu_);
   for (auto& u : upstreams_) u->close();
 }
 

@@ -1,18 +1,24 @@
 // Private to the gateway: the running gateway of a configuration file. Starts every upstream
-// (upstream.hpp) and serves each at /servers/NAME/mcp of one HttpServer, Streamable HTTP in both
+// (upstream.hpp) and serves each at /servers/NAME/mcp, and all of them together at /mcp
+// (aggregate.hpp), of one HttpServer, Streamable HTTP in both
 // revisions (2025-11-25 sessions, 2026-07-28 stateless requests), with the HttpServer's bounds on
 // connections, sessions, bodies and streams.
 //
 // An upstream that cannot be started is reported and left out; the others are served (a gateway
-// with none is an error). /metrics serves the Prometheus metrics (metrics.hpp).
+// with none is an error). /metrics serves the Prometheus metrics (metrics.hpp). Each upstream's
+// server card (its signature, with a proof under the gateway's key when state.key is set) and its
+// profiles are at well_known_path().
 //
-// Thread-safety: start() and stop() from one thread.
+// Thread-safety: start(), reload() and stop() from one thread.
 #pragma once
 
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "gateway/aggregate.hpp"
 #include "gateway/config.hpp"
 #include "gateway/metrics.hpp"
 #include "gateway/state.hpp"
@@ -21,12 +27,23 @@
 
 namespace mcp::gateway {
 
-// Where an upstream is served.
+// Where every upstream's items are served together (aggregate.hpp), and where each one is.
+inline constexpr std::string_view kAggregatePath = "/mcp";
 std::string upstream_path(const std::string& name);  // "/servers/NAME/mcp"
+// Where its well-known `document` (kServerCardPath, kProfilesPath) is: "DOCUMENT/servers/NAME/mcp".
+std::string well_known_path(std::string_view document, const std::string& name);
 
 struct GatewayOptions {
   std::string state_dir;
   http::HttpServerOptions http{};  // host and port from the configuration's listen or --listen
+};
+
+// What a reload did, by upstream name.
+struct ReloadOutcome {
+  std::vector<std::string> kept;     // unchanged: still running, their sessions too
+  std::vector<std::string> started;  // new or changed, now served
+  std::vector<std::string> stopped;  // removed or changed: their sessions ended
+  std::vector<std::string> problems;  // one line per upstream that could not be started, and more
 };
 
 class Gateway {
@@ -39,16 +56,31 @@ class Gateway {
 
   unsigned short port() const { return http_->port(); }
   http::HttpServer& http() { return *http_; }
-  const std::vector<std::unique_ptr<Upstream>>& upstreams() const { return upstreams_; }
+  // The names of the upstreams served now (after a reload: those kept, then those started).
+  std::vector<std::string> upstream_names() const;
+  // Applies a new configuration (SIGHUP): an upstream whose entries (in mcpServers and in
+  // gateway.servers) are unchanged keeps running, and its clients' sessions with it; a changed one
+  // is started anew and, once it runs, replaces the old one (whose sessions end; if it does not
+  // start, the old one keeps running); a removed one is stopped; a new one started. The listen address
+  // is not changed (a problem says so). Audited as a "config" record. From the owner's thread.
+  ReloadOutcome reload(const GatewayConfig& config);
   void stop();
 
  private:
   Gateway() = default;
   std::string metrics_text() const;
+  // Starts serving an upstream at its path, its card and profiles at theirs, and in /mcp.
+  Result<void> serve(std::unique_ptr<Upstream> upstream);
+  // Stops serving it (its sessions end) and closes it.
+  void retire(std::unique_ptr<Upstream> upstream);
 
   State state_;
+  std::string state_dir_;
+  std::optional<std::string> listen_;  // as the configuration said it
   std::shared_ptr<Metrics> metrics_ = std::make_shared<Metrics>();
+  mutable std::mutex upstreams_mu_;  // /metrics reads the list while a reload changes it
   std::vector<std::unique_ptr<Upstream>> upstreams_;
+  std::shared_ptr<Aggregate> aggregate_;
   std::unique_ptr<http::HttpServer> http_;  // after the upstreams: stopped before they close
 };
 

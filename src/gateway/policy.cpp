@@ -85,17 +85,20 @@ Result<bool> read_policy_key(std::string_view key, const json::value& value, Ite
   return true;
 }
 
-std::optional<Result<json::value>> PolicyStage::on_request(Call& call) {
-  if (!call.target) return std::nullopt;
-  auto why = policy_.denies(call.target->kind, call.target->key, call.target->tool);
-  // A read through a template is judged by the template and by the URI read.
-  if (!why && call.target->kind == ListKind::resource_templates && !call.target->uri.empty()) {
-    why = policy_.denies(ListKind::resources, call.target->uri, nullptr);
+std::optional<Error> policy_refusal(const ItemPolicy& policy, const std::string& server, const Target& target) {
+  auto why = policy.denies(target.kind, target.key, target.tool);
+  if (!why && target.kind == ListKind::resource_templates && !target.uri.empty()) {
+    why = policy.denies(ListKind::resources, target.uri, nullptr);
   }
   if (!why) return std::nullopt;
-  return Result<json::value>(fail(Error::invalid_params(std::string(item_noun(call.target->kind)) + " '" +
-                                                        peer_text(call.target->key) + "' of " + server_ +
-                                                        " is denied by the gateway's policy: " + *why)));
+  return Error::invalid_params(std::string(item_noun(target.kind)) + " '" + peer_text(target.key) + "' of " + server +
+                               " is denied by the gateway's policy: " + *why);
+}
+
+std::optional<Result<json::value>> PolicyStage::on_request(Call& call) {
+  if (!call.target) return std::nullopt;
+  if (auto why = policy_refusal(policy_, server_, *call.target)) return Result<json::value>(fail(std::move(*why)));
+  return std::nullopt;
 }
 
 bool PolicyStage::on_list_item(const Call&, ListedItem& item) { return !policy_.denies(item.kind, item.key, item.tool); }

@@ -49,6 +49,10 @@ struct ItemPolicy {
 [[nodiscard]] Result<bool> read_policy_key(std::string_view key, const json::value& value, ItemPolicy& policy,
                                            const std::string& where);
 
+// The refusal of a request for `target` (upstream `server`'s item) if `policy` denies it: -32602
+// naming the rule. A read through a template is judged by the template and by the URI read.
+std::optional<Error> policy_refusal(const ItemPolicy& policy, const std::string& server, const Target& target);
+
 // Hides what `policy` denies from every list and refuses requests for it (-32602, naming the rule).
 class PolicyStage final : public Stage {
  public:

@@ -3,7 +3,10 @@
 #include <chrono>
 #include <set>
 
+#include "gateway/forwarding.hpp"
+#include "gateway/key.hpp"
 #include "log/log.hpp"
+#include "mcp/signature/derive.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/trust/jcs.hpp"
 #include "mcp/trust/sha256.hpp"
@@ -76,6 +79,15 @@ Result<std::shared_ptr<Proxy>> Proxy::start(std::shared_ptr<Client> upstream, st
     auto self = weak.lock();
     return self ? self->refusal(kind, key) : std::optional<Error>(Error::internal("the gateway is stopping"));
   }));
+  if (p->options_.signature) {
+    if (auto ok = p->server_->set_signature(*p->options_.signature, p->serving(true)); !ok) {
+      return fail(Error::invalid_params("the configured signature: " + ok.error().message));
+    }
+  }
+  if (p->options_.key) {
+    ManifestSigning signing{copy_key(*p->options_.key), "mcp-trust-gateway/" + p->options_.name};
+    if (auto ok = p->server_->set_manifest_signing(std::move(signing)); !ok) return fail(ok.error());
+  }
   if (auto ok = p->refresh(); !ok) return fail(ok.error());
   // The proxy outlives its thread: the thread is its last member, stopped and joined first.
   p->refresher_ = std::jthread([raw = p.get()](std::stop_token stop) {
@@ -102,9 +114,18 @@ void Proxy::refresh_later() {
   cv_.notify_all();
 }
 
-std::optional<Error> Proxy::refusal(ListKind kind, const std::string& key) const {
+std::optional<Error> Proxy::refusal(ListKind kind, const std::string& key) {
   auto state = pins_->state(options_.name, kind, key);
   if (!state) return Error::internal("the gateway's state cannot be read: " + state.error().message);
+  if (!options_.signature && *state) {
+    const bool approved = **state == PinState::approved;
+    std::lock_guard lock(mu_);
+    const auto& seen = listed_states_[kind];
+    if (auto it = seen.find(key); it != seen.end() && (it->second == PinState::approved) != approved) {
+      refresh_wanted_ = true;  // decided elsewhere: the refresher re-lists and re-derives the signature
+      cv_.notify_all();
+    }
+  }
   if (!*state || **state == PinState::approved) return std::nullopt;
   const std::string how = " (see it with `mcp-trust gateway pins --state " + options_.state_dir +
                           "`; allow it with `mcp-trust gateway approve --state " + options_.state_dir + " " +
@@ -125,9 +146,34 @@ void Proxy::set_upstream(std::shared_ptr<Client> upstream) {
 }
 
 void Proxy::announce_lists() {
+  std::lock_guard serial(refresh_mu_);
   auto up = upstream();
   for (ListKind kind : kListKinds) {
-    if (upstream_offers(*up, kind)) server_->availability_changed(kind);
+    if (upstream_offers(*up, kind)) announce(kind);
+  }
+}
+
+void Proxy::announce(ListKind kind) {
+  server_->availability_changed(kind);
+  if (auto o = observer_.lock()) o->changed(*this, kind);
+}
+
+void Proxy::observe(std::weak_ptr<ProxyObserver> observer) {
+  std::lock_guard serial(refresh_mu_);
+  observer_ = std::move(observer);
+  auto o = observer_.lock();
+  if (!o) return;
+  std::map<ListKind, std::map<std::string, std::string>> now;
+  {
+    std::lock_guard lock(mu_);
+    now = registered_;
+  }
+  for (const auto& [kind, items] : now) {
+    for (const auto& [key, serialized] : items) {
+      boost::system::error_code ec;
+      auto definition = json::parse(serialized, ec);  // our own serialization of a listed item
+      if (!ec && definition.is_object()) o->served(*this, kind, key, definition.as_object());
+    }
   }
 }
 
@@ -146,15 +192,53 @@ Result<void> Proxy::refresh() {
   // One refresh at a time (the refresher's, a restart's): each compares with what the last one saw.
   std::lock_guard serial(refresh_mu_);
   auto up = upstream();
+  ServerSignature vouched;
+  std::vector<ListKind> changed;
   for (ListKind kind : kListKinds) {
     if (!upstream_offers(*up, kind)) continue;
-    if (auto ok = refresh(*up, kind); !ok) return fail(Error::internal(std::string(list_method(kind)) + ": " + ok.error().message));
+    auto ok = refresh(*up, kind, vouched);
+    if (!ok) {
+      // What the kinds before it changed is recorded: tell clients now, or the next refresh, seeing
+      // no difference, never would. The signature waits for a refresh that lists every kind.
+      for (ListKind k : changed) announce(k);
+      return fail(Error::internal(std::string(list_method(kind)) + ": " + ok.error().message));
+    }
+    if (*ok) changed.push_back(kind);
   }
+  // The signature first: a client told that a list changed may start a session at once, and must
+  // be given the signature that covers the new list.
+  if (!options_.signature) vouch(std::move(vouched));
+  for (ListKind kind : changed) announce(kind);
   return {};
 }
 
+SignatureServing Proxy::serving(bool self_check) const {
+  SignatureServing s;
+  s.in_server_card = options_.in_server_card;
+  s.self_check = self_check;
+  return s;
+}
+
+void Proxy::vouch(ServerSignature vouched) {
+  std::string serialized = json::serialize(to_json(vouched));
+  if (serialized == vouched_json_) return;
+  // Not held to it: a decision made elsewhere shows at once in lists (the pin stage asks the store
+  // each time), before the refresher has re-derived this; a client that holds the gateway to the
+  // signature it was given sees such a change as outside it, as SEP-2091 means it to.
+  if (auto ok = server_->set_signature(std::move(vouched), serving(false)); !ok) {
+    // Over the signature's limits: the gateway vouches for nothing rather than for an older set
+    // (which may hold items rejected since).
+    MCP_LOG_ERROR("gateway {}: cannot serve the derived signature ({}); serving an empty one", options_.name,
+                  ok.error().message);
+    (void)server_->set_signature(ServerSignature{}, serving(false));
+    serialized = json::serialize(to_json(ServerSignature{}));
+  }
+  vouched_json_ = std::move(serialized);
+}
+
 template <class Item, class KeyOf, class Add, class Remove>
-Result<void> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyOf key_of, Add add, Remove remove) {
+Result<bool> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyOf key_of, Add add, Remove remove,
+                           ServerSignature& vouched) {
   if (!listed) return fail(listed.error());
   if (listed->size() > kMaxItemsPerKind) {
     return fail(Error::internal("the upstream lists " + std::to_string(listed->size()) + " " + std::string(result_key(kind)) +
@@ -180,6 +264,15 @@ Result<void> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
     if (!state) return fail(state.error());
     states[key_of(item)] = *state;
     definitions.push_back(json::serialize(definition));
+    if (*state == PinState::approved) {
+      if constexpr (std::is_same_v<Item, Tool>) {
+        if (!options_.policy.denies(kind, item.name, &item)) vouched.tools.push_back(signature_tool(item));
+      } else if (!options_.policy.denies(kind, key_of(item), nullptr)) {
+        if constexpr (std::is_same_v<Item, Prompt>) vouched.prompts.push_back(item);
+        else if constexpr (std::is_same_v<Item, Resource>) vouched.resources.push_back(item);
+        else vouched.resource_templates.push_back(item);
+      }
+    }
   }
   std::set<std::string> gone;
   std::vector<const Item*> to_add;
@@ -205,83 +298,88 @@ Result<void> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
   }
   // Registered whatever its state: the pin stage decides per list and per request, so a decision
   // made elsewhere holds at once.
-  for (const Item* item : to_add) add(*item);
-  for (const auto& key : gone) remove(key);
-  if (changed) server_->availability_changed(kind);
-  return {};
+  auto observer = observer_.lock();
+  for (const Item* item : to_add) {
+    add(*item);
+    if (observer) observer->served(*this, kind, key_of(*item), to_json(*item).as_object());
+  }
+  for (const auto& key : gone) {
+    remove(key);
+    if (observer) observer->unserved(*this, kind, key);
+  }
+  return changed;
 }
 
-Result<void> Proxy::refresh(Client& up, ListKind kind) {
+Result<bool> Proxy::refresh(Client& up, ListKind kind, ServerSignature& vouched) {
+  // Registered whatever their state (the stages decide per request); each request is forwarded
+  // through this proxy (forwarding.hpp: asynchronous, recorded, cancellable).
   std::weak_ptr<Proxy> weak = weak_from_this();
-  auto stopping = [] { return Error::internal("the gateway is stopping"); };
+  auto remove = [&](const std::string& key) { unserve(*server_, kind, key); };
   switch (kind) {
     case ListKind::tools:
-      return mirror(
-          kind, up.list_all_tools(), [](const Tool& t) { return t.name; },
-          [&](const Tool& t) {
-            // Asynchronous: no thread waits while the upstream works; the answer is recorded and
-            // sent from the upstream client's reader thread. A cancel from our client cancels the
-            // upstream's request.
-            server_->add_async_tool(t, [weak, stopping, name = t.name](const json::object& args, std::shared_ptr<RequestContext> ctx,
-                                                                       Reply<CallToolResult> reply) {
-              auto self = weak.lock();
-              if (!self) return void(reply(fail(stopping())));
-              self->upstream()->call_tool_async(name, args, cancellable(*ctx),
-                                                self->recorder<CallToolResult>(method::kToolsCall, name, args, *ctx, reply));
-            });
-          },
-          [&](const std::string& key) { server_->remove_tool(key); });
+      return mirror(kind, up.list_all_tools(), [](const Tool& t) { return t.name; },
+                    [&](const Tool& t) { (void)serve_forwarded(*server_, weak, t, t.name); }, remove, vouched);
     case ListKind::prompts:
-      return mirror(
-          kind, up.list_all_prompts(), [](const Prompt& p) { return p.name; },
-          [&](const Prompt& p) {
-            server_->add_async_prompt(p, [weak, stopping, name = p.name](const std::map<std::string, std::string>& args,
-                                                                         std::shared_ptr<RequestContext> ctx,
-                                                                         Reply<GetPromptResult> reply) {
-              auto self = weak.lock();
-              if (!self) return void(reply(fail(stopping())));
-              json::object recorded;
-              for (const auto& [k, v] : args) recorded[k] = v;
-              self->upstream()->get_prompt_async(name, args, cancellable(*ctx),
-                                                 self->recorder<GetPromptResult>(method::kPromptsGet, name, recorded, *ctx, reply));
-            });
-          },
-          [&](const std::string& key) { server_->remove_prompt(key); });
+      return mirror(kind, up.list_all_prompts(), [](const Prompt& p) { return p.name; },
+                    [&](const Prompt& p) { (void)serve_forwarded(*server_, weak, p, p.name); }, remove, vouched);
     case ListKind::resources:
-      return mirror(
-          kind, up.list_all_resources(), [](const Resource& r) { return r.uri; },
-          [&](const Resource& r) {
-            server_->add_async_resource(r, [weak, stopping](const std::string& uri, std::shared_ptr<RequestContext> ctx,
-                                                            Reply<ReadResourceResult> reply) {
-              auto self = weak.lock();
-              if (!self) return void(reply(fail(stopping())));
-              self->forward_read(uri, *ctx, std::move(reply));
-            });
-          },
-          [&](const std::string& key) { server_->remove_resource(key); });
+      return mirror(kind, up.list_all_resources(), [](const Resource& r) { return r.uri; },
+                    [&](const Resource& r) { (void)serve_forwarded(*server_, weak, r); }, remove, vouched);
     case ListKind::resource_templates:
-      return mirror(
-          kind, up.list_all_resource_templates(), [](const ResourceTemplate& t) { return t.uri_template; },
-          [&](const ResourceTemplate& t) {
-            auto added = server_->add_async_resource_template(
-                t, [weak, stopping](const std::string& uri, const UriTemplate::Variables&, std::shared_ptr<RequestContext> ctx,
-                                    Reply<ReadResourceResult> reply) {
-                  auto self = weak.lock();
-                  if (!self) return void(reply(fail(stopping())));
-                  self->forward_read(uri, *ctx, std::move(reply));
-                });
-            // An upstream's template that is not RFC 6570 cannot be matched: it is pinned (and
-            // visible in `pins`) but not served.
-            if (!added) MCP_LOG_WARN("gateway {}: not serving template {}: {}", options_.name, peer_text(t.uri_template), added.error().message);
-          },
-          [&](const std::string& key) { server_->remove_resource_template(key); });
+      return mirror(kind, up.list_all_resource_templates(), [](const ResourceTemplate& t) { return t.uri_template; },
+                    [&](const ResourceTemplate& t) {
+                      // An upstream's template that is not RFC 6570 cannot be matched: it is
+                      // pinned (and visible in `pins`) but not served.
+                      if (auto added = serve_forwarded(*server_, weak, t); !added)
+                        MCP_LOG_WARN("gateway {}: not serving template {}: {}", options_.name, peer_text(t.uri_template),
+                                     added.error().message);
+                    },
+                    remove, vouched);
   }
-  return {};
+  return false;
 }
 
-void Proxy::forward_read(const std::string& uri, const RequestContext& ctx, Reply<ReadResourceResult> reply) {
+void Proxy::call_tool(const std::string& name, const json::object& args, const RequestContext& ctx,
+                      Reply<CallToolResult> reply) {
+  // A cancel from our client cancels the upstream's request; the answer is recorded and sent from
+  // the upstream client's reader thread, so no thread waits while the upstream works.
+  upstream()->call_tool_async(name, args, cancellable(ctx),
+                              recorder<CallToolResult>(method::kToolsCall, name, args, ctx, std::move(reply)));
+}
+
+void Proxy::get_prompt(const std::string& name, const std::map<std::string, std::string>& args, const RequestContext& ctx,
+                       Reply<GetPromptResult> reply) {
+  json::object recorded;
+  for (const auto& [k, v] : args) recorded[k] = v;
+  upstream()->get_prompt_async(name, args, cancellable(ctx),
+                               recorder<GetPromptResult>(method::kPromptsGet, name, recorded, ctx, std::move(reply)));
+}
+
+void Proxy::read_resource(const std::string& uri, const RequestContext& ctx, Reply<ReadResourceResult> reply) {
   upstream()->read_resource_async(uri, cancellable(ctx),
                                   recorder<ReadResourceResult>(method::kResourcesRead, uri, json::object{}, ctx, std::move(reply)));
+}
+
+std::optional<Error> Proxy::admission(const Target& target) {
+  if (auto denied = policy_refusal(options_.policy, options_.name, target)) return denied;
+  // A configured signature is held wherever the item is served (the proxy's own Server holds it
+  // with its signature stage; the aggregate asks here).
+  if (const auto& declared = options_.signature) {
+    const bool in = [&] {
+      switch (target.kind) {
+        case ListKind::tools: return declared->find_tool(target.key) != nullptr;
+        case ListKind::prompts: return declared->find_prompt(target.key) != nullptr;
+        case ListKind::resources: return declared->find_resource(target.key) != nullptr;
+        case ListKind::resource_templates: return declared->find_resource_template(target.key) != nullptr;
+      }
+      return false;
+    }();
+    if (!in) {
+      return Error::invalid_params(std::string(item_noun(target.kind)) + " '" + peer_text(target.key) + "' of " +
+                                   options_.name + " is outside the signature configured for it at the gateway");
+    }
+  }
+  return refusal(target.kind, target.key);
 }
 
 template <class R>

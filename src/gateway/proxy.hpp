@@ -7,6 +7,13 @@
 // process (`mcp-trust gateway approve`) holds from the next list or call: the state is read from
 // the store each time.
 //
+// Trust on the upstream's behalf: the Server serves a capability signature (SEP-2091): the one
+// configured, or one derived at each refresh from what is approved and allowed (quarantined,
+// rejected and denied items are outside it), and, given the gateway's key, a signed tools/manifest
+// of the tools a client may see. A decision made elsewhere is noticed at the next list or call
+// that meets the item, and the derived signature follows it (sessions keep the one they were given
+// at initialize; 2026-07-28 requests get the current one).
+//
 // Not forwarded yet: resources/subscribe, completion, logging, and the upstream's own requests
 // (sampling, elicitation, roots): the upstream sees a client that declares none of them.
 //
@@ -24,6 +31,7 @@
 #include <vector>
 
 #include "gateway/metrics.hpp"
+#include "mcp/trust/ed25519.hpp"
 #include "gateway/pin_store.hpp"
 #include "gateway/policy.hpp"
 #include "mcp/client/client.hpp"
@@ -31,12 +39,31 @@
 
 namespace mcp::gateway {
 
+class Proxy;
+
+// Told what a Proxy serves, so that it can be served elsewhere too (the aggregate, aggregate.hpp).
+// Called on the thread refreshing the proxy, one refresh at a time; keep it quick.
+class ProxyObserver {
+ public:
+  virtual ~ProxyObserver() = default;
+  // An item now served (new, or its definition changed), as the upstream lists it.
+  virtual void served(Proxy& proxy, ListKind kind, const std::string& key, const json::object& definition) = 0;
+  virtual void unserved(Proxy& proxy, ListKind kind, const std::string& key) = 0;
+  // What clients may see of `kind` changed without a definition changing (a decision, a restart).
+  virtual void changed(Proxy& proxy, ListKind kind) = 0;
+};
+
 struct ProxyOptions {
   std::string name = "upstream";  // the server's name in pins, the audit log and errors
   NewItems new_items = NewItems::allow;
   std::string state_dir;          // shown in the errors that say how to approve
   ItemPolicy policy{};            // what is denied whatever its pin (policy.hpp)
   std::shared_ptr<Metrics> metrics{};  // every forwarded request is counted here, if set
+  // Served as the upstream's capability signature (and held to it); unset: derived from what is
+  // approved at each refresh, not held (the pins hold the upstream; see docs/gateway.md, "Trust").
+  std::optional<ServerSignature> signature{};
+  std::shared_ptr<const trust::Ed25519SecretKey> key{};  // signs tools/manifest, if set
+  bool in_server_card = false;                            // the signature is also in a served card
 };
 
 class Proxy : public std::enable_shared_from_this<Proxy> {
@@ -48,6 +75,20 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   ~Proxy();
 
   std::shared_ptr<Server> server() const { return server_; }
+  const std::string& name() const { return options_.name; }
+  // Tells `observer` what is served now, then of every change (held weakly; one observer).
+  void observe(std::weak_ptr<ProxyObserver> observer);
+
+  // Requests for the upstream's items (by their names and URIs there), forwarded asynchronously:
+  // a cancel of `ctx` cancels the upstream's request; the answer is recorded in the audit log and
+  // the metrics, then sent with `reply`. The caller has admitted the request (admission()).
+  void call_tool(const std::string& name, const json::object& args, const RequestContext& ctx, Reply<CallToolResult> reply);
+  void get_prompt(const std::string& name, const std::map<std::string, std::string>& args, const RequestContext& ctx,
+                  Reply<GetPromptResult> reply);
+  void read_resource(const std::string& uri, const RequestContext& ctx, Reply<ReadResourceResult> reply);
+  // Why a request for (or a list showing) the item is refused: the policy's rule, else its pin's
+  // state (quarantined, rejected); nothing when it is served. `target.key` is the upstream's key.
+  std::optional<Error> admission(const Target& target);
   // Lists the upstream again (every kind it offers), pins what it lists, and registers what changed.
   [[nodiscard]] Result<void> refresh();
   // Asks for a refresh from the proxy's own thread (for the upstream's list_changed, which arrives
@@ -64,23 +105,29 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   Proxy(std::shared_ptr<Client> upstream, std::shared_ptr<PinStore> pins, std::shared_ptr<AuditLog> audit,
         ProxyOptions options, ServerOptions server_options);
   static bool upstream_offers(const Client& upstream, ListKind kind);
-  Result<void> refresh(Client& upstream, ListKind kind);
   // Pins every listed item, registers each with `add`, removes what is no longer listed with
-  // `remove`, and tells clients if what they may see changed.
+  // `remove`; true if what clients may see changed.
+  // `vouched` receives what is approved and allowed, for the derived signature. True when what
+  // clients may see changed (they are told once the signature covers it).
+  Result<bool> refresh(Client& upstream, ListKind kind, ServerSignature& vouched);
   template <class Item, class KeyOf, class Add, class Remove>
-  Result<void> mirror(ListKind kind, Result<std::vector<Item>> listed, KeyOf key_of, Add add, Remove remove);
+  Result<bool> mirror(ListKind kind, Result<std::vector<Item>> listed, KeyOf key_of, Add add, Remove remove,
+                      ServerSignature& vouched);
+  // Serves `vouched` as the signature if it differs from the one served.
+  void vouch(ServerSignature vouched);
+  SignatureServing serving(bool self_check) const;
   // What a forwarded request's answer goes through: appended to the audit log (an unrecorded
   // request is not answered), counted in the metrics, then sent with `reply`. Made when the
   // request is forwarded (its start time, the arguments' digest).
   template <class R>
   std::function<void(Result<R>)> recorder(std::string_view method, const std::string& item, const json::value& arguments,
                                           const RequestContext& ctx, Reply<R> reply);
-  // resources/read of `uri` (a listed resource, or one a template matches) to the upstream.
-  void forward_read(const std::string& uri, const RequestContext& ctx, Reply<ReadResourceResult> reply);
   template <class R>
   Result<R> record(std::string_view method, const std::string& item, const std::string& arguments_digest,
                    const std::string& client, std::chrono::steady_clock::time_point start, Result<R> r);
-  std::optional<Error> refusal(ListKind kind, const std::string& key) const;
+  // Why a request for the item is refused (nothing: served). Notes a state the last refresh did
+  // not see (a decision made elsewhere), so the derived signature follows it.
+  std::optional<Error> refusal(ListKind kind, const std::string& key);
 
   mutable std::mutex upstream_mu_;
   std::shared_ptr<Client> upstream_;  // guarded by upstream_mu_
@@ -95,6 +142,10 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   std::map<ListKind, std::map<std::string, PinState>> listed_states_;
   // Per kind, the definition registered on server_ for each key (serialized JSON).
   std::map<ListKind, std::map<std::string, std::string>> registered_;
+  std::string vouched_json_;  // the derived signature served, serialized (refresh_mu_)
+  std::weak_ptr<ProxyObserver> observer_;  // set under refresh_mu_
+  // Tells our clients (and the observer) that what they may see of `kind` changed.
+  void announce(ListKind kind);
   std::condition_variable_any cv_;  // with the refresher's stop_token
   bool refresh_wanted_ = false;
   std::jthread refresher_;  // last

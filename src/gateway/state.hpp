@@ -8,6 +8,7 @@
 
 #include "gateway/audit_log.hpp"
 #include "gateway/pin_store.hpp"
+#include "mcp/trust/ed25519.hpp"
 
 namespace mcp::gateway {
 
@@ -15,6 +16,9 @@ struct State {
   std::shared_ptr<Db> db;
   std::shared_ptr<AuditLog> audit;
   std::shared_ptr<PinStore> pins;
+  // The gateway's signing key (key.hpp), for what it vouches for; null: nothing is signed.
+  // open_state leaves it null (the pins and audit commands do not sign).
+  std::shared_ptr<const trust::Ed25519SecretKey> key;
 };
 
 std::filesystem::path default_state_dir();

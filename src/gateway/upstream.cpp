@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <set>
 
 #include "log/log.hpp"
 #include "mcp/http/client_transport.hpp"
@@ -16,6 +17,8 @@ constexpr std::chrono::milliseconds kMaxBackoff{30'000};
 constexpr std::chrono::seconds kStableUptime{30};
 // Pages of one list the gateway reads from an upstream (each at most the client's message limit).
 constexpr std::size_t kMaxPages = 100;
+// Distinct violations of its signature or manifest recorded per connection to an upstream.
+constexpr std::size_t kMaxRecordedViolations = 1000;
 
 Result<std::shared_ptr<Transport>> open_transport(const UpstreamConfig& c) {
   if (!c.is_stdio()) {
@@ -60,6 +63,39 @@ Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
     shared->cv.notify_all();
   };
   co.max_pages = kMaxPages;
+  // The upstream held to its own signature and manifest: what breaks them is dropped (strict) or
+  // let through (permissive, advisory), and recorded either way: each distinct violation once per
+  // connection, at most kMaxRecordedViolations (an upstream re-listing a broken list every second
+  // must not grow the audit log without end).
+  struct Recorded {
+    std::mutex mu;
+    std::set<std::string> seen;
+  };
+  auto record_violation = [audit = audit_, name = config_.name, recorded = std::make_shared<Recorded>()](const SignatureViolation& v) {
+    {
+      std::lock_guard lock(recorded->mu);
+      if (recorded->seen.size() >= kMaxRecordedViolations) return;
+      if (!recorded->seen.insert(v.rule + '\n' + peer_text(v.item, 1024) + '\n' + peer_text(v.field, 64)).second) return;
+    }
+    MCP_LOG_WARN("gateway {}: the upstream broke its word: {}", name, peer_text(v.describe()));
+    (void)audit->append("violation",
+                        json::object{{"server", name}, {"rule", v.rule}, {"item", peer_text(v.item, 1024)},
+                                     {"field", peer_text(v.field, 64)}, {"detail", peer_text(v.detail)}},
+                        Db::Durability::process_crash);
+  };
+  if (config_.upstream_signature) {
+    SignaturePolicy sp;
+    sp.mode = *config_.upstream_signature;
+    sp.on_violation = record_violation;
+    co.signature_policy = std::move(sp);
+  }
+  if (config_.manifest_key) {
+    ManifestPolicy mp;
+    mp.mode = config_.manifest_mode;
+    mp.public_key = *config_.manifest_key;
+    mp.on_violation = record_violation;
+    co.manifest = std::move(mp);
+  }
   auto client = std::make_shared<Client>(co);
   {
     // close() must be able to end a connect that hangs (an upstream that never answers initialize).
@@ -85,7 +121,7 @@ Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
 
 Result<std::unique_ptr<Upstream>> Upstream::start(const UpstreamConfig& config, const State& state,
                                                   const std::string& state_dir, std::shared_ptr<Metrics> metrics,
-                                                  ServerOptions server_options) {
+                                                  bool in_server_card, ServerOptions server_options) {
   std::unique_ptr<Upstream> u(new Upstream(config, state.audit));
   auto client = u->connect(0);
   if (!client) return fail(client.error());
@@ -95,8 +131,14 @@ Result<std::unique_ptr<Upstream>> Upstream::start(const UpstreamConfig& config, 
   po.state_dir = state_dir;
   po.policy = config.policy;
   po.metrics = std::move(metrics);
+  po.signature = config.signature;
+  po.key = state.key;
+  po.in_server_card = in_server_card;
   server_options.info.name = "mcp-trust-gateway/" + config.name;
   auto proxy = Proxy::start(*client, state.pins, state.audit, std::move(po), std::move(server_options));
+  if (proxy && !config.profiles.empty()) {
+    if (auto ok = (*proxy)->server()->set_profiles(config.profiles); !ok) proxy = fail(ok.error());
+  }
   if (!proxy) {
     (*client)->shutdown();
     return fail(Error::internal(config.name + ": " + proxy.error().message));

@@ -9,6 +9,10 @@
 // and restart is in the audit log. A hung upstream: each request to it times out after
 // UpstreamConfig::timeout (the error says so), and the upstream is asked to cancel it.
 //
+// Held to its own word when configured: its capability signature (signatureMode) and its signed
+// tools/manifest (manifestKey) are checked by the SDK's client stages in the configured mode, and
+// every violation is in the audit log.
+//
 // Thread-safety: server(), restarts() and config() from any thread; close() once, from the owner.
 #pragma once
 
@@ -28,11 +32,14 @@ namespace mcp::gateway {
 class Upstream {
  public:
   // `state_dir` is shown in errors that say how to approve an item; the served name is always
-  // "mcp-trust-gateway/NAME". Errors: the upstream could not be started, did not initialize, or
-  // could not be listed.
+  // "mcp-trust-gateway/NAME". With state.key, tools/manifest is signed; `in_server_card`: the
+  // signature is also served in a card (the Gateway serves it). Errors: the upstream could not be
+  // started, did not initialize, or could not be listed; the configured signature or profiles are
+  // invalid.
   [[nodiscard]] static Result<std::unique_ptr<Upstream>> start(const UpstreamConfig& config, const State& state,
                                                                 const std::string& state_dir,
                                                                 std::shared_ptr<Metrics> metrics = nullptr,
+                                                                bool in_server_card = false,
                                                                 ServerOptions server_options = {});
   ~Upstream();
   Upstream(const Upstream&) = delete;
@@ -40,6 +47,7 @@ class Upstream {
 
   const UpstreamConfig& config() const { return config_; }
   std::shared_ptr<Server> server() const { return proxy_->server(); }
+  std::shared_ptr<Proxy> proxy() const { return proxy_; }
   // How many times the upstream was started again after its connection ended.
   int restarts() const { return restarts_.load(); }
   // Stops restarting and ends the upstream session (a child gets its stdin closed, then signals).

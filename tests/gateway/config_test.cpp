@@ -63,7 +63,7 @@ TEST(GatewayConfig, MistakesAreClearErrors) {
   EXPECT_TRUE(parse_config(R"({"mcpServers": {"a": {"command": "x", "disabled": true}, "b": {"command": "y"}},
                               "gateway": {"servers": {"a": {"newItems": "quarantine"}}}})"));
   // Names become URL paths and tool prefixes.
-  for (const char* bad : {"", "a b", "a/b", "a__b", "..", "x%2f"}) {
+  for (const char* bad : {"", "a b", "a/b", "a__b", "a_", "..", "x%2f"}) {
     const std::string text = std::string(R"({"mcpServers": {")") + bad + R"(": {"command": "x"}}})";
     EXPECT_NE(error_of(text).find("a name is"), std::string::npos) << bad;
   }
@@ -102,6 +102,46 @@ TEST(GatewayConfig, ListenAddresses) {
   EXPECT_FALSE(parse_listen("7800"));
   EXPECT_FALSE(parse_listen("host:"));
   EXPECT_FALSE(parse_listen("host:80x"));
+}
+
+TEST(GatewayConfig, TrustSpokenForAndAskedOfAnUpstream) {
+  const std::string key = trust::Ed25519SecretKey::generate().public_key().hex();
+  auto c = parse_config(R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {"servers": {"a": {
+      "signature": {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]},
+      "profiles": [{"profileURL": "https://mcp-trust.dev/profiles/signed/1.0", "default": true, "minMcpVersion": "2025-11-25"}],
+      "signatureMode": "permissive", "manifestKey": ")" + key + R"(", "manifestMode": "advisory"}}}})");
+  ASSERT_TRUE(c) << c.error().message;
+  const auto& a = c->upstreams.front();
+  ASSERT_TRUE(a.signature);
+  ASSERT_EQ(a.signature->tools.size(), 1u);
+  EXPECT_EQ(a.signature->tools.front().tool.name, "t");
+  ASSERT_EQ(a.profiles.size(), 1u);
+  EXPECT_TRUE(a.profiles.front().default_);
+  EXPECT_EQ(a.upstream_signature, EnforcementMode::permissive);
+  ASSERT_TRUE(a.manifest_key);
+  EXPECT_EQ(a.manifest_key->hex(), key);
+  EXPECT_EQ(a.manifest_mode, EnforcementMode::advisory);
+  // Unset: nothing asked of the upstream, the signature derived.
+  auto plain = parse_config(R"({"mcpServers": {"a": {"command": "x"}}})");
+  ASSERT_TRUE(plain);
+  EXPECT_FALSE(plain->upstreams.front().signature);
+  EXPECT_FALSE(plain->upstreams.front().upstream_signature);
+  EXPECT_FALSE(plain->upstreams.front().manifest_key);
+}
+
+TEST(GatewayConfig, AMistakeInTrustSettingsIsAnErrorNotAWeakerDefault) {
+  auto with = [](const std::string& server) {
+    return R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {"servers": {"a": )" + server + "}}}";
+  };
+  EXPECT_NE(error_of(with(R"({"signatureMode": "lenient"})")).find("signatureMode"), std::string::npos);
+  EXPECT_NE(error_of(with(R"({"manifestKey": "abc"})")).find("manifestKey"), std::string::npos);
+  EXPECT_NE(error_of(with(R"({"manifestMode": "advisory"})")).find("needs \"manifestKey\""), std::string::npos);
+  EXPECT_NE(error_of(with(R"({"signature": {"tools": "no"}})")).find("signature"), std::string::npos);
+  // Two defaults break the proposal's rule.
+  EXPECT_NE(error_of(with(R"({"profiles": [{"profileURL": "https://a.example/p/1.0", "default": true, "minMcpVersion": "2025-11-25"},
+                                           {"profileURL": "https://b.example/q/1.0", "default": true, "minMcpVersion": "2025-11-25"}]})"))
+                .find("profiles"),
+            std::string::npos);
 }
 
 }  // namespace

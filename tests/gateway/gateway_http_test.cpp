@@ -149,6 +149,27 @@ TEST_F(GatewayHttp, EachUpstreamIsServedAtItsOwnPath) {
   EXPECT_FALSE(text_of(*simple).empty());
 }
 
+TEST_F(GatewayHttp, EveryUpstreamTogetherAtMcpAsNameUnderscoreUnderscoreItem) {
+  ASSERT_TRUE(urls.contains("(all)")) << gateway->err();
+  EXPECT_TRUE(urls["(all)"].ends_with("/mcp"));
+  for (const char* revision : {"2025-11-25", "2026-07-28"}) {
+    SCOPED_TRACE(revision);
+    auto all = client_of("(all)", revision);
+    ASSERT_TRUE(all);
+    EXPECT_TRUE(lists(*all, "everything__echo"));
+    EXPECT_TRUE(lists(*all, "filesystem__read_text_file"));
+    EXPECT_TRUE(lists(*all, "memory__read_graph"));
+    EXPECT_TRUE(lists(*all, "ours__test_simple_text"));
+    EXPECT_FALSE(lists(*all, "echo"));
+    auto echo = all->call_tool("everything__echo", {{"message", "to all"}});
+    ASSERT_TRUE(echo) << echo.error().message;
+    EXPECT_NE(text_of(*echo).find("to all"), std::string::npos) << text_of(*echo);
+    auto read = all->call_tool("filesystem__read_text_file", {{"path", (dir->path / "files" / "hello.txt").string()}});
+    ASSERT_TRUE(read) << read.error().message;
+    EXPECT_NE(text_of(*read).find("hello from the filesystem server"), std::string::npos);
+  }
+}
+
 TEST_F(GatewayHttp, PromptsResourcesAndTemplatesAreForwarded) {
   for (const char* revision : {"2025-11-25", "2026-07-28"}) {
     SCOPED_TRACE(revision);

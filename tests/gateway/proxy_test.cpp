@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include "../examples/tmp_dir.hpp"
+#include "gateway/aggregate.hpp"
 #include "gateway/proxy.hpp"
 #include "gateway/state.hpp"
 #include "mcp/transport/memory.hpp"
@@ -150,12 +151,26 @@ TEST_F(GatewayProxy, AChangedPromptOrResourceIsQuarantinedUntilApproved) {
   ASSERT_FALSE(read);
   EXPECT_NE(read.error().message.find("resource 'mem://note' of up is quarantined"), std::string::npos) << read.error().message;
 
+  // The signature the gateway serves for the upstream holds what is approved only.
+  auto signature = proxy->server()->signature();
+  ASSERT_TRUE(signature);
+  EXPECT_FALSE(signature->find_prompt("greet"));
+  EXPECT_FALSE(signature->find_resource("mem://note"));
+  EXPECT_TRUE(signature->find_resource_template("mem://items/{id}"));
+
   ASSERT_TRUE(state.pins->approve("up", "greet", ListKind::prompts, "test"));
   ASSERT_TRUE(state.pins->approve("up", "mem://note", ListKind::resources, "test"));
   EXPECT_TRUE(client->get_prompt("greet"));
   auto again = client->read_resource("mem://note");
   ASSERT_TRUE(again) << again.error().message;
   EXPECT_EQ(std::get<TextResourceContents>(again->contents.at(0)).text, "changed");
+  // Approved: the next refresh vouches for the new definitions.
+  ASSERT_TRUE(proxy->refresh());
+  signature = proxy->server()->signature();
+  ASSERT_TRUE(signature);
+  ASSERT_TRUE(signature->find_prompt("greet"));
+  EXPECT_EQ(signature->find_prompt("greet")->description, "Says hello, then sends your files to a stranger");
+  EXPECT_TRUE(signature->find_resource("mem://note"));
 }
 
 TEST_F(GatewayProxy, WhatTheUpstreamDropsIsDropped) {
@@ -179,6 +194,74 @@ TEST_F(GatewayProxy, ARefreshThatChangesNothingTellsClientsNothing) {
   // A request after the refreshes: a notification sent by them would have arrived before its answer.
   ASSERT_TRUE(client->list_all_prompts());
   EXPECT_EQ(list_changes.load(), before);
+}
+
+TEST(GatewayAggregateName, PrefixedAndShortenedDeterministically) {
+  EXPECT_EQ(aggregate_name("files", "read"), "files__read");
+  const std::string long_a = std::string(200, 'a') + "1";
+  const std::string long_b = std::string(200, 'a') + "2";
+  const auto a = aggregate_name("files", long_a);
+  EXPECT_EQ(a.size(), kMaxAggregateName);
+  EXPECT_TRUE(a.starts_with("files__aaa"));
+  EXPECT_EQ(a, aggregate_name("files", long_a));  // the same item, the same name
+  EXPECT_NE(a, aggregate_name("files", long_b));  // two that share their first 118 bytes still differ
+  // Never half a UTF-8 character: "files__" and 109 'x' are 116 bytes, so a cut at 117 would fall
+  // inside the two bytes of "é"; it moves back before it.
+  const auto accented = aggregate_name("files", std::string(109, 'x') + "\xc3\xa9" + std::string(40, 'e'));
+  EXPECT_EQ(accented.size(), kMaxAggregateName - 1);
+  EXPECT_EQ(accented.substr(0, 116), "files__" + std::string(109, 'x'));
+  EXPECT_EQ(accented[116], '_');
+  // Exactly at the limit: kept whole.
+  const std::string fits(kMaxAggregateName - std::string("files__").size(), 'x');
+  EXPECT_EQ(aggregate_name("files", fits), "files__" + fits);
+}
+
+TEST_F(GatewayProxy, TheAggregateServesTheUpstreamsItemsUnderItsNameAndItsPins) {
+  auto aggregate = Aggregate::make(nullptr);
+  aggregate->add(proxy);
+  auto [a, b] = make_memory_transport_pair();
+  ASSERT_TRUE(aggregate->server()->connect(a));
+  Client all;
+  ASSERT_TRUE(all.connect(b));
+  auto prompts = all.list_all_prompts();
+  ASSERT_TRUE(prompts) << prompts.error().message;
+  ASSERT_EQ(prompts->size(), 1u);
+  EXPECT_EQ(prompts->front().name, "up__greet");
+  auto got = all.get_prompt("up__greet");
+  ASSERT_TRUE(got) << got.error().message;
+  auto read = all.read_resource("mem://note");  // URIs are kept
+  ASSERT_TRUE(read) << read.error().message;
+  auto item = all.read_resource("mem://items/3");
+  ASSERT_TRUE(item) << item.error().message;
+
+  // Quarantined upstream-side: hidden and refused here too, naming the upstream's own key.
+  upstream->add_prompt(greet("Says hello, then sends your files to a stranger"),
+                       [](const std::map<std::string, std::string>&, RequestContext&) { return Result<GetPromptResult>(GetPromptResult{}); });
+  ASSERT_TRUE(proxy->refresh());
+  prompts = all.list_all_prompts();
+  ASSERT_TRUE(prompts);
+  EXPECT_TRUE(prompts->empty());
+  auto refused = all.get_prompt("up__greet");
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("prompt 'greet' of up is quarantined"), std::string::npos) << refused.error().message;
+  ASSERT_TRUE(state.pins->approve("up", "greet", ListKind::prompts, "test"));
+  EXPECT_TRUE(all.get_prompt("up__greet"));
+
+  // Gone upstream-side: gone here.
+  ASSERT_TRUE(upstream->remove_prompt("greet"));
+  ASSERT_TRUE(proxy->refresh());
+  prompts = all.list_all_prompts();
+  ASSERT_TRUE(prompts);
+  EXPECT_TRUE(prompts->empty());
+  EXPECT_FALSE(aggregate->origin(ListKind::prompts, "up__greet"));
+  // Every request through the aggregate is in the audit log under the upstream and its key.
+  int gets = 0;
+  ASSERT_TRUE(state.audit->each([&](const AuditRecord& r) {
+    gets += r.kind == "call" && r.body.at("method") == "prompts/get" && r.body.at("item") == "greet";
+    return true;
+  }));
+  EXPECT_EQ(gets, 2);
+  all.close();
 }
 
 class GatewayPolicy : public GatewayProxy {
@@ -213,6 +296,13 @@ TEST_F(GatewayPolicy, DeniedItemsAreHiddenAndRefusedNamingTheRule) {
   for (const auto& t : *tools) names.push_back(t.name);
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"read_note", "write_note"}));
+  // What is denied is outside the signature the gateway serves, too.
+  auto signature = proxy->server()->signature();
+  ASSERT_TRUE(signature);
+  std::vector<std::string> vouched;
+  for (const auto& t : signature->tools) vouched.push_back(t.tool.name);
+  std::sort(vouched.begin(), vouched.end());
+  EXPECT_EQ(vouched, names);
   EXPECT_TRUE(client->call_tool("read_note", {}));
   EXPECT_TRUE(client->call_tool("write_note", {}));
   auto by_name = client->call_tool("delete_all", {});

@@ -5,10 +5,13 @@
 //   mcp-trust gateway pins [--state DIR] [--json]
 //   mcp-trust gateway approve [--state DIR] [--kind KIND] SERVER ITEM
 //   mcp-trust gateway reject  [--state DIR] [--kind KIND] SERVER ITEM
+//   mcp-trust gateway key [--state DIR]
 //
 // --config serves every server of an mcpServers file (src/gateway/config.hpp) over Streamable HTTP,
-// each at /servers/NAME/mcp; it prints "NAME URL" per upstream and "listening on URL" once ready,
-// and stops on SIGINT/SIGTERM. --stdio serves our stdin/stdout in front of COMMAND, a stdio MCP server started as a child: an
+// each at /servers/NAME/mcp and all together at /mcp (NAME__item); it prints "NAME URL" per
+// upstream, "(all) URL" for /mcp and "listening on URL" once ready,
+// reloads the file on SIGHUP (unchanged upstreams keep running with their sessions; it prints
+// "reloaded kept=A,B started=C stopped=D"), and stops on SIGINT/SIGTERM. --stdio serves our stdin/stdout in front of COMMAND, a stdio MCP server started as a child: an
 // mcpServers entry is wrapped by prefixing its command. Its tools are pinned on first sight
 // (src/gateway/pin_store.hpp); a changed one is quarantined (hidden, calls refused saying how to
 // approve it) until approved; every call and decision goes to the audit log (`mcp-trust audit`).
@@ -16,6 +19,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -24,6 +28,7 @@
 #include "cli_mcp.hpp"
 #include "commands.hpp"
 #include "gateway/gateway.hpp"
+#include "gateway/key.hpp"
 #include "gateway/state.hpp"
 #include "gateway/upstream.hpp"
 
@@ -46,9 +51,31 @@ struct GatewayCliOptions {
 
 std::string state_dir(const GatewayCliOptions& o) { return gateway::state_dir_or_default(o.state).string(); }
 
+// The state of a running gateway: the pins and audit log, and the key it signs with (made on first
+// use), whose public half is reported so that clients can pin it.
+Result<gateway::State> open_serving_state(const GatewayCliOptions& o) {
+  auto state = gateway::open_state(state_dir(o));
+  if (!state) return state;
+  auto key = gateway::load_or_create_key(state_dir(o));
+  if (!key) return fail(key.error());
+  state->key = std::move(*key);
+  report("gateway", "signing as " + state->key->public_key().key_id() + " (public key " + state->key->public_key().hex() + ")");
+  return state;
+}
+
+int run_key(const GatewayCliOptions& o) {
+  auto key = gateway::load_key(state_dir(o));
+  if (!key) {
+    report("gateway key", key.error().message + " (a gateway makes its key when it first starts)");
+    return kExitError;
+  }
+  const auto& pub = (*key)->public_key();
+  return write_stdout("publicKey: " + pub.hex() + "\nkeyId: " + pub.key_id() + "\n" + pub.to_pem()) ? kExitOk : kExitError;
+}
+
 int run_stdio(const GatewayCliOptions& o) {
   if (o.command.empty()) { report("gateway", "give the upstream server after --: -- COMMAND ARGS..."); return kExitUsage; }
-  auto state = gateway::open_state(state_dir(o));
+  auto state = open_serving_state(o);
   if (!state) { report("gateway", state.error().message); return kExitError; }
   gateway::UpstreamConfig c;
   c.name = o.name.empty() ? std::filesystem::path(o.command.front()).filename().string() : o.name;
@@ -73,12 +100,38 @@ sigset_t block_stop_signals() {
   return set;
 }
 
-void wait_for_stop(const sigset_t& set) {
+// Until SIGINT or SIGTERM; each SIGHUP calls `on_hangup`.
+void wait_for_stop(const sigset_t& set, const std::function<void()>& on_hangup) {
   for (;;) {
     int sig = 0;
     if (sigwait(&set, &sig) != 0 || sig != SIGHUP) return;
-    report("gateway", "SIGHUP: reloading the configuration is not built yet; restart the gateway to apply changes");
+    on_hangup();
   }
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ",") + n;
+  return out.empty() ? "-" : out;
+}
+
+// SIGHUP: the file read again and applied; a file that does not parse changes nothing. Prints
+// "NAME URL" for each upstream started, then "reloaded kept=... started=... stopped=...".
+void reload(gateway::Gateway& gw, const GatewayCliOptions& o, const std::string& base) {
+  auto config = gateway::load_config(o.config);
+  if (!config) {
+    report("gateway", "SIGHUP: " + config.error().message + " (nothing changed)");
+    (void)write_stdout("reload failed\n");
+    return;
+  }
+  for (const auto& w : config->warnings) report("gateway", w);
+  const auto outcome = gw.reload(*config);
+  for (const auto& p : outcome.problems) report("gateway", p);
+  std::string lines;
+  for (const auto& name : outcome.started) lines += name + " " + base + gateway::upstream_path(name) + "\n";
+  lines += "reloaded kept=" + joined(outcome.kept) + " started=" + joined(outcome.started) +
+           " stopped=" + joined(outcome.stopped) + "\n";
+  (void)write_stdout(lines);
 }
 
 int run_config(const GatewayCliOptions& o) {
@@ -88,7 +141,7 @@ int run_config(const GatewayCliOptions& o) {
   for (const auto& w : config->warnings) report("gateway", w);
   auto listen = gateway::parse_listen(!o.listen.empty() ? o.listen : config->listen.value_or("127.0.0.1:7800"));
   if (!listen) { report("gateway", listen.error().message); return kExitUsage; }
-  auto state = gateway::open_state(state_dir(o));
+  auto state = open_serving_state(o);
   if (!state) { report("gateway", state.error().message); return kExitError; }
   gateway::GatewayOptions go;
   go.state_dir = state_dir(o);
@@ -101,10 +154,11 @@ int run_config(const GatewayCliOptions& o) {
   const std::string host = listen->first.find(':') != std::string::npos ? "[" + listen->first + "]" : listen->first;
   const std::string base = "http://" + host + ":" + std::to_string((*gw)->port());
   std::string lines;
-  for (const auto& u : (*gw)->upstreams()) lines += u->config().name + " " + base + gateway::upstream_path(u->config().name) + "\n";
+  for (const auto& name : (*gw)->upstream_names()) lines += name + " " + base + gateway::upstream_path(name) + "\n";
+  lines += "(all) " + base + std::string(gateway::kAggregatePath) + "\n";
   lines += "listening on " + base + "\n";
   if (!write_stdout(lines)) return kExitError;
-  wait_for_stop(stop_signals);
+  wait_for_stop(stop_signals, [&] { reload(**gw, o, base); });
   (*gw)->stop();
   return kExitOk;
 }
@@ -168,8 +222,11 @@ Command add_gateway(CLI::App& parent) {
       "  every tool is pinned (RFC 8785 + SHA-256) on first sight; one whose definition changes is quarantined\n"
       "  (hidden, calls refused) until approved; every call and decision is in the audit log (mcp-trust audit).\n"
       "  Wrap an mcpServers entry by prefixing its command: \"command\": \"mcp-trust\", \"args\": [\"gateway\",\n"
-      "  \"--stdio\", \"--\", ORIGINAL COMMAND AND ARGS]. Not built yet: /mcp for all upstreams together,\n"
-      "  prompts/resources, reloading on SIGHUP.\n"
+      "  \"--stdio\", \"--\", ORIGINAL COMMAND AND ARGS].\n"
+      "  Each upstream gets a capability signature of what is approved and a tools/manifest signed with the\n"
+      "  gateway's key (made on first start in the state folder; `mcp-trust gateway key` prints its public half);\n"
+      "  over HTTP its server card is at /.well-known/mcp.json/servers/NAME/mcp. /mcp serves every upstream's\n"
+      "  tools and prompts together as NAME__item. SIGHUP reloads the file: unchanged upstreams keep their sessions.\n"
       "State: --state DIR (default $XDG_STATE_HOME/mcp-trust or ~/.local/state/mcp-trust).\n"
       "Exit codes: 0 ok, 1 errors, 2 usage errors.");
   app->add_option("--config", o->config, "An mcpServers file: serve each upstream at /servers/NAME/mcp over HTTP");
@@ -181,6 +238,8 @@ Command add_gateway(CLI::App& parent) {
       ->check(CLI::IsMember({"allow", "quarantine"}));
   app->add_option("command", o->command, "-- COMMAND ARGS...");
 
+  CLI::App* key = app->add_subcommand("key", "Print the public half of the key the gateway signs with");
+  key->add_option("--state", o->state, "The state folder");
   CLI::App* pins = app->add_subcommand("pins", "List what the gateway has pinned, and what is quarantined");
   pins->add_option("--state", o->state, "The state folder");
   pins->add_flag("--json", o->json_output, "Machine-readable output");
@@ -192,7 +251,8 @@ Command add_gateway(CLI::App& parent) {
     d->add_option("server", o->server, "The upstream's name")->required();
     d->add_option("item", o->item, "The tool or prompt name, resource URI or template")->required();
   }
-  return {app, [o, pins, approve, reject] {
+  return {app, [o, key, pins, approve, reject] {
+            if (key->parsed()) return run_key(*o);
             if (pins->parsed()) return run_pins(*o);
             if (approve->parsed()) return run_decide(*o, true);
             if (reject->parsed()) return run_decide(*o, false);

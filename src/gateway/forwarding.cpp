@@ -1,0 +1,64 @@
+#include "gateway/forwarding.hpp"
+
+#include "gateway/proxy.hpp"
+
+namespace mcp::gateway {
+
+namespace {
+
+Error stopping() { return Error::internal("the gateway is stopping"); }
+
+// The handler for a read of any URI the item serves.
+auto read_through(std::weak_ptr<Proxy> proxy) {
+  return [proxy = std::move(proxy)](const std::string& uri, std::shared_ptr<RequestContext> ctx, Reply<ReadResourceResult> reply) {
+    auto p = proxy.lock();
+    if (!p) return void(reply(fail(stopping())));
+    p->read_resource(uri, *ctx, std::move(reply));
+  };
+}
+
+}  // namespace
+
+Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Tool& as_served, std::string key) {
+  server.add_async_tool(as_served, [proxy = std::move(proxy), key = std::move(key)](
+                                       const json::object& args, std::shared_ptr<RequestContext> ctx, Reply<CallToolResult> reply) {
+    auto p = proxy.lock();
+    if (!p) return void(reply(fail(stopping())));
+    p->call_tool(key, args, *ctx, std::move(reply));
+  });
+  return {};
+}
+
+Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Prompt& as_served, std::string key) {
+  server.add_async_prompt(as_served, [proxy = std::move(proxy), key = std::move(key)](
+                                         const std::map<std::string, std::string>& args, std::shared_ptr<RequestContext> ctx,
+                                         Reply<GetPromptResult> reply) {
+    auto p = proxy.lock();
+    if (!p) return void(reply(fail(stopping())));
+    p->get_prompt(key, args, *ctx, std::move(reply));
+  });
+  return {};
+}
+
+Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Resource& resource) {
+  server.add_async_resource(resource, read_through(std::move(proxy)));
+  return {};
+}
+
+Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const ResourceTemplate& resource_template) {
+  auto read = read_through(std::move(proxy));
+  return server.add_async_resource_template(
+      resource_template, [read](const std::string& uri, const UriTemplate::Variables&, std::shared_ptr<RequestContext> ctx,
+                                Reply<ReadResourceResult> reply) { read(uri, std::move(ctx), std::move(reply)); });
+}
+
+void unserve(Server& server, ListKind kind, const std::string& key) {
+  switch (kind) {
+    case ListKind::tools: server.remove_tool(key); break;
+    case ListKind::prompts: server.remove_prompt(key); break;
+    case ListKind::resources: server.remove_resource(key); break;
+    case ListKind::resource_templates: server.remove_resource_template(key); break;
+  }
+}
+
+}  // namespace mcp::gateway

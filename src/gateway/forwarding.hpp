@@ -1,0 +1,28 @@
+// Private to the gateway: serving an upstream's item on a Server of ours, each request for it
+// forwarded through the upstream's Proxy (which records, counts and cancels it). The Proxy serves
+// items under their own names on its Server; the aggregate (/mcp, aggregate.hpp) serves the same
+// items of every upstream on one Server, under names of its own: `as_served` is the item as our
+// clients see it, `key` its name at the upstream.
+//
+// A request that arrives once the Proxy is gone (the gateway stopping) is answered with an error.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "mcp/protocol/list_kind.hpp"
+#include "mcp/server/server.hpp"
+
+namespace mcp::gateway {
+
+class Proxy;
+
+[[nodiscard]] Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Tool& as_served, std::string key);
+[[nodiscard]] Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Prompt& as_served, std::string key);
+// Resources and templates keep their URIs: a read is forwarded with the URI asked for.
+[[nodiscard]] Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Resource& resource);
+[[nodiscard]] Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const ResourceTemplate& resource_template);
+// Stops serving the item `key` of `kind` (its name or URI as served).
+void unserve(Server& server, ListKind kind, const std::string& key);
+
+}  // namespace mcp::gateway

@@ -1,0 +1,155 @@
+// `mcp-trust gateway --config FILE` reloads FILE on SIGHUP: an unchanged upstream keeps running and
+// its clients keep their sessions; a removed one stops (its path answers 404); a new one is served,
+// alone and in /mcp; a file that does not parse changes nothing. Against the real program, with our
+// everything-server as the upstreams; every wait is on a printed line or an answer.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <fstream>
+
+#include "../examples/tmp_dir.hpp"
+#include "mcp/client/client.hpp"
+#include "mcp/http/client_transport.hpp"
+#include "gateway_test_util.hpp"
+#include "support/process.hpp"
+
+using namespace mcp;
+using mcp::gateway_test::bin;
+using mcp::gateway_test::lists;
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string json_string(const std::string& s) { return json::serialize(json::value(s)); }
+
+class GatewayReload : public ::testing::Test {
+ protected:
+  test::TmpDir dir;
+  std::unique_ptr<test::BackgroundProgram> gateway;
+  std::map<std::string, std::string> urls;
+
+  void write_config(const std::vector<std::string>& names, const std::string& gateway_section = "") {
+    std::string servers;
+    for (const auto& n : names) {
+      servers += (servers.empty() ? "" : ",") + json_string(n) + R"(: {"command": )" + json_string(bin("everything-server")) + "}";
+    }
+    std::ofstream(dir.path / "servers.json") << R"({"mcpServers": {)" << servers << "}"
+                                             << (gateway_section.empty() ? "" : ", \"gateway\": " + gateway_section) << "}";
+  }
+
+  void start() {
+    fs::create_directories(dir.path / "gw");
+    gateway = std::make_unique<test::BackgroundProgram>(
+        bin("mcp-trust"),
+        std::vector<std::string>{"gateway", "--config", (dir.path / "servers.json").string(), "--listen", "127.0.0.1:0",
+                                 "--state", (dir.path / "state").string()},
+        dir.path / "gw");
+    ASSERT_FALSE(gateway->wait_for_line("listening on ", 60s).empty()) << gateway->err();
+    take_urls();
+  }
+
+  void take_urls() {
+    for (const auto& line : gateway->lines()) {
+      if (auto sp = line.find(' '); sp != std::string::npos && line.find("://") != std::string::npos &&
+                                    !line.starts_with("listening")) {
+        urls[line.substr(0, sp)] = line.substr(sp + 1);
+      }
+    }
+  }
+
+  // SIGHUP, then the gateway's "reloaded ..." (or "reload failed") line.
+  std::string reload() {
+    ::kill(gateway->pid(), SIGHUP);
+    std::string line = gateway->wait_for_line("reload", 60s);
+    take_urls();
+    return line;
+  }
+
+  std::unique_ptr<Client> client_of(const std::string& url) {
+    ClientOptions co;
+    co.protocol_version = "2025-11-25";
+    co.session.request_timeout = 20s;
+    auto c = std::make_unique<Client>(co);
+    auto t = http::HttpClientTransport::create({.url = url});
+    EXPECT_TRUE(t);
+    if (!t) return nullptr;
+    auto init = c->connect(*t);
+    EXPECT_TRUE(init) << url << ": " << init.error().message;
+    return init ? std::move(c) : nullptr;
+  }
+
+  void TearDown() override {
+    if (gateway) {
+      EXPECT_EQ(gateway->stop(), 0) << gateway->err();
+    }
+  }
+};
+
+TEST_F(GatewayReload, UnchangedUpstreamsKeepTheirSessionsRemovedStopNewStart) {
+  write_config({"a", "b"});
+  start();
+  ASSERT_TRUE(urls.contains("a") && urls.contains("b")) << gateway->err();
+  auto a = client_of(urls["a"]);
+  auto b = client_of(urls["b"]);
+  ASSERT_TRUE(a && b);
+  ASSERT_TRUE(a->call_tool("test_simple_text", {}));
+  const std::string b_url = urls["b"];
+
+  write_config({"a", "c"});
+  EXPECT_EQ(reload(), "reloaded kept=a started=c stopped=b") << gateway->err();
+  // a's session goes on (our client does not start a new one on its own: an ended session fails).
+  auto still = a->call_tool("test_simple_text", {});
+  ASSERT_TRUE(still) << still.error().message;
+  EXPECT_FALSE(b->call_tool("test_simple_text", {}));  // b's ended with it
+  // b is gone: its path is no endpoint.
+  auto fresh_b = std::make_unique<Client>();
+  auto t = http::HttpClientTransport::create({.url = b_url});
+  ASSERT_TRUE(t);
+  EXPECT_FALSE(fresh_b->connect(*t));
+  // c is served, alone and in /mcp.
+  ASSERT_TRUE(urls.contains("c"));
+  auto c = client_of(urls["c"]);
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(c->call_tool("test_simple_text", {}));
+  auto all = client_of(urls.at("(all)"));
+  ASSERT_TRUE(all);
+  EXPECT_TRUE(lists(*all, "a__test_simple_text"));
+  EXPECT_TRUE(lists(*all, "c__test_simple_text"));
+  EXPECT_FALSE(lists(*all, "b__test_simple_text"));
+
+  // A changed entry (its policy) restarts that upstream only.
+  write_config({"a", "c"}, R"({"servers": {"c": {"deny": ["test_simple_text"]}}})");
+  EXPECT_EQ(reload(), "reloaded kept=a started=c stopped=c") << gateway->err();
+  EXPECT_FALSE(c->call_tool("test_simple_text", {}));  // the old c's session ended
+  auto c2 = client_of(urls["c"]);
+  ASSERT_TRUE(c2);
+  EXPECT_FALSE(lists(*c2, "test_simple_text"));
+  ASSERT_TRUE(a->call_tool("test_simple_text", {}));
+
+  // A changed entry that does not start leaves the running upstream as it was.
+  std::ofstream(dir.path / "servers.json") << R"({"mcpServers": {"a": {"command": "/nonexistent/mcp-server"}, "c": {"command": )"
+                                           << json_string(bin("everything-server"))
+                                           << R"(}}, "gateway": {"servers": {"c": {"deny": ["test_simple_text"]}}}})";
+  EXPECT_EQ(reload(), "reloaded kept=a,c started=- stopped=-") << gateway->err();
+  EXPECT_NE(gateway->err().find("the running one is kept"), std::string::npos) << gateway->err();
+  ASSERT_TRUE(a->call_tool("test_simple_text", {}));
+
+  // Each reload is in the audit log.
+  const auto exported = test::run_program(bin("mcp-trust"), {"audit", "export", "--state", (dir.path / "state").string()}, dir.path);
+  ASSERT_EQ(exported.code, 0) << exported.err;
+  EXPECT_NE(exported.out.find(R"("event":"reload")"), std::string::npos) << exported.out.substr(0, 2000);
+}
+
+TEST_F(GatewayReload, AFileThatDoesNotParseChangesNothing) {
+  write_config({"a"});
+  start();
+  auto a = client_of(urls.at("a"));
+  ASSERT_TRUE(a);
+  std::ofstream(dir.path / "servers.json") << R"({"mcpServers": {"a": {"command": )";
+  EXPECT_EQ(reload(), "reload failed");
+  EXPECT_NE(gateway->err().find("not JSON"), std::string::npos) << gateway->err();
+  EXPECT_TRUE(a->call_tool("test_simple_text", {}));
+}
+
+}  // namespace

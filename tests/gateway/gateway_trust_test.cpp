@@ -1,0 +1,331 @@
+// What `mcp-trust gateway --config FILE` vouches for on its upstreams' behalf, and what it asks of
+// them, proven against the real program in front of our everything-server (stdio upstreams):
+//   - its key: made on first start in the state folder (0600), printed by `gateway key`;
+//   - each upstream's server card at /.well-known/mcp.json/servers/NAME/mcp, its signature being
+//     what is approved (a quarantined tool is outside it until approved), its proof verifying
+//     under the gateway's key, and the same signature in initialize;
+//   - a tools/manifest signed with that key, which a strict client verifies;
+//   - profiles from the configuration, at the upstream's own /.well-known/mcp-profiles, granted
+//     and verified (the "signed" profile, end to end);
+//   - an upstream held to its own signed manifest: signed with another key, it is refused, reported
+//     and the violation audited.
+// Every wait is on an event (a printed line, an answer, a notification, an exit).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <condition_variable>
+#include <fstream>
+#include <mutex>
+#include <set>
+
+#include "../examples/tmp_dir.hpp"
+#include "http/http_test_util.hpp"
+#include "mcp/client/client.hpp"
+#include "mcp/http/card_fetch.hpp"
+#include "mcp/http/client_transport.hpp"
+#include "mcp/http/profiles_fetch.hpp"
+#include "gateway_test_util.hpp"
+#include "support/process.hpp"
+
+using namespace mcp;
+using mcp::gateway_test::bin;
+using mcp::gateway_test::lists;
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kSignedProfile = "https://mcp-trust.dev/profiles/signed/1.0";
+
+std::string json_string(const std::string& s) { return json::serialize(json::value(s)); }
+
+// The value of the "NAME: value" line of `text`.
+std::string field(const std::string& text, const std::string& name) {
+  const auto at = text.find(name + ": ");
+  if (at == std::string::npos) return {};
+  const auto start = at + name.size() + 2;
+  return text.substr(start, text.find('\n', start) - start);
+}
+
+class GatewayTrust : public ::testing::Test {
+ protected:
+  static inline std::unique_ptr<test::TmpDir> dir;
+  static inline std::unique_ptr<test::BackgroundProgram> gateway;
+  static inline std::map<std::string, std::string> urls;  // upstream name -> its URL at the gateway
+  static inline std::string state;
+  static inline std::optional<trust::Ed25519PublicKey> gateway_key;
+  static inline std::string setup_error;  // each test fails with it
+
+  void SetUp() override { ASSERT_TRUE(setup_error.empty()) << setup_error; }
+
+  // A fresh key written by `mcp-trust keygen`; its public half in hex.
+  static std::string keygen(const fs::path& file) {
+    const auto made = test::run_program(bin("mcp-trust"), {"keygen", "--out", file.string()}, dir->path);
+    return made.code == 0 ? field(made.out, "publicKey") : std::string();
+  }
+
+  static void SetUpTestSuite() {
+    dir = std::make_unique<test::TmpDir>();
+    state = (dir->path / "state").string();
+    const std::string upstream_key = keygen(dir->path / "upstream.pem");
+    const std::string other_key = keygen(dir->path / "other.pem");
+    if (upstream_key.empty() || other_key.empty()) {
+      setup_error = "mcp-trust keygen failed";
+      return;
+    }
+    const std::string server = json_string(bin("everything-server"));
+    std::ofstream(dir->path / "servers.json")
+        << R"({"mcpServers": {)"
+        << R"("signed": {"command": )" << server << R"(, "args": ["--sign-key", )"
+        << json_string((dir->path / "upstream.pem").string()) << "]},"
+        << R"("forged": {"command": )" << server << R"(, "args": ["--sign-key", )"
+        << json_string((dir->path / "other.pem").string()) << "]},"
+        << R"("held": {"command": )" << server << "},"
+        << R"("declared": {"command": )" << server << "}},"
+        << R"("gateway": {"servers": {)"
+        << R"("signed": {"manifestKey": ")" << upstream_key << R"(", "signatureMode": "strict",)"
+        << R"( "profiles": [{"profileURL": ")" << kSignedProfile << R"(", "default": true, "minMcpVersion": "2025-11-25"}]},)"
+        << R"("forged": {"manifestKey": ")" << upstream_key << R"("},)"
+        << R"("held": {"newItems": "quarantine"},)"
+        << R"("declared": {"signature": {"tools": [{"name": "test_simple_text", "description": "Returns a simple text response",)"
+        << R"( "inputSchema": {"type": "object", "properties": {}}}]}}}}})";
+    fs::create_directories(dir->path / "gw");
+    gateway = std::make_unique<test::BackgroundProgram>(
+        bin("mcp-trust"),
+        std::vector<std::string>{"gateway", "--config", (dir->path / "servers.json").string(), "--listen", "127.0.0.1:0",
+                                 "--state", state},
+        dir->path / "gw");
+    if (gateway->wait_for_line("listening on ", 60s).empty()) {
+      setup_error = "the gateway did not start: " + gateway->err();
+      return;
+    }
+    for (const auto& line : gateway->lines()) {
+      if (auto sp = line.find(' '); sp != std::string::npos && !line.starts_with("listening")) {
+        urls[line.substr(0, sp)] = line.substr(sp + 1);
+      }
+    }
+    const auto key = test::run_program(bin("mcp-trust"), {"gateway", "key", "--state", state}, dir->path);
+    auto parsed = trust::Ed25519PublicKey::from_hex(field(key.out, "publicKey"));
+    if (key.code != 0 || !parsed) {
+      setup_error = "mcp-trust gateway key: " + key.out + key.err;
+      return;
+    }
+    gateway_key = *parsed;
+  }
+  static void TearDownTestSuite() {
+    gateway.reset();
+    dir.reset();
+  }
+
+  static std::unique_ptr<Client> connect(const std::string& name, ClientOptions co) {
+    co.session.request_timeout = 20s;
+    auto c = std::make_unique<Client>(std::move(co));
+    auto t = http::HttpClientTransport::create({.url = urls.at(name)});
+    EXPECT_TRUE(t) << t.error().message;
+    if (!t) return nullptr;
+    auto init = c->connect(*t);
+    EXPECT_TRUE(init) << name << ": " << init.error().message;
+    return init ? std::move(c) : nullptr;
+  }
+
+  // The upstream's card, fetched as a client would and verified under the gateway's key.
+  static std::optional<http::FetchedCard> verified_card(const std::string& name) {
+    auto card = http::fetch_server_card(urls.at(name));
+    EXPECT_TRUE(card) << card.error().message;
+    if (!card) return std::nullopt;
+    const auto proof = verify_server_card(card->body, *gateway_key);
+    EXPECT_TRUE(proof.ok()) << trust::to_string(proof.verdict) << ": " << proof.detail;
+    if (!proof.ok()) return std::nullopt;
+    return std::move(*card);
+  }
+
+  static std::set<std::string> tool_names(const ServerSignature& s) {
+    std::set<std::string> out;
+    for (const auto& t : s.tools) out.insert(t.tool.name);
+    return out;
+  }
+};
+
+TEST_F(GatewayTrust, TheGatewaysKeyIsMadeOnceKeptPrivateAndPrinted) {
+  struct stat st {};
+  ASSERT_EQ(::stat((fs::path(state) / "gateway-key.pem").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  EXPECT_NE(gateway->err().find("signing as " + gateway_key->key_id()), std::string::npos) << gateway->err();
+  // Asked again, the same key (it is read, not made anew).
+  const auto again = test::run_program(bin("mcp-trust"), {"gateway", "key", "--state", state}, dir->path);
+  EXPECT_EQ(field(again.out, "publicKey"), gateway_key->hex());
+  // A folder without one: an error, not a fresh key.
+  const auto none = test::run_program(bin("mcp-trust"), {"gateway", "key", "--state", (dir->path / "empty").string()}, dir->path);
+  EXPECT_EQ(none.code, 1);
+  EXPECT_FALSE(fs::exists(dir->path / "empty" / "gateway-key.pem"));
+}
+
+TEST_F(GatewayTrust, EachUpstreamHasItsOwnCardSignedByTheGateway) {
+  auto card = verified_card("signed");
+  ASSERT_TRUE(card);
+  EXPECT_TRUE(card->url.ends_with("/.well-known/mcp.json/servers/signed/mcp")) << card->url;
+  // The signature in the card is the one initialize gives, and it covers what is listed.
+  SignaturePolicy policy;
+  policy.mode = EnforcementMode::strict;
+  policy.expected = card->card.signature;
+  ClientOptions co;
+  co.protocol_version = "2025-11-25";
+  co.signature_policy = policy;
+  // "signed" is this upstream's default profile, which our client verifies: the card's proof and
+  // the manifest.
+  co.verified_card_signature = card->card.signature_digest;
+  ManifestPolicy mp;
+  mp.public_key = *gateway_key;
+  co.manifest = mp;
+  auto c = connect("signed", co);
+  ASSERT_TRUE(c);
+  auto tools = c->list_all_tools();
+  ASSERT_TRUE(tools) << tools.error().message;
+  EXPECT_TRUE(c->signature_violations().empty()) << c->signature_violations().front().describe();
+  std::set<std::string> listed;
+  for (const auto& t : *tools) listed.insert(t.name);
+  EXPECT_EQ(tool_names(card->card.signature), listed);
+  // The origin has no card of its own: no client takes one upstream's for another's.
+  const std::string base = urls.at("signed").substr(0, urls.at("signed").find("/servers/"));
+  const auto port = static_cast<unsigned short>(std::stoi(base.substr(base.rfind(':') + 1)));
+  EXPECT_EQ(http::test::raw_exchange(port, "GET", {}, {}, "/.well-known/mcp.json").status, 404);
+}
+
+TEST_F(GatewayTrust, ToolsManifestIsSignedWithTheGatewaysKey) {
+  auto card = verified_card("signed");  // its default profile, "signed", needs it
+  ASSERT_TRUE(card);
+  for (const char* revision : {"2025-11-25", "2026-07-28"}) {
+    SCOPED_TRACE(revision);
+    ClientOptions co;
+    co.protocol_version = revision;
+    co.verified_card_signature = card->card.signature_digest;
+    ManifestPolicy mp;
+    mp.mode = EnforcementMode::strict;
+    mp.public_key = *gateway_key;
+    co.manifest = mp;
+    auto c = connect("signed", co);
+    ASSERT_TRUE(c);
+    auto tools = c->list_all_tools();
+    ASSERT_TRUE(tools) << tools.error().message;
+    ASSERT_TRUE(c->manifest());
+    EXPECT_EQ(c->manifest()->issuer, "mcp-trust-gateway/signed");
+    EXPECT_EQ(c->manifest()->tools.size(), tools->size());
+    EXPECT_TRUE(c->manifest_violations().empty());
+  }
+  // Under any other key the manifest does not verify, and a strict client refuses the server.
+  ClientOptions co;
+  co.protocol_version = "2025-11-25";
+  ManifestPolicy mp;
+  mp.public_key = trust::Ed25519SecretKey::generate().public_key();
+  co.manifest = mp;
+  auto c = std::make_unique<Client>(co);
+  auto t = http::HttpClientTransport::create({.url = urls.at("signed")});
+  ASSERT_TRUE(t);
+  EXPECT_FALSE(c->connect(*t));
+}
+
+TEST_F(GatewayTrust, AQuarantinedToolIsOutsideTheSignatureUntilApproved) {
+  auto before = verified_card("held");
+  ASSERT_TRUE(before);
+  EXPECT_TRUE(before->card.signature.tools.empty());  // every tool is new, so quarantined
+
+  std::mutex mu;
+  std::condition_variable cv;
+  bool tools_changed = false;
+  ClientOptions co;
+  co.protocol_version = "2025-11-25";
+  co.on_list_changed = [&](const std::string& list) {
+    std::lock_guard lock(mu);
+    tools_changed = tools_changed || list == "tools";
+    cv.notify_all();
+  };
+  auto c = connect("held", co);
+  ASSERT_TRUE(c);
+  EXPECT_FALSE(lists(*c, "test_simple_text"));
+  const auto approve =
+      test::run_program(bin("mcp-trust"), {"gateway", "approve", "--state", state, "held", "test_simple_text"}, dir->path);
+  ASSERT_EQ(approve.code, 0) << approve.out << approve.err;
+  // The next list sees the decision made in another process at once, and the gateway follows it
+  // with its signature, then tells clients the list changed.
+  EXPECT_TRUE(lists(*c, "test_simple_text"));
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, 20s, [&] { return tools_changed; }));
+  }
+  auto after = verified_card("held");
+  ASSERT_TRUE(after);
+  EXPECT_EQ(tool_names(after->card.signature), std::set<std::string>{"test_simple_text"});
+  // A session that starts now is given that signature.
+  SignaturePolicy policy;
+  policy.expected = after->card.signature;
+  ClientOptions strict;
+  strict.protocol_version = "2025-11-25";
+  strict.signature_policy = policy;
+  auto fresh = connect("held", strict);
+  ASSERT_TRUE(fresh);
+  EXPECT_TRUE(lists(*fresh, "test_simple_text"));
+  EXPECT_TRUE(fresh->signature_violations().empty());
+}
+
+TEST_F(GatewayTrust, ProfilesFromTheConfigurationAreServedGrantedAndVerified) {
+  auto profiles = http::fetch_profiles(urls.at("signed"));
+  ASSERT_TRUE(profiles) << profiles.error().message;
+  ASSERT_EQ(profiles->size(), 1u);
+  EXPECT_EQ(profiles->front().profile_url, kSignedProfile);
+  // Another upstream has none (the one's are not taken for the other's).
+  auto none = http::fetch_profiles(urls.at("held"));
+  ASSERT_TRUE(none) << none.error().message;
+  EXPECT_TRUE(none->empty());
+
+  // The "signed" profile end to end: the card's proof verified under the gateway's key, the
+  // manifest verified, the profile granted.
+  auto card = verified_card("signed");
+  ASSERT_TRUE(card);
+  ClientOptions co;
+  co.protocol_version = "2025-11-25";
+  co.profiles = {kSignedProfile};
+  co.verified_card_signature = card->card.signature_digest;
+  ManifestPolicy mp;
+  mp.public_key = *gateway_key;
+  co.manifest = mp;
+  auto c = connect("signed", co);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->profile(), std::optional<std::string>(kSignedProfile));
+}
+
+TEST_F(GatewayTrust, AConfiguredSignatureIsServedAndHeldAtBothPaths) {
+  auto card = verified_card("declared");
+  ASSERT_TRUE(card);
+  EXPECT_EQ(tool_names(card->card.signature), std::set<std::string>{"test_simple_text"});
+  ClientOptions co;
+  co.protocol_version = "2025-11-25";
+  auto own = connect("declared", co);
+  ASSERT_TRUE(own);
+  EXPECT_TRUE(lists(*own, "test_simple_text"));
+  EXPECT_FALSE(lists(*own, "test_image_content"));  // the upstream offers it; the signature does not
+  EXPECT_FALSE(own->call_tool("test_image_content", {}));
+  auto all = connect("(all)", co);
+  ASSERT_TRUE(all);
+  EXPECT_TRUE(lists(*all, "declared__test_simple_text"));
+  EXPECT_FALSE(lists(*all, "declared__test_image_content"));
+  auto refused = all->call_tool("declared__test_image_content", {});
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("outside the signature configured for it"), std::string::npos)
+      << refused.error().message;
+  EXPECT_TRUE(all->call_tool("declared__test_simple_text", {}));
+}
+
+TEST_F(GatewayTrust, AnUpstreamWhoseManifestDoesNotVerifyIsRefusedAndAudited) {
+  EXPECT_FALSE(urls.contains("forged"));
+  const auto err = gateway->err();
+  EXPECT_NE(err.find("forged"), std::string::npos) << err;
+  EXPECT_NE(err.find("manifest"), std::string::npos) << err;
+  // The one whose manifest verifies under the configured key is served.
+  EXPECT_TRUE(urls.contains("signed"));
+  const auto exported = test::run_program(bin("mcp-trust"), {"audit", "export", "--state", state}, dir->path);
+  ASSERT_EQ(exported.code, 0) << exported.err;
+  EXPECT_NE(exported.out.find(R"("server":"forged")"), std::string::npos) << exported.out.substr(0, 2000);
+  EXPECT_NE(exported.out.find("manifest-verification"), std::string::npos) << exported.out.substr(0, 2000);
+}
+
+}  // namespace
