@@ -17,6 +17,7 @@
 
 using namespace mcp;
 using mcp::gateway_test::bin;
+using mcp::gateway_test::json_string;
 using mcp::gateway_test::lists;
 using mcp::gateway_test::text_of;
 using namespace std::chrono_literals;
@@ -33,8 +34,6 @@ fs::path node_dir() {
 std::string reference_server(const std::string& package) {
   return (node_dir() / "node_modules" / "@modelcontextprotocol" / package / "dist" / "index.js").string();
 }
-
-std::string json_string(const std::string& s) { return json::serialize(json::value(s)); }
 
 class GatewayHttp : public ::testing::Test {
  protected:
@@ -76,21 +75,7 @@ class GatewayHttp : public ::testing::Test {
         << R"("ours": {"url": )" << json_string(up_url) << "},"
         << R"("broken": {"command": "/nonexistent/mcp-server"}},)"
         << R"("gateway": {"servers": {"memory": {"newItems": "allow"}}}})";
-    fs::create_directories(dir->path / "gw");
-    gateway = std::make_unique<test::BackgroundProgram>(
-        bin("mcp-trust"),
-        std::vector<std::string>{"gateway", "--config", (dir->path / "servers.json").string(), "--listen", "127.0.0.1:0",
-                                 "--state", state},
-        dir->path / "gw");
-    if (gateway->wait_for_line("listening on ", 60s).empty()) {
-      setup_error = "the gateway did not start: " + gateway->err();
-      return;
-    }
-    for (const auto& line : gateway->lines()) {
-      if (auto sp = line.find(' '); sp != std::string::npos && !line.starts_with("listening")) {
-        urls[line.substr(0, sp)] = line.substr(sp + 1);
-      }
-    }
+    gateway = gateway_test::start_gateway(dir->path / "servers.json", state, dir->path / "gw", urls, setup_error);
   }
   static void TearDownTestSuite() {
     gateway.reset();

@@ -15,13 +15,12 @@
 
 using namespace mcp;
 using mcp::gateway_test::bin;
+using mcp::gateway_test::json_string;
 using mcp::gateway_test::lists;
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string json_string(const std::string& s) { return json::serialize(json::value(s)); }
 
 class GatewayReload : public ::testing::Test {
  protected:
@@ -39,30 +38,16 @@ class GatewayReload : public ::testing::Test {
   }
 
   void start() {
-    fs::create_directories(dir.path / "gw");
-    gateway = std::make_unique<test::BackgroundProgram>(
-        bin("mcp-trust"),
-        std::vector<std::string>{"gateway", "--config", (dir.path / "servers.json").string(), "--listen", "127.0.0.1:0",
-                                 "--state", (dir.path / "state").string()},
-        dir.path / "gw");
-    ASSERT_FALSE(gateway->wait_for_line("listening on ", 60s).empty()) << gateway->err();
-    take_urls();
-  }
-
-  void take_urls() {
-    for (const auto& line : gateway->lines()) {
-      if (auto sp = line.find(' '); sp != std::string::npos && line.find("://") != std::string::npos &&
-                                    !line.starts_with("listening")) {
-        urls[line.substr(0, sp)] = line.substr(sp + 1);
-      }
-    }
+    std::string error;
+    gateway = gateway_test::start_gateway(dir.path / "servers.json", (dir.path / "state").string(), dir.path / "gw", urls, error);
+    ASSERT_TRUE(gateway) << error;
   }
 
   // SIGHUP, then the gateway's "reloaded ..." (or "reload failed") line.
   std::string reload() {
     ::kill(gateway->pid(), SIGHUP);
     std::string line = gateway->wait_for_line("reload", 60s);
-    take_urls();
+    gateway_test::take_urls(*gateway, urls);
     return line;
   }
 

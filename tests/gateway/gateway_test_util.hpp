@@ -1,14 +1,19 @@
-// Shared by the tests of the gateway program: where the built programs are, and what a client
-// sees of a result or a list.
+// Shared by the tests of the gateway program: where the built programs are, starting
+// `mcp-trust gateway --config`, and what a client sees of a result or a list.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
 #include <string>
 
 #include "mcp/client/client.hpp"
+#include "support/process.hpp"
 
 namespace mcp::gateway_test {
 
@@ -16,6 +21,36 @@ namespace mcp::gateway_test {
 inline std::string bin(const std::string& program) {
   const char* b = std::getenv("MCP_BIN");
   return std::string(b ? b : MCP_GATEWAY_BIN_FALLBACK) + "/" + program;
+}
+
+// `s` as a JSON string literal, for configuration files written by tests.
+inline std::string json_string(const std::string& s) { return json::serialize(json::value(s)); }
+
+// The URL of each upstream from the gateway's "NAME URL" lines ("(all)" for /mcp), adding to `urls`.
+inline void take_urls(const test::BackgroundProgram& gateway, std::map<std::string, std::string>& urls) {
+  for (const auto& line : gateway.lines()) {
+    const auto sp = line.find(' ');
+    if (sp != std::string::npos && line.find("://") != std::string::npos && !line.starts_with("listening")) {
+      urls[line.substr(0, sp)] = line.substr(sp + 1);
+    }
+  }
+}
+
+// `mcp-trust gateway --config CONFIG --listen 127.0.0.1:0 --state STATE`, run in `dir` (its stderr
+// there), once it says it is listening; null, with `error` set, if it did not.
+inline std::unique_ptr<test::BackgroundProgram> start_gateway(const std::filesystem::path& config, const std::string& state,
+                                                              const std::filesystem::path& dir,
+                                                              std::map<std::string, std::string>& urls, std::string& error) {
+  std::filesystem::create_directories(dir);
+  auto gateway = std::make_unique<test::BackgroundProgram>(
+      bin("mcp-trust"),
+      std::vector<std::string>{"gateway", "--config", config.string(), "--listen", "127.0.0.1:0", "--state", state}, dir);
+  if (gateway->wait_for_line("listening on ", std::chrono::seconds(60)).empty()) {
+    error = "the gateway did not start: " + gateway->err();
+    return nullptr;
+  }
+  take_urls(*gateway, urls);
+  return gateway;
 }
 
 // Every text block of a result, joined.

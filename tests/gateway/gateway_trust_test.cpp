@@ -29,6 +29,7 @@
 
 using namespace mcp;
 using mcp::gateway_test::bin;
+using mcp::gateway_test::json_string;
 using mcp::gateway_test::lists;
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
@@ -36,8 +37,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kSignedProfile = "https://mcp-trust.dev/profiles/signed/1.0";
-
-std::string json_string(const std::string& s) { return json::serialize(json::value(s)); }
 
 // The value of the "NAME: value" line of `text`.
 std::string field(const std::string& text, const std::string& name) {
@@ -89,21 +88,8 @@ class GatewayTrust : public ::testing::Test {
         << R"("held": {"newItems": "quarantine"},)"
         << R"("declared": {"signature": {"tools": [{"name": "test_simple_text", "description": "Returns a simple text response",)"
         << R"( "inputSchema": {"type": "object", "properties": {}}}]}}}}})";
-    fs::create_directories(dir->path / "gw");
-    gateway = std::make_unique<test::BackgroundProgram>(
-        bin("mcp-trust"),
-        std::vector<std::string>{"gateway", "--config", (dir->path / "servers.json").string(), "--listen", "127.0.0.1:0",
-                                 "--state", state},
-        dir->path / "gw");
-    if (gateway->wait_for_line("listening on ", 60s).empty()) {
-      setup_error = "the gateway did not start: " + gateway->err();
-      return;
-    }
-    for (const auto& line : gateway->lines()) {
-      if (auto sp = line.find(' '); sp != std::string::npos && !line.starts_with("listening")) {
-        urls[line.substr(0, sp)] = line.substr(sp + 1);
-      }
-    }
+    gateway = gateway_test::start_gateway(dir->path / "servers.json", state, dir->path / "gw", urls, setup_error);
+    if (!gateway) return;
     const auto key = test::run_program(bin("mcp-trust"), {"gateway", "key", "--state", state}, dir->path);
     auto parsed = trust::Ed25519PublicKey::from_hex(field(key.out, "publicKey"));
     if (key.code != 0 || !parsed) {
@@ -139,6 +125,18 @@ class GatewayTrust : public ::testing::Test {
     return std::move(*card);
   }
 
+  // What a client of "signed" needs, whose default profile (signed/1.0) our client verifies: the
+  // card's proof (verified by the caller) and the manifest under the gateway's key.
+  static ClientOptions signed_profile_options(const http::FetchedCard& verified) {
+    ClientOptions co;
+    co.protocol_version = "2025-11-25";
+    co.verified_card_signature = verified.card.signature_digest;
+    ManifestPolicy mp;
+    mp.public_key = *gateway_key;
+    co.manifest = mp;
+    return co;
+  }
+
   static std::set<std::string> tool_names(const ServerSignature& s) {
     std::set<std::string> out;
     for (const auto& t : s.tools) out.insert(t.tool.name);
@@ -168,15 +166,8 @@ TEST_F(GatewayTrust, EachUpstreamHasItsOwnCardSignedByTheGateway) {
   SignaturePolicy policy;
   policy.mode = EnforcementMode::strict;
   policy.expected = card->card.signature;
-  ClientOptions co;
-  co.protocol_version = "2025-11-25";
+  ClientOptions co = signed_profile_options(*card);
   co.signature_policy = policy;
-  // "signed" is this upstream's default profile, which our client verifies: the card's proof and
-  // the manifest.
-  co.verified_card_signature = card->card.signature_digest;
-  ManifestPolicy mp;
-  mp.public_key = *gateway_key;
-  co.manifest = mp;
   auto c = connect("signed", co);
   ASSERT_TRUE(c);
   auto tools = c->list_all_tools();
@@ -281,13 +272,8 @@ TEST_F(GatewayTrust, ProfilesFromTheConfigurationAreServedGrantedAndVerified) {
   // manifest verified, the profile granted.
   auto card = verified_card("signed");
   ASSERT_TRUE(card);
-  ClientOptions co;
-  co.protocol_version = "2025-11-25";
+  ClientOptions co = signed_profile_options(*card);
   co.profiles = {kSignedProfile};
-  co.verified_card_signature = card->card.signature_digest;
-  ManifestPolicy mp;
-  mp.public_key = *gateway_key;
-  co.manifest = mp;
   auto c = connect("signed", co);
   ASSERT_TRUE(c);
   EXPECT_EQ(c->profile(), std::optional<std::string>(kSignedProfile));
