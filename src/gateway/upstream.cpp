@@ -5,6 +5,7 @@
 #include <set>
 
 #include "log/log.hpp"
+#include "mcp/log.hpp"
 #include "mcp/http/client_transport.hpp"
 #include "mcp/stdio/child_process.hpp"
 
@@ -34,8 +35,9 @@ Result<std::shared_ptr<Transport>> open_transport(const UpstreamConfig& c) {
   cp.args = c.args;
   cp.env = c.env;
   cp.cwd = c.cwd;
-  // The upstream's stderr is the gateway's, each line naming the upstream it came from.
-  cp.on_stderr = [prefix = "[" + c.name + "] "](const std::string& line) { std::cerr << prefix + line + "\n"; };
+  // The upstream's stderr is the gateway's, each line naming the upstream it came from (a field of
+  // its own in JSON logs).
+  cp.on_stderr = [name = c.name](const std::string& line) { log_passthrough(name, line); };
   auto t = ChildProcessTransport::spawn(std::move(cp));
   if (!t) return fail(t.error());
   return std::shared_ptr<Transport>(*t);

@@ -5,10 +5,15 @@
 // peer_text copies its arguments make.
 #pragma once
 
+#include <string>
+#include <string_view>
+
 #include <spdlog/spdlog.h>
 
 namespace mcp::detail {
 spdlog::logger& logger();
+// The line log_passthrough writes (mcp/log.hpp), in the current format, newline included.
+std::string format_passthrough(std::string_view source, std::string_view line);
 }  // namespace mcp::detail
 
 #define MCP_LOG_AT_(LEVEL, FN, ...)                            \

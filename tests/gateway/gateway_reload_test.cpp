@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "../examples/tmp_dir.hpp"
 #include "mcp/client/client.hpp"
@@ -37,9 +38,10 @@ class GatewayReload : public ::testing::Test {
                                              << (gateway_section.empty() ? "" : ", \"gateway\": " + gateway_section) << "}";
   }
 
-  void start() {
+  void start(const std::vector<std::string>& extra = {}) {
     std::string error;
-    gateway = gateway_test::start_gateway(dir.path / "servers.json", (dir.path / "state").string(), dir.path / "gw", urls, error);
+    gateway = gateway_test::start_gateway(dir.path / "servers.json", (dir.path / "state").string(), dir.path / "gw", urls,
+                                          error, extra);
     ASSERT_TRUE(gateway) << error;
   }
 
@@ -135,6 +137,31 @@ TEST_F(GatewayReload, AFileThatDoesNotParseChangesNothing) {
   EXPECT_EQ(reload(), "reload failed");
   EXPECT_NE(gateway->err().find("not JSON"), std::string::npos) << gateway->err();
   EXPECT_TRUE(a->call_tool("test_simple_text", {}));
+}
+
+TEST_F(GatewayReload, WithJsonLogsEveryStderrLineIsOneJsonObject) {
+  write_config({"a"});
+  start({"--log-format", "json"});
+  // A reload that reports a problem, so the log has more than the start-up lines.
+  std::ofstream(dir.path / "servers.json") << R"({"mcpServers": {"a": {"command": )" << json_string(bin("everything-server"))
+                                           << R"(}, "broken": {"command": "/nonexistent/mcp-server"}}})";
+  EXPECT_EQ(reload(), "reloaded kept=a started=- stopped=-");
+  ASSERT_EQ(gateway->stop(), 0);
+  std::istringstream err(gateway->err());
+  int lines = 0;
+  bool problem = false;
+  for (std::string line; std::getline(err, line);) {
+    boost::system::error_code ec;
+    auto v = json::parse(line, ec);
+    ASSERT_FALSE(ec) << "not JSON: " << line;
+    ASSERT_TRUE(v.is_object()) << line;
+    EXPECT_TRUE(v.as_object().contains("time") && v.as_object().contains("level") && v.as_object().contains("msg")) << line;
+    problem = problem || line.find("broken") != std::string::npos;
+    ++lines;
+  }
+  EXPECT_GE(lines, 2);  // "signing as ...", the problem
+  EXPECT_TRUE(problem) << gateway->err();
+  gateway.reset();
 }
 
 }  // namespace

@@ -36,15 +36,16 @@ inline void take_urls(const test::BackgroundProgram& gateway, std::map<std::stri
   }
 }
 
-// `mcp-trust gateway --config CONFIG --listen 127.0.0.1:0 --state STATE`, run in `dir` (its stderr
-// there), once it says it is listening; null, with `error` set, if it did not.
+// `mcp-trust gateway --config CONFIG --listen 127.0.0.1:0 --state STATE [EXTRA...]`, run in `dir`
+// (its stderr there), once it says it is listening; null, with `error` set, if it did not.
 inline std::unique_ptr<test::BackgroundProgram> start_gateway(const std::filesystem::path& config, const std::string& state,
                                                               const std::filesystem::path& dir,
-                                                              std::map<std::string, std::string>& urls, std::string& error) {
+                                                              std::map<std::string, std::string>& urls, std::string& error,
+                                                              const std::vector<std::string>& extra = {}) {
   std::filesystem::create_directories(dir);
-  auto gateway = std::make_unique<test::BackgroundProgram>(
-      bin("mcp-trust"),
-      std::vector<std::string>{"gateway", "--config", config.string(), "--listen", "127.0.0.1:0", "--state", state}, dir);
+  std::vector<std::string> args{"gateway", "--config", config.string(), "--listen", "127.0.0.1:0", "--state", state};
+  args.insert(args.end(), extra.begin(), extra.end());
+  auto gateway = std::make_unique<test::BackgroundProgram>(bin("mcp-trust"), args, dir);
   if (gateway->wait_for_line("listening on ", std::chrono::seconds(60)).empty()) {
     error = "the gateway did not start: " + gateway->err();
     return nullptr;

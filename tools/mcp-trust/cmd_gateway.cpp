@@ -31,6 +31,7 @@
 #include "gateway/key.hpp"
 #include "gateway/state.hpp"
 #include "gateway/upstream.hpp"
+#include "mcp/log.hpp"
 
 namespace mcp::cli {
 namespace {
@@ -43,6 +44,7 @@ struct GatewayCliOptions {
   std::string name;
   std::string new_items = "allow";
   std::vector<std::string> command;
+  std::string log_format = "text";
   // pins / approve / reject
   bool json_output = false;
   std::string kind;
@@ -50,6 +52,13 @@ struct GatewayCliOptions {
 };
 
 std::string state_dir(const GatewayCliOptions& o) { return gateway::state_dir_or_default(o.state).string(); }
+
+// What a running gateway tells its operator on stderr: "mcp-trust gateway: ..." lines, or with
+// --log-format json, JSON lines like every other log line.
+void tell(const GatewayCliOptions& o, const std::string& what) {
+  if (o.log_format == "json") log_passthrough("gateway", what);
+  else report("gateway", what);
+}
 
 // The state of a running gateway: the pins and audit log, and the key it signs with (made on first
 // use), whose public half is reported so that clients can pin it.
@@ -59,7 +68,7 @@ Result<gateway::State> open_serving_state(const GatewayCliOptions& o) {
   auto key = gateway::load_or_create_key(state_dir(o));
   if (!key) return fail(key.error());
   state->key = std::move(*key);
-  report("gateway", "signing as " + state->key->public_key().key_id() + " (public key " + state->key->public_key().hex() + ")");
+  tell(o, "signing as " + state->key->public_key().key_id() + " (public key " + state->key->public_key().hex() + ")");
   return state;
 }
 
@@ -75,18 +84,19 @@ int run_key(const GatewayCliOptions& o) {
 
 int run_stdio(const GatewayCliOptions& o) {
   if (o.command.empty()) { report("gateway", "give the upstream server after --: -- COMMAND ARGS..."); return kExitUsage; }
+  if (o.log_format == "json") set_log_format("json");
   auto state = open_serving_state(o);
-  if (!state) { report("gateway", state.error().message); return kExitError; }
+  if (!state) { tell(o, state.error().message); return kExitError; }
   gateway::UpstreamConfig c;
   c.name = o.name.empty() ? std::filesystem::path(o.command.front()).filename().string() : o.name;
   c.command = o.command.front();
   c.args.assign(o.command.begin() + 1, o.command.end());
   c.new_items = o.new_items == "quarantine" ? gateway::NewItems::quarantine : gateway::NewItems::allow;
   auto upstream = gateway::Upstream::start(c, *state, state_dir(o));
-  if (!upstream) { report("gateway", upstream.error().message); return kExitError; }
+  if (!upstream) { tell(o, upstream.error().message); return kExitError; }
   auto ended = (*upstream)->server()->serve_stdio();
   (*upstream)->close();
-  if (ended) { report("gateway", ended->message); return kExitError; }
+  if (ended) { tell(o, ended->message); return kExitError; }
   return kExitOk;
 }
 
@@ -120,13 +130,13 @@ std::string joined(const std::vector<std::string>& names) {
 void reload(gateway::Gateway& gw, const GatewayCliOptions& o, const std::string& base) {
   auto config = gateway::load_config(o.config);
   if (!config) {
-    report("gateway", "SIGHUP: " + config.error().message + " (nothing changed)");
+    tell(o, "SIGHUP: " + config.error().message + " (nothing changed)");
     (void)write_stdout("reload failed\n");
     return;
   }
-  for (const auto& w : config->warnings) report("gateway", w);
+  for (const auto& w : config->warnings) tell(o, w);
   const auto outcome = gw.reload(*config);
-  for (const auto& p : outcome.problems) report("gateway", p);
+  for (const auto& p : outcome.problems) tell(o, p);
   std::string lines;
   for (const auto& name : outcome.started) lines += name + " " + base + gateway::upstream_path(name) + "\n";
   lines += "reloaded kept=" + joined(outcome.kept) + " started=" + joined(outcome.started) +
@@ -136,21 +146,22 @@ void reload(gateway::Gateway& gw, const GatewayCliOptions& o, const std::string&
 
 int run_config(const GatewayCliOptions& o) {
   const sigset_t stop_signals = block_stop_signals();
+  if (o.log_format == "json") set_log_format("json");
   auto config = gateway::load_config(o.config);
-  if (!config) { report("gateway", config.error().message); return kExitUsage; }
-  for (const auto& w : config->warnings) report("gateway", w);
+  if (!config) { tell(o, config.error().message); return kExitUsage; }
+  for (const auto& w : config->warnings) tell(o, w);
   auto listen = gateway::parse_listen(!o.listen.empty() ? o.listen : config->listen.value_or("127.0.0.1:7800"));
-  if (!listen) { report("gateway", listen.error().message); return kExitUsage; }
+  if (!listen) { tell(o, listen.error().message); return kExitUsage; }
   auto state = open_serving_state(o);
-  if (!state) { report("gateway", state.error().message); return kExitError; }
+  if (!state) { tell(o, state.error().message); return kExitError; }
   gateway::GatewayOptions go;
   go.state_dir = state_dir(o);
   go.http.host = listen->first;
   go.http.port = listen->second;
   std::vector<std::string> problems;
   auto gw = gateway::Gateway::start(*config, *state, std::move(go), problems);
-  for (const auto& p : problems) report("gateway", p);
-  if (!gw) { report("gateway", gw.error().message); return kExitError; }
+  for (const auto& p : problems) tell(o, p);
+  if (!gw) { tell(o, gw.error().message); return kExitError; }
   const std::string host = listen->first.find(':') != std::string::npos ? "[" + listen->first + "]" : listen->first;
   const std::string base = "http://" + host + ":" + std::to_string((*gw)->port());
   std::string lines;
@@ -236,6 +247,8 @@ Command add_gateway(CLI::App& parent) {
   app->add_option("--name", o->name, "The upstream's name in pins and the audit log (default: its program's)");
   app->add_option("--new-items", o->new_items, "Items never seen before: allow (default) or quarantine")
       ->check(CLI::IsMember({"allow", "quarantine"}));
+  app->add_option("--log-format", o->log_format, "Log lines on stderr: text (default) or json (one object per line)")
+      ->check(CLI::IsMember({"text", "json"}));
   app->add_option("command", o->command, "-- COMMAND ARGS...");
 
   CLI::App* key = app->add_subcommand("key", "Print the public half of the key the gateway signs with");
