@@ -108,11 +108,14 @@ Result<bool> read_trust_key(std::string_view key, const json::value& v, Upstream
     if (!mode) return fail(bad(where, "\"" + k + "\" is \"strict\", \"permissive\" or \"advisory\""));
     if (k == "signatureMode") u.upstream_signature = *mode;
     else u.manifest_mode = *mode;
-  } else if (k == "manifestKey") {
+  } else if (k == "manifestKey" || k == "cardKey") {
     auto public_key = v.is_string() ? trust::Ed25519PublicKey::parse(v.as_string())
                                     : Result<trust::Ed25519PublicKey>(fail(Error::invalid_params("not a string")));
-    if (!public_key) return fail(bad(where, "\"manifestKey\" is an Ed25519 public key (64 hex digits or PEM): " + public_key.error().message));
-    u.manifest_key = *public_key;
+    if (!public_key) {
+      return fail(bad(where, "\"" + k + "\" is an Ed25519 public key (64 hex digits or PEM): " + public_key.error().message));
+    }
+    if (k == "cardKey" && u.is_stdio()) return fail(bad(where, "\"cardKey\" is for an HTTP server (a stdio server has no card)"));
+    (k == "manifestKey" ? u.manifest_key : u.card_key) = *public_key;
   } else {
     return false;
   }

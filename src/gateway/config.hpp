@@ -55,6 +55,10 @@ struct UpstreamConfig {
   // ... and asked of it: its own capability signature held in this mode ("signatureMode"), its
   // signed tools/manifest verified with this key ("manifestKey", hex or PEM) in "manifestMode".
   std::optional<EnforcementMode> upstream_signature;
+  // "cardKey" (HTTP upstreams): its server card is fetched before each connection and its proof
+  // verified with this key; the card's signature is then the one it is held to (signatureMode,
+  // default strict). A card that cannot be fetched or does not verify refuses the upstream.
+  std::optional<trust::Ed25519PublicKey> card_key;
   std::optional<trust::Ed25519PublicKey> manifest_key;
   EnforcementMode manifest_mode = EnforcementMode::strict;
 

@@ -6,6 +6,7 @@
 
 #include "log/log.hpp"
 #include "mcp/log.hpp"
+#include "mcp/http/card_fetch.hpp"
 #include "mcp/http/client_transport.hpp"
 #include "mcp/stdio/child_process.hpp"
 
@@ -85,10 +86,20 @@ Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
                                      {"field", peer_text(v.field, 64)}, {"detail", peer_text(v.detail)}},
                         Db::Durability::process_crash);
   };
-  if (config_.upstream_signature) {
+  if (config_.upstream_signature || config_.card_key) {
     SignaturePolicy sp;
-    sp.mode = *config_.upstream_signature;
+    sp.mode = config_.upstream_signature.value_or(EnforcementMode::strict);
     sp.on_violation = record_violation;
+    if (config_.card_key) {
+      // Before each connection: the card says what the upstream may ever offer, and its proof
+      // says who said so. The session is then held to that signature (initialize must agree).
+      auto card = verified_card();
+      if (!card) {
+        record_violation(SignatureViolation{.rule = "card-proof", .detail = card.error().message});
+        return fail(Error::internal(config_.name + ": " + card.error().message));
+      }
+      sp.expected = std::move(*card);
+    }
     co.signature_policy = std::move(sp);
   }
   if (config_.manifest_key) {
@@ -119,6 +130,21 @@ Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
     return fail(Error::internal(config_.name + ": the upstream did not initialize: " + init.error().message));
   }
   return client;
+}
+
+Result<ServerSignature> Upstream::verified_card() const {
+  http::HttpClientOptions ho;
+  ho.url = config_.url;
+  ho.headers = config_.headers;
+  auto card = http::fetch_server_card(config_.url, ho);
+  if (!card) return fail(Error::internal("its server card: " + card.error().message));
+  const auto proof = verify_server_card(card->body, *config_.card_key);
+  if (!proof.ok()) {
+    return fail(Error::internal("its server card at " + card->url + " does not verify with the configured cardKey: " +
+                                std::string(trust::to_string(proof.verdict)) +
+                                (proof.detail.empty() ? "" : " (" + peer_text(proof.detail) + ")")));
+  }
+  return std::move(card->card.signature);
 }
 
 Result<std::unique_ptr<Upstream>> Upstream::start(const UpstreamConfig& config, const State& state,

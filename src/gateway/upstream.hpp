@@ -9,9 +9,10 @@
 // and restart is in the audit log. A hung upstream: each request to it times out after
 // UpstreamConfig::timeout (the error says so), and the upstream is asked to cancel it.
 //
-// Held to its own word when configured: its capability signature (signatureMode) and its signed
-// tools/manifest (manifestKey) are checked by the SDK's client stages in the configured mode, and
-// every violation is in the audit log.
+// Held to its own word when configured: its capability signature (signatureMode; with cardKey, the
+// one its server card carries under a verified proof, fetched before each connection) and its
+// signed tools/manifest (manifestKey) are checked by the SDK's client stages in the configured
+// mode, and every violation is in the audit log.
 //
 // Thread-safety: server(), restarts() and config() from any thread; close() once, from the owner.
 #pragma once
@@ -68,6 +69,8 @@ class Upstream {
   };
   Upstream(UpstreamConfig config, std::shared_ptr<AuditLog> audit) : config_(std::move(config)), audit_(std::move(audit)) {}
   Result<std::shared_ptr<Client>> connect(std::uint64_t generation);
+  // The signature of the upstream's server card, fetched now, whose proof verifies with cardKey.
+  Result<ServerSignature> verified_card() const;
   void restart_loop(std::stop_token stop);
 
   UpstreamConfig config_;

@@ -136,6 +136,10 @@ TEST(GatewayConfig, AMistakeInTrustSettingsIsAnErrorNotAWeakerDefault) {
   EXPECT_NE(error_of(with(R"({"signatureMode": "lenient"})")).find("signatureMode"), std::string::npos);
   EXPECT_NE(error_of(with(R"({"manifestKey": "abc"})")).find("manifestKey"), std::string::npos);
   EXPECT_NE(error_of(with(R"({"manifestMode": "advisory"})")).find("needs \"manifestKey\""), std::string::npos);
+  // "a" is a stdio server: it has no card to verify.
+  EXPECT_NE(error_of(with(R"({"cardKey": ")" + trust::Ed25519SecretKey::generate().public_key().hex() + R"("})"))
+                .find("\"cardKey\" is for an HTTP server"),
+            std::string::npos);
   EXPECT_NE(error_of(with(R"({"signature": {"tools": "no"}})")).find("signature"), std::string::npos);
   // Two defaults break the proposal's rule.
   EXPECT_NE(error_of(with(R"({"profiles": [{"profileURL": "https://a.example/p/1.0", "default": true, "minMcpVersion": "2025-11-25"},

@@ -7,8 +7,9 @@
 //   - a tools/manifest signed with that key, which a strict client verifies;
 //   - profiles from the configuration, at the upstream's own /.well-known/mcp-profiles, granted
 //     and verified (the "signed" profile, end to end);
-//   - an upstream held to its own signed manifest: signed with another key, it is refused, reported
-//     and the violation audited.
+//   - an upstream held to its own signed manifest, and an HTTP upstream to its server card (its
+//     proof verified with a configured key before connecting): signed with another key, either is
+//     refused, reported and the violation audited.
 // Every wait is on an event (a printed line, an answer, a notification, an exit).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -50,6 +51,7 @@ class GatewayTrust : public ::testing::Test {
  protected:
   static inline std::unique_ptr<test::TmpDir> dir;
   static inline std::unique_ptr<test::BackgroundProgram> gateway;
+  static inline std::unique_ptr<test::BackgroundProgram> card_server;  // file-manager --http, its card signed
   static inline std::map<std::string, std::string> urls;  // upstream name -> its URL at the gateway
   static inline std::string state;
   static inline std::optional<trust::Ed25519PublicKey> gateway_key;
@@ -72,6 +74,17 @@ class GatewayTrust : public ::testing::Test {
       setup_error = "mcp-trust keygen failed";
       return;
     }
+    // An HTTP upstream with a signed server card: file-manager signs its card with --sign-key.
+    fs::create_directories(dir->path / "fm");
+    card_server = std::make_unique<test::BackgroundProgram>(
+        bin("file-manager"), std::vector<std::string>{"--http", "--port", "0", "--sign-key", (dir->path / "upstream.pem").string()},
+        dir->path / "fm");
+    const std::string fm_line = card_server->wait_for_line("listening on ");
+    if (fm_line.empty()) {
+      setup_error = "file-manager --http did not start: " + card_server->err();
+      return;
+    }
+    const std::string fm_url = json_string(fm_line.substr(std::string("listening on ").size()));
     const std::string server = json_string(bin("everything-server"));
     std::ofstream(dir->path / "servers.json")
         << R"({"mcpServers": {)"
@@ -80,12 +93,16 @@ class GatewayTrust : public ::testing::Test {
         << R"("forged": {"command": )" << server << R"(, "args": ["--sign-key", )"
         << json_string((dir->path / "other.pem").string()) << "]},"
         << R"("held": {"command": )" << server << "},"
-        << R"("declared": {"command": )" << server << "}},"
+        << R"("declared": {"command": )" << server << "},"
+        << R"("carded": {"url": )" << fm_url << "},"
+        << R"("miscarded": {"url": )" << fm_url << "}},"
         << R"("gateway": {"servers": {)"
         << R"("signed": {"manifestKey": ")" << upstream_key << R"(", "signatureMode": "strict",)"
         << R"( "profiles": [{"profileURL": ")" << kSignedProfile << R"(", "default": true, "minMcpVersion": "2025-11-25"}]},)"
         << R"("forged": {"manifestKey": ")" << upstream_key << R"("},)"
         << R"("held": {"newItems": "quarantine"},)"
+        << R"("carded": {"cardKey": ")" << upstream_key << R"("},)"
+        << R"("miscarded": {"cardKey": ")" << other_key << R"("},)"
         << R"("declared": {"signature": {"tools": [{"name": "test_simple_text", "description": "Returns a simple text response",)"
         << R"( "inputSchema": {"type": "object", "properties": {}}}]}}}}})";
     gateway = gateway_test::start_gateway(dir->path / "servers.json", state, dir->path / "gw", urls, setup_error);
@@ -100,6 +117,7 @@ class GatewayTrust : public ::testing::Test {
   }
   static void TearDownTestSuite() {
     gateway.reset();
+    card_server.reset();
     dir.reset();
   }
 
@@ -312,6 +330,26 @@ TEST_F(GatewayTrust, AnUpstreamWhoseManifestDoesNotVerifyIsRefusedAndAudited) {
   ASSERT_EQ(exported.code, 0) << exported.err;
   EXPECT_NE(exported.out.find(R"("server":"forged")"), std::string::npos) << exported.out.substr(0, 2000);
   EXPECT_NE(exported.out.find("manifest-verification"), std::string::npos) << exported.out.substr(0, 2000);
+}
+
+TEST_F(GatewayTrust, AnHttpUpstreamsCardIsVerifiedBeforeConnectingAndItsSignatureHeld) {
+  // Its card verifies with the configured key: served, and held to the card's signature.
+  ASSERT_TRUE(urls.contains("carded")) << gateway->err();
+  ClientOptions co;
+  co.protocol_version = "2025-11-25";
+  auto c = connect("carded", co);
+  ASSERT_TRUE(c);
+  auto tools = c->list_all_tools();
+  ASSERT_TRUE(tools) << tools.error().message;
+  EXPECT_FALSE(tools->empty());
+  // Under another key the same card does not verify: refused, reported and audited.
+  EXPECT_FALSE(urls.contains("miscarded"));
+  const auto err = gateway->err();
+  EXPECT_NE(err.find("miscarded: its server card at"), std::string::npos) << err;
+  EXPECT_NE(err.find("does not verify with the configured cardKey"), std::string::npos) << err;
+  const auto exported = test::run_program(bin("mcp-trust"), {"audit", "export", "--state", state}, dir->path);
+  ASSERT_EQ(exported.code, 0) << exported.err;
+  EXPECT_NE(exported.out.find(R"("server":"miscarded","rule":"card-proof")"), std::string::npos) << exported.out.substr(0, 3000);
 }
 
 }  // namespace
