@@ -83,6 +83,7 @@ Result<std::shared_ptr<Proxy>> Proxy::start(std::shared_ptr<Client> upstream, st
     if (auto ok = p->server_->set_signature(*p->options_.signature, p->serving(true)); !ok) {
       return fail(Error::invalid_params("the configured signature: " + ok.error().message));
     }
+    p->declared_ = std::make_unique<SignatureChecker>(std::make_shared<const ServerSignature>(*p->options_.signature));
   }
   if (p->options_.key) {
     ManifestSigning signing{copy_key(*p->options_.key), "mcp-trust-gateway/" + p->options_.name};
@@ -256,14 +257,18 @@ Result<bool> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
     });
   }
   std::map<std::string, PinState> states;
-  std::vector<std::string> definitions;  // each item's, serialized: to tell what changed since registered
+  // Each item's definition, once as JSON (for its pin and the observer) and once serialized (to
+  // tell what changed since it was registered).
+  std::vector<json::value> definitions;
+  std::vector<std::string> serialized;
   definitions.reserve(listed->size());
+  serialized.reserve(listed->size());
   for (const auto& item : *listed) {
-    json::value definition = to_json(item);
+    const json::value& definition = definitions.emplace_back(to_json(item));
     auto state = pins_->observe(options_.name, kind, key_of(item), definition.as_object(), options_.new_items);
     if (!state) return fail(state.error());
     states[key_of(item)] = *state;
-    definitions.push_back(json::serialize(definition));
+    serialized.push_back(json::serialize(definition));
     if (*state == PinState::approved) {
       if constexpr (std::is_same_v<Item, Tool>) {
         if (!options_.policy.denies(kind, item.name, &item)) vouched.tools.push_back(signature_tool(item));
@@ -275,7 +280,7 @@ Result<bool> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
     }
   }
   std::set<std::string> gone;
-  std::vector<const Item*> to_add;
+  std::vector<std::size_t> to_add;  // indices into *listed
   bool changed = false;
   {
     std::lock_guard lock(mu_);
@@ -290,18 +295,18 @@ Result<bool> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
     for (const auto& key : gone) registered.erase(key);
     for (std::size_t i = 0; i < listed->size(); ++i) {
       auto& slot = registered[key_of((*listed)[i])];
-      if (slot != definitions[i]) {
-        slot = std::move(definitions[i]);
-        to_add.push_back(&(*listed)[i]);
+      if (slot != serialized[i]) {
+        slot = std::move(serialized[i]);
+        to_add.push_back(i);
       }
     }
   }
   // Registered whatever its state: the pin stage decides per list and per request, so a decision
   // made elsewhere holds at once.
   auto observer = observer_.lock();
-  for (const Item* item : to_add) {
-    add(*item);
-    if (observer) observer->served(*this, kind, key_of(*item), to_json(*item).as_object());
+  for (std::size_t i : to_add) {
+    add((*listed)[i]);
+    if (observer) observer->served(*this, kind, key_of((*listed)[i]), definitions[i].as_object());
   }
   for (const auto& key : gone) {
     remove(key);
@@ -369,7 +374,10 @@ std::optional<Error> Proxy::admission(const Target& target) {
       switch (target.kind) {
         case ListKind::tools: return declared->find_tool(target.key) != nullptr;
         case ListKind::prompts: return declared->find_prompt(target.key) != nullptr;
-        case ListKind::resources: return declared->find_resource(target.key) != nullptr;
+        // A resource expanding a declared template is declared by it (SEP-2091), as the proxy's
+        // own Server holds it.
+        case ListKind::resources:
+          return declared->find_resource(target.key) != nullptr || declared_->expands_declared_template(target.key);
         case ListKind::resource_templates: return declared->find_resource_template(target.key) != nullptr;
       }
       return false;

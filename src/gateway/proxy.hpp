@@ -36,6 +36,7 @@
 #include "gateway/policy.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/server/server.hpp"
+#include "mcp/signature/checker.hpp"
 
 namespace mcp::gateway {
 
@@ -143,6 +144,8 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   // Per kind, the definition registered on server_ for each key (serialized JSON).
   std::map<ListKind, std::map<std::string, std::string>> registered_;
   std::string vouched_json_;  // the derived signature served, serialized (refresh_mu_)
+  // The configured signature, for admission(): which keys it declares (templates included).
+  std::unique_ptr<SignatureChecker> declared_;
   std::weak_ptr<ProxyObserver> observer_;  // set under refresh_mu_
   // Tells our clients (and the observer) that what they may see of `kind` changed.
   void announce(ListKind kind);

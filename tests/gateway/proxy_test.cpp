@@ -50,6 +50,7 @@ class GatewayProxy : public ::testing::Test {
   std::atomic<int> list_changes{0};
 
   virtual ItemPolicy policy() const { return {}; }
+  virtual std::optional<ServerSignature> signature() const { return std::nullopt; }
   virtual void add_upstream_items() {}
 
   void SetUp() override {
@@ -79,6 +80,7 @@ class GatewayProxy : public ::testing::Test {
     po.name = "up";
     po.state_dir = dir.path.string();
     po.policy = policy();
+    po.signature = signature();
     auto p = Proxy::start(upstream_client, state.pins, state.audit, po);
     ASSERT_TRUE(p) << p.error().message;
     proxy = *p;
@@ -261,6 +263,42 @@ TEST_F(GatewayProxy, TheAggregateServesTheUpstreamsItemsUnderItsNameAndItsPins) 
     return true;
   }));
   EXPECT_EQ(gets, 2);
+  all.close();
+}
+
+// A configured signature declaring only templates: the resource mem://note expands mem://{name},
+// so it is declared by it (SEP-2091), at the proxy's own path and at /mcp alike.
+class GatewayDeclared : public GatewayProxy {
+ protected:
+  std::optional<ServerSignature> signature() const override {
+    ServerSignature s;
+    ResourceTemplate any;
+    any.uri_template = "mem://{name}";
+    any.name = "any";
+    ResourceTemplate items;
+    items.uri_template = "mem://items/{id}";
+    items.name = "items";
+    s.resource_templates = {any, items};
+    return s;
+  }
+};
+
+TEST_F(GatewayDeclared, AResourceExpandingADeclaredTemplateIsDeclaredAtBothPaths) {
+  auto own = client->read_resource("mem://note");
+  ASSERT_TRUE(own) << own.error().message;
+  auto aggregate = Aggregate::make(nullptr);
+  aggregate->add(proxy);
+  auto [a, b] = make_memory_transport_pair();
+  ASSERT_TRUE(aggregate->server()->connect(a));
+  Client all;
+  ASSERT_TRUE(all.connect(b));
+  auto read = all.read_resource("mem://note");
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_EQ(std::get<TextResourceContents>(read->contents.at(0)).text, "the note");
+  // The prompt is declared by nothing: refused at /mcp as at its own path.
+  auto prompt = all.get_prompt("up__greet");
+  ASSERT_FALSE(prompt);
+  EXPECT_NE(prompt.error().message.find("outside the signature configured for it"), std::string::npos) << prompt.error().message;
   all.close();
 }
 
