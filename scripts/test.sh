@@ -11,6 +11,8 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 started=$(date +%s)
+marker=$(mktemp)  # logs newer than this were written by this run
+trap 'rm -f "$marker"' EXIT
 stage() { echo "== $1 ($(( $(date +%s) - started ))s)" >&2; }
 failed=()
 
@@ -28,6 +30,11 @@ stage "fuzzers (smoke)"
 scripts/fuzz.sh "${FUZZ_SECONDS:-10}" || failed+=("fuzz")
 stage "done"
 if ((${#failed[@]})); then
+  # Which tests, at the very end: a CI log is often read from its tail only.
+  for dir in build build-asan build-tsan; do
+    log="$dir/Testing/Temporary/LastTestsFailed.log"
+    [ -s "$log" ] && [ "$log" -nt "$marker" ] && { echo "failed in $dir:" >&2; sed 's/^/  /' "$log" >&2; }
+  done
   echo "FAILED: ${failed[*]}" >&2
   exit 1
 fi

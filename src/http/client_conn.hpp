@@ -64,6 +64,9 @@ class ClientConn {
   bool aborted() const { return aborted_.load(); }
   // From the reading thread, between reads: the stream_idle_timeout for the reads that follow.
   void set_idle_timeout(std::chrono::milliseconds idle) { timeouts_.idle = idle; }
+  // A pooled connection taken for a new request starts again from the transport's deadlines (a
+  // shortened idle timeout belonged to the request before).
+  void reset_timeouts(ConnTimeouts timeouts) { timeouts_ = timeouts; }
 
  private:
   beast::tcp_stream& lowest();

@@ -195,7 +195,8 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
       if (Clock::now() - since < kIdleReuse) c = std::move(conn);
     }
     reused = c != nullptr;
-    if (!c) c = std::make_unique<ClientConn>(&tls_, conn_timeouts());
+    if (c) c->reset_timeouts(conn_timeouts());  // not the drain deadline its last answer left on it
+    else c = std::make_unique<ClientConn>(&tls_, conn_timeouts());
     conns_.insert(c.get());
     return c;
   }

@@ -4,6 +4,8 @@
 // to its end never puts its connection back.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "http/http_test_util.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/http/client_transport.hpp"
@@ -75,3 +77,135 @@ TEST(KeepAliveStale, AKeptConnectionTheServerClosedIsReplacedWithoutAFailure) {
 }
 
 }  // namespace
+
+namespace {
+
+// A scripted HTTP/1.1 server that answers as the TypeScript SDK's server does without an event
+// store: every request answered on an SSE stream with no priming event (so no id to resume from),
+// the tools/call answer only after `silence` without a byte; notifications get 202, GET 405.
+// Connections are kept alive, one thread each.
+class ScriptedSseServer {
+ public:
+  explicit ScriptedSseServer(std::chrono::milliseconds silence) : silence_(silence) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&sa), sizeof sa), 0);
+    EXPECT_EQ(::listen(fd_, 16), 0);
+    socklen_t len = sizeof sa;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&sa), &len);
+    port = ntohs(sa.sin_port);
+    acceptor_ = std::thread([this] {
+      while (!stop_) {
+        pollfd p{fd_, POLLIN, 0};
+        if (::poll(&p, 1, 50) <= 0) continue;
+        int c = ::accept(fd_, nullptr, nullptr);
+        if (c < 0) continue;
+        ++connections;
+        std::lock_guard l(mu_);
+        conns_.emplace_back([this, c] { serve(c); });
+      }
+    });
+  }
+  ~ScriptedSseServer() {
+    stop_ = true;
+    acceptor_.join();
+    std::lock_guard l(mu_);
+    for (auto& t : conns_) t.join();
+    ::close(fd_);
+  }
+  unsigned short port = 0;
+  std::atomic<int> connections{0};
+
+ private:
+  // Reads until `n` bytes are buffered or the peer is gone / we stop (polled, so never stuck).
+  bool fill(int c, std::string& buf, std::size_t n) {
+    char tmp[4096];
+    while (buf.size() < n && !stop_) {
+      pollfd p{c, POLLIN, 0};
+      if (::poll(&p, 1, 50) <= 0) continue;
+      auto got = ::recv(c, tmp, sizeof tmp, 0);
+      if (got <= 0) return false;
+      buf.append(tmp, static_cast<std::size_t>(got));
+    }
+    return buf.size() >= n;
+  }
+  void serve(int c) {
+    std::string buf;
+    for (;;) {
+      std::size_t end;
+      while ((end = buf.find("\r\n\r\n")) == std::string::npos)
+        if (!fill(c, buf, buf.size() + 1)) return (void)::close(c);
+      std::string head = buf.substr(0, end);
+      std::size_t length = 0;
+      if (auto at = head.find("Content-Length: "); at != std::string::npos) length = std::stoul(head.substr(at + 16));
+      if (!fill(c, buf, end + 4 + length)) return (void)::close(c);
+      std::string body = buf.substr(end + 4, length);
+      buf.erase(0, end + 4 + length);
+      if (head.starts_with("GET")) {
+        send_all(c, "HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n");
+        continue;
+      }
+      auto v = boost::json::parse(body).as_object();
+      if (!v.contains("id")) {
+        send_all(c, "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n");
+        continue;
+      }
+      const std::string id = boost::json::serialize(v.at("id"));
+      std::string result;
+      if (v.at("method") == "initialize") {
+        result = R"({"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}})";
+      } else if (v.at("method") == "tools/call") {
+        result = R"({"content":[{"type":"text","text":"late"}]})";
+      } else {
+        result = "{}";
+      }
+      send_all(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n");
+      if (v.at("method") == "tools/call") std::this_thread::sleep_for(silence_);  // the server's work
+      std::string event = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":" + result + "}\n\n";
+      std::ostringstream chunk;
+      chunk << std::hex << event.size() << "\r\n" << event << "\r\n0\r\n\r\n";
+      send_all(c, chunk.str());
+    }
+  }
+  static void send_all(int c, const std::string& s) {
+    std::size_t off = 0;
+    while (off < s.size()) {
+      auto n = ::send(c, s.data() + off, s.size() - off, MSG_NOSIGNAL);
+      if (n <= 0) return;
+      off += static_cast<std::size_t>(n);
+    }
+  }
+
+  std::chrono::milliseconds silence_;
+  int fd_ = -1;
+  std::atomic<bool> stop_{false};
+  std::thread acceptor_;
+  std::mutex mu_;
+  std::vector<std::thread> conns_;
+};
+
+}  // namespace
+
+// Once a request's SSE answer is in, the client reads on for a moment only (200 ms) so the
+// connection can go back to the pool. That shortened wait once stayed on the connection: the next
+// request on it gave up after 200 ms of silence, and a server that sends no priming event (the
+// TypeScript SDK's, waiting on an elicitation answer under load) saw the answer stream "ended
+// without an answer" (the conformance client suite under ASan, intermittently).
+TEST(KeepAliveTimeouts, AReusedConnectionWaitsAsLongAsANewOneForItsAnswer) {
+  ScriptedSseServer server(700ms);
+  HttpClientOptions o;
+  o.url = "http://127.0.0.1:" + std::to_string(server.port) + "/mcp";
+  o.connect_timeout = 3000ms;
+  auto t = HttpClientTransport::create(o);
+  ASSERT_TRUE(t);
+  mcp::Client c(options("2025-11-25"));
+  ASSERT_TRUE(c.connect(*t));
+  ASSERT_TRUE(c.ping());  // answered on SSE: its connection read on briefly, then pooled
+  auto r = c.call_tool("anything", {});
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->content.size(), 1u);
+  EXPECT_EQ(std::get<mcp::TextContent>(r->content[0]).text, "late");
+  EXPECT_LE(server.connections.load(), 2) << "the pooled connection was not reused, so this proves nothing";
+}
