@@ -13,7 +13,7 @@ auto read_through(std::weak_ptr<Proxy> proxy) {
   return [proxy = std::move(proxy)](const std::string& uri, std::shared_ptr<RequestContext> ctx, Reply<ReadResourceResult> reply) {
     auto p = proxy.lock();
     if (!p) return void(reply(fail(stopping())));
-    p->read_resource(uri, *ctx, std::move(reply));
+    p->read_resource(uri, std::move(ctx), std::move(reply));
   };
 }
 
@@ -24,7 +24,7 @@ Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const T
                                        const json::object& args, std::shared_ptr<RequestContext> ctx, Reply<CallToolResult> reply) {
     auto p = proxy.lock();
     if (!p) return void(reply(fail(stopping())));
-    p->call_tool(key, args, *ctx, std::move(reply));
+    p->call_tool(key, args, std::move(ctx), std::move(reply));
   });
   return {};
 }
@@ -35,7 +35,7 @@ Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const P
                                          Reply<GetPromptResult> reply) {
     auto p = proxy.lock();
     if (!p) return void(reply(fail(stopping())));
-    p->get_prompt(key, args, *ctx, std::move(reply));
+    p->get_prompt(key, args, std::move(ctx), std::move(reply));
   });
   return {};
 }

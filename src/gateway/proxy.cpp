@@ -4,6 +4,7 @@
 #include <set>
 
 #include "gateway/forwarding.hpp"
+#include "mcp/protocol/input_required.hpp"
 #include "gateway/key.hpp"
 #include "log/log.hpp"
 #include "mcp/signature/derive.hpp"
@@ -40,13 +41,6 @@ class PinStage final : public Stage {
 std::string digest_of(const json::value& arguments) {
   auto canonical = trust::canonicalize(arguments);
   return canonical ? trust::sha256_tag(*canonical) : std::string("(not canonicalisable)");
-}
-
-// A downstream cancel cancels the upstream's request too.
-CallOptions cancellable(const RequestContext& ctx) {
-  CallOptions o;
-  o.cancel = ctx.cancellation();
-  return o;
 }
 
 template <class R>
@@ -344,25 +338,141 @@ Result<bool> Proxy::refresh(Client& up, ListKind kind, ServerSignature& vouched)
   return false;
 }
 
-void Proxy::call_tool(const std::string& name, const json::object& args, const RequestContext& ctx,
+void Proxy::call_tool(const std::string& name, const json::object& args, std::shared_ptr<RequestContext> ctx,
                       Reply<CallToolResult> reply) {
-  // A cancel from our client cancels the upstream's request; the answer is recorded and sent from
-  // the upstream client's reader thread, so no thread waits while the upstream works.
-  upstream()->call_tool_async(name, args, cancellable(ctx),
-                              recorder<CallToolResult>(method::kToolsCall, name, args, ctx, std::move(reply)));
+  forward<CallToolResult>(method::kToolsCall, name, args, std::move(ctx), std::move(reply),
+                          [name, args](Client& up, CallOptions o, std::function<void(Result<CallToolResult>)> done) {
+                            up.call_tool_async(name, args, std::move(o), std::move(done));
+                          });
 }
 
-void Proxy::get_prompt(const std::string& name, const std::map<std::string, std::string>& args, const RequestContext& ctx,
-                       Reply<GetPromptResult> reply) {
+void Proxy::get_prompt(const std::string& name, const std::map<std::string, std::string>& args,
+                       std::shared_ptr<RequestContext> ctx, Reply<GetPromptResult> reply) {
   json::object recorded;
   for (const auto& [k, v] : args) recorded[k] = v;
-  upstream()->get_prompt_async(name, args, cancellable(ctx),
-                               recorder<GetPromptResult>(method::kPromptsGet, name, recorded, ctx, std::move(reply)));
+  forward<GetPromptResult>(method::kPromptsGet, name, recorded, std::move(ctx), std::move(reply),
+                           [name, args](Client& up, CallOptions o, std::function<void(Result<GetPromptResult>)> done) {
+                             up.get_prompt_async(name, args, std::move(o), std::move(done));
+                           });
 }
 
-void Proxy::read_resource(const std::string& uri, const RequestContext& ctx, Reply<ReadResourceResult> reply) {
-  upstream()->read_resource_async(uri, cancellable(ctx),
-                                  recorder<ReadResourceResult>(method::kResourcesRead, uri, json::object{}, ctx, std::move(reply)));
+void Proxy::read_resource(const std::string& uri, std::shared_ptr<RequestContext> ctx, Reply<ReadResourceResult> reply) {
+  forward<ReadResourceResult>(method::kResourcesRead, uri, json::object{}, std::move(ctx), std::move(reply),
+                              [uri](Client& up, CallOptions o, std::function<void(Result<ReadResourceResult>)> done) {
+                                up.read_resource_async(uri, std::move(o), std::move(done));
+                              });
+}
+
+namespace {
+
+// The member of the request state that names the bridged call (bridge.hpp) a retry continues.
+constexpr std::string_view kCallState = "gatewayCall";
+
+}  // namespace
+
+// One forwarded call, across the rounds of its client's input (bridge.hpp): what the upstream
+// answered, and what the audit record needs.
+template <class R>
+struct Proxy::Forwarded {
+  std::string method;
+  std::string item;
+  std::string digest;
+  std::string client;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  CancellationToken cancel;  // the upstream request's: a cancel of any round's request reaches it
+  std::mutex mu;
+  std::optional<Result<R>> result;
+};
+
+template <class R>
+void Proxy::forward(std::string_view method, const std::string& item, const json::object& arguments,
+                    std::shared_ptr<RequestContext> ctx, Reply<R> reply,
+                    std::function<void(Client&, CallOptions, std::function<void(Result<R>)>)> start) {
+  if (const auto& state = ctx->request_state()) {
+    // A retry: the call is waiting at the gateway; its client's answers go to the upstream's
+    // requests that wait for them.
+    const json::object* o = state->if_object();
+    const json::value* id = o ? o->if_contains(kCallState) : nullptr;
+    auto call = id && id->is_string() ? bridge_.find(std::string(id->get_string())) : nullptr;
+    auto fwd = call ? std::static_pointer_cast<Forwarded<R>>(call->payload()) : nullptr;
+    if (!call || !fwd || fwd->method != method || fwd->item != item) {
+      return void(reply(fail(Error::invalid_params("this " + std::string(method) + " is no longer waiting for input at the gateway (it ended "
+                                              "or was forgotten): send the original request again, without inputResponses or requestState"))));
+    }
+    for (const auto& key : call->awaiting()) {
+      if (const json::object* answer = ctx->input_response(key)) call->answer(key, json::value(*answer));
+    }
+    return round<R>(std::move(call), std::move(fwd), std::move(ctx), std::move(reply));
+  }
+  auto begun = bridge_.begin();
+  if (!begun) return void(reply(fail(begun.error())));
+  auto call = std::move(*begun);
+  auto fwd = std::make_shared<Forwarded<R>>();
+  fwd->method = std::string(method);
+  fwd->item = item;
+  fwd->digest = digest_of(arguments);
+  fwd->client = ctx->session_id();
+  call->set_payload(fwd);
+  CallOptions o;
+  o.cancel = fwd->cancel;
+  // The answer arrives on the upstream client's reader thread; no thread waits while it works.
+  start(*upstream(), std::move(o), [fwd, call](Result<R> r) {
+    {
+      std::lock_guard lock(fwd->mu);
+      fwd->result = std::move(r);
+    }
+    call->end();
+  });
+  round<R>(std::move(call), std::move(fwd), std::move(ctx), std::move(reply));
+}
+
+template <class R>
+void Proxy::round(std::shared_ptr<PendingCall> call, std::shared_ptr<Forwarded<R>> fwd, std::shared_ptr<RequestContext> ctx,
+                  Reply<R> reply) {
+  // A cancel of this round's request cancels the upstream's, until this round is answered (a
+  // retry's request may end while the call goes on).
+  auto live = std::make_shared<std::atomic<bool>>(true);
+  ctx->cancellation().on_cancel([live, cancel = fwd->cancel] {
+    if (live->load()) cancel.cancel("cancelled by the client");
+  });
+  const bool waiting = call->next([weak = weak_from_this(), call, fwd, ctx, reply, live](bool ended, InputRequests asks) mutable {
+    auto self = weak.lock();
+    if (ended) {
+      live->store(false);
+      // Taken once: a replayed retry that raced the one that took it gets an error, not a copy.
+      std::optional<Result<R>> r;
+      {
+        std::lock_guard lock(fwd->mu);
+        r.swap(fwd->result);
+      }
+      if (!r) return void(reply(fail(Error::invalid_params("this " + fwd->method + " was already answered"))));
+      if (!self) return void(reply(std::move(*r)));
+      self->bridge_.finish(call->id());
+      return void(reply(self->record<R>(fwd->method, fwd->item, fwd->digest, fwd->client, fwd->start, std::move(*r))));
+    }
+    // What this client cannot answer (it did not declare the capability) is refused at the
+    // upstream, which may well go on without it; the rest is asked of the client.
+    InputRequests pass;
+    for (auto& [key, request] : asks) {
+      const auto capability = input_request_capability(request);
+      if (!capability.empty() && ctx->client_supports(capability)) {
+        pass.emplace(key, std::move(request));
+      } else {
+        call->answer(key, fail(Error::method_not_found(request.method + " (the client calling through mcp-trust gateway did not declare the '" +
+                                                       std::string(capability) + "' capability)")));
+      }
+    }
+    if (pass.empty() || !self) {
+      if (!self) return void(reply(fail(Error::internal("the gateway is stopping"))));
+      return self->round<R>(std::move(call), std::move(fwd), std::move(ctx), std::move(reply));
+    }
+    live->store(false);
+    reply(ctx->input_required(std::move(pass), json::object{{kCallState, call->id()}}));
+  });
+  if (!waiting) {
+    live->store(false);
+    reply(fail(Error::invalid_params("another request is already continuing this " + fwd->method + " at the gateway")));
+  }
 }
 
 std::optional<Error> Proxy::admission(const Target& target) {
@@ -388,17 +498,6 @@ std::optional<Error> Proxy::admission(const Target& target) {
     }
   }
   return refusal(target.kind, target.key);
-}
-
-template <class R>
-std::function<void(Result<R>)> Proxy::recorder(std::string_view method, const std::string& item, const json::value& arguments,
-                                               const RequestContext& ctx, Reply<R> reply) {
-  return [weak = weak_from_this(), m = std::string(method), item, digest = digest_of(arguments), client = ctx.session_id(),
-          start = std::chrono::steady_clock::now(), reply](Result<R> r) {
-    auto self = weak.lock();
-    if (!self) return void(reply(std::move(r)));
-    reply(self->record<R>(m, item, digest, client, start, std::move(r)));
-  };
 }
 
 template <class R>

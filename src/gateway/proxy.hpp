@@ -30,6 +30,7 @@
 #include <thread>
 #include <vector>
 
+#include "gateway/bridge.hpp"
 #include "gateway/metrics.hpp"
 #include "mcp/trust/ed25519.hpp"
 #include "gateway/pin_store.hpp"
@@ -83,10 +84,15 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   // Requests for the upstream's items (by their names and URIs there), forwarded asynchronously:
   // a cancel of `ctx` cancels the upstream's request; the answer is recorded in the audit log and
   // the metrics, then sent with `reply`. The caller has admitted the request (admission()).
-  void call_tool(const std::string& name, const json::object& args, const RequestContext& ctx, Reply<CallToolResult> reply);
-  void get_prompt(const std::string& name, const std::map<std::string, std::string>& args, const RequestContext& ctx,
-                  Reply<GetPromptResult> reply);
-  void read_resource(const std::string& uri, const RequestContext& ctx, Reply<ReadResourceResult> reply);
+  // What the upstream asks its client meanwhile (sampling, elicitation) is asked of this request's
+  // client as a multi round-trip result, and `ctx` may be a retry carrying the answers (bridge.hpp).
+  void call_tool(const std::string& name, const json::object& args, std::shared_ptr<RequestContext> ctx,
+                 Reply<CallToolResult> reply);
+  void get_prompt(const std::string& name, const std::map<std::string, std::string>& args,
+                  std::shared_ptr<RequestContext> ctx, Reply<GetPromptResult> reply);
+  void read_resource(const std::string& uri, std::shared_ptr<RequestContext> ctx, Reply<ReadResourceResult> reply);
+  // Where the upstream client's sampling and elicitation requests go (upstream.cpp).
+  Bridge& bridge() { return bridge_; }
   // Why a request for (or a list showing) the item is refused: the policy's rule, else its pin's
   // state (quarantined, rejected); nothing when it is served. `target.key` is the upstream's key.
   std::optional<Error> admission(const Target& target);
@@ -117,12 +123,20 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   // Serves `vouched` as the signature if it differs from the one served.
   void vouch(ServerSignature vouched);
   SignatureServing serving(bool self_check) const;
-  // What a forwarded request's answer goes through: appended to the audit log (an unrecorded
-  // request is not answered), counted in the metrics, then sent with `reply`. Made when the
-  // request is forwarded (its start time, the arguments' digest).
+  // One forwarded request: started at the upstream on its first round (`start`), or continued by
+  // a retry carrying its client's answers; round() answers our client once the upstream has
+  // answered or asks for input.
   template <class R>
-  std::function<void(Result<R>)> recorder(std::string_view method, const std::string& item, const json::value& arguments,
-                                          const RequestContext& ctx, Reply<R> reply);
+  struct Forwarded;
+  template <class R>
+  void forward(std::string_view method, const std::string& item, const json::object& arguments,
+               std::shared_ptr<RequestContext> ctx, Reply<R> reply,
+               std::function<void(Client&, CallOptions, std::function<void(Result<R>)>)> start);
+  template <class R>
+  void round(std::shared_ptr<PendingCall> call, std::shared_ptr<Forwarded<R>> fwd, std::shared_ptr<RequestContext> ctx,
+             Reply<R> reply);
+  // What a forwarded request's answer goes through: appended to the audit log (an unrecorded
+  // request is not answered), counted in the metrics, then sent.
   template <class R>
   Result<R> record(std::string_view method, const std::string& item, const std::string& arguments_digest,
                    const std::string& client, std::chrono::steady_clock::time_point start, Result<R> r);
@@ -136,6 +150,7 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   std::shared_ptr<PinStore> pins_;
   std::shared_ptr<AuditLog> audit_;
   const ProxyOptions options_;
+  Bridge bridge_{options_.name};
   std::shared_ptr<Server> server_;
   std::mutex mu_;
   // Per kind, what the last refresh listed and its pins' states: to remove what went, and to tell

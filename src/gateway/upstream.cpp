@@ -8,6 +8,7 @@
 #include "mcp/log.hpp"
 #include "mcp/http/card_fetch.hpp"
 #include "mcp/http/client_transport.hpp"
+#include "mcp/protocol/methods.hpp"
 #include "mcp/stdio/child_process.hpp"
 
 namespace mcp::gateway {
@@ -66,6 +67,24 @@ Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
     shared->cv.notify_all();
   };
   co.max_pages = kMaxPages;
+  // What the upstream asks its client is asked of the client whose call it serves (bridge.hpp),
+  // so the upstream is told the gateway's client can answer it; a client that cannot is refused
+  // there, per request. Roots are not bridged: an upstream asks for them outside any call.
+  auto bridged = [shared = shared_, timeout = config_.timeout](std::string method) {
+    return [shared, timeout, method](const json::object& params, const CancellationToken& cancel) -> Result<json::value> {
+      std::shared_ptr<Proxy> p;
+      {
+        std::lock_guard lock(shared->mutex);
+        p = shared->proxy.lock();
+      }
+      if (!p) return fail(Error::internal(method + " refused by mcp-trust gateway: no call is in flight"));
+      return p->bridge().ask(method, params, cancel, timeout);
+    };
+  };
+  co.on_sampling = bridged(std::string(method::kSamplingCreateMessage));
+  co.sampling_tools = true;
+  co.on_elicitation = bridged(std::string(method::kElicitationCreate));
+  co.elicitation_url = true;
   // The upstream held to its own signature and manifest: what breaks them is dropped (strict) or
   // let through (permissive, advisory), and recorded either way: each distinct violation once per
   // connection, at most kMaxRecordedViolations (an upstream re-listing a broken list every second

@@ -19,21 +19,13 @@ using namespace mcp;
 using mcp::gateway_test::bin;
 using mcp::gateway_test::json_string;
 using mcp::gateway_test::lists;
+using mcp::gateway_test::node_dir;
+using mcp::gateway_test::reference_server;
 using mcp::gateway_test::text_of;
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path node_dir() {
-  const char* v = std::getenv("MCP_NODE_DIR");
-  return v && *v ? fs::path(v) : fs::path(__FILE__).parent_path().parent_path().parent_path() / ".deps" / "node";
-}
-
-// The entry point of a reference server package (its package.json "bin" is dist/index.js).
-std::string reference_server(const std::string& package) {
-  return (node_dir() / "node_modules" / "@modelcontextprotocol" / package / "dist" / "index.js").string();
-}
 
 class GatewayHttp : public ::testing::Test {
  protected:

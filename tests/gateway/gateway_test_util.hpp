@@ -23,6 +23,18 @@ inline std::string bin(const std::string& program) {
   return std::string(b ? b : MCP_GATEWAY_BIN_FALLBACK) + "/" + program;
 }
 
+// The reference TypeScript servers' folder (MCP_NODE_DIR, set by ctest; else the project's .deps/node).
+inline std::filesystem::path node_dir() {
+  const char* v = std::getenv("MCP_NODE_DIR");
+  return v && *v ? std::filesystem::path(v)
+                 : std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / ".deps" / "node";
+}
+
+// The entry point of a reference server package (its package.json "bin" is dist/index.js).
+inline std::string reference_server(const std::string& package) {
+  return (node_dir() / "node_modules" / "@modelcontextprotocol" / package / "dist" / "index.js").string();
+}
+
 // `s` as a JSON string literal, for configuration files written by tests.
 inline std::string json_string(const std::string& s) { return json::serialize(json::value(s)); }
 

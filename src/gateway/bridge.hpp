@@ -1,0 +1,125 @@
+// Private to the gateway: an upstream's requests to its client (sampling/createMessage,
+// elicitation/create), bridged to the client whose call they serve.
+//
+// The gateway holds one session per upstream, shared by all of its clients. While a forwarded
+// call (tools/call, prompts/get, resources/read) is in flight, the upstream may ask its client for
+// input. The Proxy registers each forwarded call here as a PendingCall; the upstream's request
+// (answered on one of its session's worker threads, ask()) is routed to the call it belongs to
+// and waits there. The Proxy then answers our client with the SDK's multi round-trip result
+// (RequestContext::input_required): a 2026-07-28 client gets an InputRequiredResult and sends its
+// answers in a retry; for a 2025-11-25 session the SDK sends the request in the session itself.
+// Either way the handler runs again with the answers, which go back to the waiting upstream
+// request, and the round repeats until the upstream's call ends.
+//
+// Which call an upstream request belongs to: neither stdio nor a 2025-11-25 session says. The
+// bridge routes it to the only call of that upstream in flight; with none, or several, it is
+// refused (an error to the upstream naming why) rather than shown to a client it may not concern.
+//
+// Bounded: at most kMaxCalls calls in flight per upstream (the next is refused), at most kMaxAsks
+// unanswered requests per call; an upstream request waits at most `timeout` for its answer; a call
+// that ended without its client coming back for the answer is forgotten after kForgetAfter, and
+// at most kMaxUnclaimed such answers are kept (the oldest go first).
+//
+// Thread-safety: every member from any thread.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "mcp/protocol/input_required.hpp"
+#include "mcp/session/cancellation.hpp"
+
+namespace mcp::gateway {
+
+class PendingCall : public std::enable_shared_from_this<PendingCall> {
+ public:
+  explicit PendingCall(std::string id) : id_(std::move(id)) {}
+  const std::string& id() const { return id_; }
+  // What the forwarding side keeps with the call (its typed answer; proxy.cpp).
+  void set_payload(std::shared_ptr<void> payload) {
+    std::lock_guard lock(mu_);
+    payload_ = std::move(payload);
+  }
+  std::shared_ptr<void> payload() const {
+    std::lock_guard lock(mu_);
+    return payload_;
+  }
+
+  // The round's continuation: called once, when the upstream's call has ended (`ended` true) or
+  // the upstream asked for input (`asks`: the requests not yet passed on, by key). Immediately if
+  // either happened already. False (and `next` dropped) if another round's continuation waits: two
+  // requests may not continue one call at once.
+  using Next = std::function<void(bool ended, InputRequests asks)>;
+  [[nodiscard]] bool next(Next next);
+  // The client's answer to `key` (or an error: the request is refused at the upstream).
+  void answer(const std::string& key, Result<json::value> answer);
+  // Keys passed on to the client and not yet answered.
+  std::vector<std::string> awaiting() const;
+  // The upstream's call ended: pending asks are refused, a waiting continuation runs.
+  void end();
+  bool ended() const;
+  std::chrono::steady_clock::time_point ended_at() const;
+
+  // From the upstream's side: adds a request and waits for its answer (at most `timeout`, or
+  // until `cancel`, or until the call ends). Errors say which.
+  Result<json::value> ask(InputRequest request, const CancellationToken& cancel, std::chrono::milliseconds timeout);
+
+  static constexpr std::size_t kMaxAsks = 16;
+
+ private:
+  struct Ask {
+    InputRequest request;
+    bool passed = false;  // handed to a continuation
+    std::optional<Result<json::value>> answer;
+  };
+  // Takes the continuation if there is something for it (under mu_); the caller runs it unlocked.
+  Next ready_locked(bool& ended, InputRequests& asks);
+
+  const std::string id_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<std::string, Ask> asks_;
+  std::uint64_t next_key_ = 1;
+  bool ended_ = false;
+  std::chrono::steady_clock::time_point ended_at_{};
+  Next next_;
+  std::shared_ptr<void> payload_;
+};
+
+class Bridge {
+ public:
+  // `name`: the upstream's, for errors.
+  explicit Bridge(std::string name);
+
+  // A new forwarded call; an error when kMaxCalls are in flight.
+  Result<std::shared_ptr<PendingCall>> begin();
+  // The call a retry names; nothing if it ended and was forgotten, or never was.
+  std::shared_ptr<PendingCall> find(const std::string& id) const;
+  // Forgets a call whose result went to its client.
+  void finish(const std::string& id);
+  // The upstream's request `method` with `params`: routed to the call it belongs to, answered with
+  // that call's client's answer.
+  Result<json::value> ask(std::string_view method, const json::object& params, const CancellationToken& cancel,
+                          std::chrono::milliseconds timeout);
+
+  static constexpr std::size_t kMaxCalls = 1024;
+  static constexpr std::size_t kMaxUnclaimed = 64;
+  static constexpr std::chrono::seconds kForgetAfter{60};
+
+ private:
+  void sweep_locked();
+
+  const std::string name_;
+  const std::string prefix_;
+  mutable std::mutex mu_;
+  std::uint64_t counter_ = 0;
+  std::map<std::string, std::shared_ptr<PendingCall>> calls_;
+};
+
+}  // namespace mcp::gateway

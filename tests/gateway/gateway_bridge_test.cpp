@@ -1,0 +1,145 @@
+// What an upstream asks its client during a call (sampling, elicitation) reaches the client of that
+// call through the gateway, whatever revision each side speaks (src/gateway/bridge.hpp): a
+// 2026-07-28 client answers it as a multi round-trip result, a 2025-11-25 session as a request in
+// the session. Against the real program, with the reference server-everything (TypeScript SDK 1.x,
+// 2025-11-25 over stdio) and our everything-server (which speaks 2026-07-28 to the gateway, so the
+// request arrives there as a multi round-trip result too) as upstreams.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <fstream>
+
+#include "../examples/tmp_dir.hpp"
+#include "gateway_test_util.hpp"
+#include "mcp/client/client.hpp"
+#include "mcp/http/client_transport.hpp"
+#include "support/process.hpp"
+
+using namespace mcp;
+using mcp::gateway_test::bin;
+using mcp::gateway_test::json_string;
+using mcp::gateway_test::node_dir;
+using mcp::gateway_test::reference_server;
+using mcp::gateway_test::text_of;
+using namespace std::chrono_literals;
+
+namespace {
+
+class GatewayBridge : public ::testing::Test {
+ protected:
+  static inline std::unique_ptr<test::TmpDir> dir;
+  static inline std::unique_ptr<test::BackgroundProgram> gateway;
+  static inline std::map<std::string, std::string> urls;
+  static inline std::string setup_error;
+
+  static void SetUpTestSuite() {
+    dir = std::make_unique<test::TmpDir>();
+    const std::string node = (node_dir() / "node_modules" / ".bin" / "node").string();
+    std::ofstream(dir->path / "servers.json")
+        << R"({"mcpServers": {"reference": {"command": )" << json_string(node) << R"(, "args": [)"
+        << json_string(reference_server("server-everything")) << R"(, "stdio"]},)"
+        << R"("ours": {"command": )" << json_string(bin("everything-server")) << "}}}";
+    gateway = gateway_test::start_gateway(dir->path / "servers.json", (dir->path / "state").string(), dir->path / "gw", urls,
+                                          setup_error);
+  }
+  static void TearDownTestSuite() {
+    gateway.reset();
+    dir.reset();
+  }
+  void SetUp() override { ASSERT_TRUE(gateway) << setup_error; }
+
+  // A client of `revision` at `url` with the handlers in `co`.
+  std::unique_ptr<Client> client(const std::string& url, const std::string& revision, ClientOptions co) {
+    co.protocol_version = revision;
+    co.fallback = false;
+    co.session.request_timeout = 60s;
+    http::HttpClientOptions ho;
+    ho.url = url;
+    auto t = http::HttpClientTransport::create(ho);
+    EXPECT_TRUE(t);
+    auto c = std::make_unique<Client>(co);
+    auto r = c->connect(*t);
+    EXPECT_TRUE(r) << r.error().message;
+    return c;
+  }
+};
+
+// A model that says what it was asked.
+ClientRequestHandler model(std::atomic<int>& calls) {
+  return [&calls](const json::object& params, const CancellationToken&) -> Result<json::value> {
+    ++calls;
+    const auto& text = params.at("messages").as_array().at(0).at("content").at("text").as_string();
+    return json::value(json::object{{"role", "assistant"},
+                                    {"content", json::object{{"type", "text"}, {"text", "the model read: " + std::string(text)}}},
+                                    {"model", "test-model"},
+                                    {"stopReason", "endTurn"}});
+  };
+}
+
+// A user who accepts with a name.
+ClientRequestHandler user(std::atomic<int>& calls) {
+  return [&calls](const json::object&, const CancellationToken&) -> Result<json::value> {
+    ++calls;
+    return json::value(json::object{{"action", "accept"}, {"content", json::object{{"name", "Ada"}, {"check", true}}}});
+  };
+}
+
+}  // namespace
+
+TEST_F(GatewayBridge, A2026ClientAnswersA2025ServersSamplingAsAMultiRoundTrip) {
+  std::atomic<int> asked{0};
+  ClientOptions co;
+  co.on_sampling = model(asked);
+  auto c = client(urls.at("reference"), "2026-07-28", co);
+  auto r = c->call_tool("trigger-sampling-request", {{"prompt", "hello from the test"}});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(asked.load(), 1);
+  EXPECT_NE(text_of(*r).find("the model read: Resource trigger-sampling-request context: hello from the test"), std::string::npos)
+      << text_of(*r);
+}
+
+TEST_F(GatewayBridge, A2025SessionAnswersA2025ServersElicitationInItsSession) {
+  std::atomic<int> asked{0};
+  ClientOptions co;
+  co.on_elicitation = user(asked);
+  auto c = client(urls.at("reference"), "2025-11-25", co);
+  auto r = c->call_tool("trigger-elicitation-request", {});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(asked.load(), 1);
+  EXPECT_NE(text_of(*r).find("- Name: Ada"), std::string::npos) << text_of(*r);
+}
+
+TEST_F(GatewayBridge, BothSidesMultiRoundTripAndTheAggregateToo) {
+  std::atomic<int> asked{0};
+  ClientOptions co;
+  co.on_elicitation = user(asked);
+  auto c = client(urls.at("ours"), "2026-07-28", co);
+  auto r = c->call_tool("test_input_required_result_elicitation", {});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(asked.load(), 1);
+  EXPECT_NE(text_of(*r).find("Ada"), std::string::npos) << text_of(*r);
+
+  // /mcp forwards through the same proxies: the same bridge.
+  auto all = client(urls.at("(all)"), "2025-11-25", co);
+  auto viaAll = all->call_tool("reference__trigger-elicitation-request", {});
+  ASSERT_TRUE(viaAll) << viaAll.error().message;
+  EXPECT_EQ(asked.load(), 2);
+  EXPECT_NE(text_of(*viaAll).find("- Name: Ada"), std::string::npos) << text_of(*viaAll);
+}
+
+TEST_F(GatewayBridge, AClientThatCannotAnswerIsNeverAskedAndTheUpstreamIsToldWhy) {
+  std::atomic<int> sampled{0};
+  ClientOptions co;
+  co.on_sampling = model(sampled);  // sampling, but no elicitation
+  auto c = client(urls.at("reference"), "2026-07-28", co);
+  auto r = c->call_tool("trigger-elicitation-request", {});
+  // The upstream's tool fails on the refused request; however it reports that, it says why.
+  const std::string said = r ? text_of(*r) : r.error().message;
+  EXPECT_TRUE(!r || r->is_error.value_or(false)) << said;
+  EXPECT_NE(said.find("did not declare the 'elicitation' capability"), std::string::npos) << said;
+  EXPECT_EQ(sampled.load(), 0);
+  // The call ended: the client's next call is served as usual.
+  auto echo = c->call_tool("echo", {{"message", "still here"}});
+  ASSERT_TRUE(echo) << echo.error().message;
+  EXPECT_NE(text_of(*echo).find("still here"), std::string::npos);
+}
