@@ -46,7 +46,10 @@ class GatewayBridge : public ::testing::Test {
     gateway.reset();
     dir.reset();
   }
-  void SetUp() override { ASSERT_TRUE(gateway) << setup_error; }
+  void SetUp() override {
+    ASSERT_TRUE(gateway) << setup_error;
+    for (const char* name : {"reference", "ours", "(all)"}) ASSERT_TRUE(urls.contains(name)) << name << " is not served: " << gateway->err();
+  }
 
   // A client of `revision` at `url` with the handlers in `co`.
   std::unique_ptr<Client> client(const std::string& url, const std::string& revision, ClientOptions co) {
