@@ -2,6 +2,7 @@
 
 #include "mcp/protocol/capabilities.hpp"
 #include "mcp/protocol/methods.hpp"
+#include "mcp/protocol/stateless.hpp"
 
 #include <mutex>
 #include <set>
@@ -71,10 +72,22 @@ Result<json::value> Client::Impl::handle_request(InboundRequest& req) {
 void Client::Impl::handle_notification(const jsonrpc::Notification& n) {
   static const json::object empty;
   const json::object& p = n.params ? *n.params : empty;
-  for (const auto& stage : stages) stage->on_notification(n);
+  // The subscription a 2026-07-28 listen's notification names (subscriptions.mdx: its request id).
+  std::optional<std::int64_t> subscription;
+  if (const json::value* meta = p.if_contains("_meta"); meta && meta->is_object()) {
+    if (const json::value* sid = meta->get_object().if_contains(meta_key::kSubscriptionId); sid && sid->is_int64()) {
+      subscription = sid->get_int64();
+    }
+  }
   if (n.method == method::kSubscriptionsAcknowledged) {
-    listen_acknowledged();
-  } else if (n.method == method::kLoggingMessage && opts.on_log) {
+    for (const auto& stage : stages) stage->on_notification(n);
+    listen_acknowledged(subscription);
+    if (opts.on_notification) opts.on_notification(n);
+    return;
+  }
+  if (from_replaced_listen(subscription)) return;
+  for (const auto& stage : stages) stage->on_notification(n);
+  if (n.method == method::kLoggingMessage && opts.on_log) {
     if (auto m = from_json<LoggingMessageNotificationParams>(p)) opts.on_log(*m);
     else MCP_LOG_WARN("client: malformed notifications/message: {}", m.error().message);
   } else if (n.method == method::kResourcesUpdated) {

@@ -59,6 +59,10 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   // Listens sent and acknowledgements received: relisten() returns once its listen is in force,
   // so that no change made after connect() or subscribe() returned can be missed.
   std::uint64_t listens_sent = 0, listens_acked = 0;
+  // The JSON-RPC ids of the newest listen sent and of the one in force (the newest acknowledged):
+  // notifications naming another subscription (a replaced listen not ended yet) are dropped, so a
+  // replacement neither repeats nor outlives what it replaced.
+  std::int64_t newest_listen_id = -1, live_listen_id = -1;
   std::condition_variable listen_acked;
   // The listen numbered .first was refused with .second before any acknowledgement.
   std::optional<std::pair<std::uint64_t, Error>> listen_refused;
@@ -133,7 +137,10 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   // An error: the server refused the new listen (the previous one is cancelled either way).
   Result<void> relisten();
   void stop_listening();
-  void listen_acknowledged();  // a notifications/subscriptions/acknowledged arrived
+  // A notifications/subscriptions/acknowledged arrived (`subscription`: the id it names, if any).
+  void listen_acknowledged(std::optional<std::int64_t> subscription);
+  // Whether a notification naming `subscription` comes from a listen that was replaced.
+  bool from_replaced_listen(std::optional<std::int64_t> subscription) const;
   Result<void> change_subscription(const std::string& uri, bool on);
 
   template <class T>

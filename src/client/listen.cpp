@@ -1,7 +1,8 @@
 // The client's subscriptions/listen (MCP 2026-07-28, basic/patterns/subscriptions.mdx): one open
 // request carries the change notifications the callbacks want and the resources subscribed to.
-// Changing what it should carry replaces it (the old one is cancelled: over HTTP its connection
-// is closed, which is how the revision cancels).
+// Changing what it should carry replaces it: the new one is sent and acknowledged first, then the
+// old one is cancelled (over HTTP its connection is closed, which is how the revision cancels),
+// so no notification is lost in between; one may come twice.
 #include "log/log.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "client/client_impl.hpp"
@@ -39,13 +40,19 @@ Result<void> Client::Impl::relisten() {
     listening = !filter.empty();
     if (listening) mine = ++listens_sent;
   }
-  previous.cancel("replaced by a new subscriptions/listen");
-  if (filter.empty()) return {};
+  if (filter.empty()) {
+    previous.cancel("replaced by a new subscriptions/listen");
+    return {};
+  }
   json::object params{{"notifications", std::move(filter)}};
   add_envelope(params);
   RequestOptions ro;
   ro.timeout = kListenTimeout;
   ro.cancel = next;
+  ro.on_id = [this](std::int64_t id) {
+    std::lock_guard lock(mu);
+    newest_listen_id = id;
+  };
   session->request_async(method::kSubscriptionsListen, std::move(params), std::move(ro), [this, next, mine](Result<json::value> r) {
     if (!r && !next.cancelled()) MCP_LOG_WARN("client: subscriptions/listen ended: {}", r.error().message);
     // The current listen refused or ended: nothing will acknowledge it, so nobody waits for it.
@@ -58,14 +65,26 @@ Result<void> Client::Impl::relisten() {
   });
   std::unique_lock lock(mu);
   listen_acked.wait_for(lock, opts.probe_timeout, [&] { return listens_acked >= mine; });
+  lock.unlock();
+  previous.cancel("replaced by a new subscriptions/listen");
+  lock.lock();
   if (listen_refused && listen_refused->first == mine) return fail(listen_refused->second);
   return {};
 }
 
-void Client::Impl::listen_acknowledged() {
+void Client::Impl::listen_acknowledged(std::optional<std::int64_t> subscription) {
   std::lock_guard lock(mu);
+  // A late acknowledgement of a replaced listen changes nothing.
+  if (subscription && *subscription != newest_listen_id) return;
+  live_listen_id = newest_listen_id;
   ++listens_acked;
   listen_acked.notify_all();
+}
+
+bool Client::Impl::from_replaced_listen(std::optional<std::int64_t> subscription) const {
+  if (!subscription) return false;  // not a listen's (or a server that does not name it)
+  std::lock_guard lock(mu);
+  return *subscription != live_listen_id;
 }
 
 void Client::Impl::stop_listening() {

@@ -54,6 +54,7 @@ Result<std::int64_t> Session::Impl::send_request(std::string_view method, json::
     if (!meta.is_object()) meta = json::object{};
     meta.get_object()["progressToken"] = id;
   }
+  if (options.on_id) options.on_id(id);
   auto sent = transport->send(jsonrpc::encode_request(id, method, &params),
                               SendInfo{SendInfo::Kind::request, options.related_request_id, options.headers});
   if (!sent) {

@@ -59,6 +59,9 @@ struct RequestOptions {
   jsonrpc::Id related_request_id;
   // Headers for transports that have them (SendInfo::headers).
   std::vector<std::pair<std::string, std::string>> headers{};
+  // Told the id the request goes out with, before it is sent (so before any answer or any
+  // notification that names it, e.g. a subscription's).
+  std::function<void(std::int64_t id)> on_id{};
 };
 
 // An inbound request as a handler sees it.
