@@ -159,4 +159,13 @@ void Aggregate::unserved(Proxy& proxy, ListKind kind, const std::string& key) {
 
 void Aggregate::changed(Proxy&, ListKind kind) { server_->availability_changed(kind); }
 
+void Aggregate::resource_updated(Proxy& proxy, const std::string& uri) {
+  // A URI two upstreams list is served here by the first: the other's updates are not its.
+  if (auto o = origin(ListKind::resources, uri)) {
+    auto owner = o->proxy.lock();
+    if (owner && owner.get() != &proxy) return;
+  }
+  server_->notify_resource_updated(uri);
+}
+
 }  // namespace mcp::gateway

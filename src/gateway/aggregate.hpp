@@ -45,6 +45,7 @@ class Aggregate final : public ProxyObserver, public std::enable_shared_from_thi
   void served(Proxy& proxy, ListKind kind, const std::string& key, const json::object& definition) override;
   void unserved(Proxy& proxy, ListKind kind, const std::string& key) override;
   void changed(Proxy& proxy, ListKind kind) override;
+  void resource_updated(Proxy& proxy, const std::string& uri) override;
 
   // Where an item served here comes from: its upstream's proxy and its key there.
   struct Origin {

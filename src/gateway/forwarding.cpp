@@ -17,6 +17,17 @@ auto read_through(std::weak_ptr<Proxy> proxy) {
   };
 }
 
+// A subscription to any URI the item serves is forwarded to the upstream (Proxy::watch).
+ResourceTree watched_through(std::weak_ptr<Proxy> proxy) {
+  ResourceTree tree;
+  tree.watch = [proxy = std::move(proxy)](const std::string& uri, bool on) -> Result<void> {
+    auto p = proxy.lock();
+    if (!p) return on ? Result<void>(fail(stopping())) : Result<void>{};
+    return p->watch(uri, on);
+  };
+  return tree;
+}
+
 }  // namespace
 
 Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Tool& as_served, std::string key) {
@@ -41,15 +52,17 @@ Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const P
 }
 
 Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Resource& resource) {
-  server.add_async_resource(resource, read_through(std::move(proxy)));
+  server.add_async_resource(resource, read_through(proxy), watched_through(proxy));
   return {};
 }
 
 Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const ResourceTemplate& resource_template) {
-  auto read = read_through(std::move(proxy));
+  auto read = read_through(proxy);
   return server.add_async_resource_template(
-      resource_template, [read](const std::string& uri, const UriTemplate::Variables&, std::shared_ptr<RequestContext> ctx,
-                                Reply<ReadResourceResult> reply) { read(uri, std::move(ctx), std::move(reply)); });
+      resource_template,
+      [read](const std::string& uri, const UriTemplate::Variables&, std::shared_ptr<RequestContext> ctx,
+             Reply<ReadResourceResult> reply) { read(uri, std::move(ctx), std::move(reply)); },
+      watched_through(proxy));
 }
 
 void unserve(Server& server, ListKind kind, const std::string& key) {

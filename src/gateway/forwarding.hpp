@@ -19,7 +19,8 @@ class Proxy;
 
 [[nodiscard]] Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Tool& as_served, std::string key);
 [[nodiscard]] Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Prompt& as_served, std::string key);
-// Resources and templates keep their URIs: a read is forwarded with the URI asked for.
+// Resources and templates keep their URIs: a read is forwarded with the URI asked for, and a
+// subscription to it is forwarded too (Proxy::watch).
 [[nodiscard]] Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Resource& resource);
 [[nodiscard]] Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const ResourceTemplate& resource_template);
 // Stops serving the item `key` of `kind` (its name or URI as served).

@@ -5,6 +5,7 @@
 
 #include "gateway/forwarding.hpp"
 #include "mcp/protocol/input_required.hpp"
+#include "mcp/session/thread_pool.hpp"
 #include "gateway/key.hpp"
 #include "log/log.hpp"
 #include "mcp/signature/derive.hpp"
@@ -135,6 +136,55 @@ std::shared_ptr<Client> Proxy::upstream() const {
   return upstream_;
 }
 
+Result<void> Proxy::watch(const std::string& uri, bool on) {
+  // Held across the upstream's answer, so two subscribes of one URI cannot both go out.
+  std::lock_guard lock(watch_mu_);
+  if (!on) {
+    auto it = watched_.find(uri);
+    if (it == watched_.end() || --it->second > 0) return {};
+    watched_.erase(it);
+    // The last watcher may go as a session is torn down, on a thread that must not wait on the
+    // upstream: the unsubscribe goes out from the pool, unless the URI is watched again by then.
+    auto job = [weak = weak_from_this(), uri] {
+      auto self = weak.lock();
+      if (!self) return;
+      std::lock_guard again(self->watch_mu_);
+      if (self->watched_.contains(uri)) return;
+      if (auto r = self->upstream()->unsubscribe(uri); !r) {
+        MCP_LOG_WARN("gateway {}: unsubscribing from {} failed: {}", self->options_.name, peer_text(uri), r.error().message);
+      }
+    };
+    if (!ThreadPool::shared()->post(job)) MCP_LOG_WARN("gateway {}: no thread to unsubscribe from {}", options_.name, peer_text(uri));
+    return {};
+  }
+  if (int& n = watched_[uri]; n++ > 0) return {};
+  if (auto r = upstream()->subscribe(uri); !r) {
+    watched_.erase(uri);
+    return fail(Error{r.error().code, "upstream " + options_.name + " refused the subscription: " + r.error().message, {}});
+  }
+  return {};
+}
+
+void Proxy::resource_updated(const std::string& uri) {
+  server_->notify_resource_updated(uri);
+  std::shared_ptr<ProxyObserver> observer;
+  {
+    // Not refresh_mu_: this runs on the upstream's reader thread, which a refresh waits on.
+    std::lock_guard lock(observer_mu_);
+    observer = observer_.lock();
+  }
+  if (observer) observer->resource_updated(*this, uri);
+}
+
+void Proxy::resubscribe() {
+  std::lock_guard lock(watch_mu_);
+  for (const auto& [uri, n] : watched_) {
+    if (auto r = upstream()->subscribe(uri); !r) {
+      MCP_LOG_WARN("gateway {}: subscribing again to {} after a restart failed: {}", options_.name, peer_text(uri), r.error().message);
+    }
+  }
+}
+
 void Proxy::set_upstream(std::shared_ptr<Client> upstream) {
   std::lock_guard lock(upstream_mu_);
   upstream_ = std::move(upstream);
@@ -155,7 +205,10 @@ void Proxy::announce(ListKind kind) {
 
 void Proxy::observe(std::weak_ptr<ProxyObserver> observer) {
   std::lock_guard serial(refresh_mu_);
-  observer_ = std::move(observer);
+  {
+    std::lock_guard lock(observer_mu_);
+    observer_ = std::move(observer);
+  }
   auto o = observer_.lock();
   if (!o) return;
   std::map<ListKind, std::map<std::string, std::string>> now;

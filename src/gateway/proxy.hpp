@@ -53,6 +53,8 @@ class ProxyObserver {
   virtual void unserved(Proxy& proxy, ListKind kind, const std::string& key) = 0;
   // What clients may see of `kind` changed without a definition changing (a decision, a restart).
   virtual void changed(Proxy& proxy, ListKind kind) = 0;
+  // The upstream says the resource `uri` changed (it was subscribed to through the proxy).
+  virtual void resource_updated(Proxy& proxy, const std::string& uri) = 0;
 };
 
 struct ProxyOptions {
@@ -93,6 +95,14 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   void read_resource(const std::string& uri, std::shared_ptr<RequestContext> ctx, Reply<ReadResourceResult> reply);
   // Where the upstream client's sampling and elicitation requests go (upstream.cpp).
   Bridge& bridge() { return bridge_; }
+  // Subscriptions, forwarded: the first watcher of `uri` (a session of our Server or of the
+  // aggregate's subscribing to it) subscribes at the upstream, the last one gone unsubscribes.
+  // Blocking (a request to the upstream): from a worker. Errors: the upstream refused it.
+  [[nodiscard]] Result<void> watch(const std::string& uri, bool on);
+  // The upstream's notifications/resources/updated: to our subscribed sessions and the observer.
+  void resource_updated(const std::string& uri);
+  // After a restart: subscribes the new upstream session to every URI still watched.
+  void resubscribe();
   // Why a request for (or a list showing) the item is refused: the policy's rule, else its pin's
   // state (quarantined, rejected); nothing when it is served. `target.key` is the upstream's key.
   std::optional<Error> admission(const Target& target);
@@ -161,7 +171,10 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   std::string vouched_json_;  // the derived signature served, serialized (refresh_mu_)
   // The configured signature, for admission(): which keys it declares (templates included).
   std::unique_ptr<SignatureChecker> declared_;
-  std::weak_ptr<ProxyObserver> observer_;  // set under refresh_mu_
+  std::mutex observer_mu_;
+  std::weak_ptr<ProxyObserver> observer_;  // set under refresh_mu_ and observer_mu_; read under either
+  std::mutex watch_mu_;
+  std::map<std::string, int> watched_;  // URI -> how many of our servers watch it (watch_mu_)
   // Tells our clients (and the observer) that what they may see of `kind` changed.
   void announce(ListKind kind);
   std::condition_variable_any cv_;  // with the refresher's stop_token

@@ -51,6 +51,14 @@ Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
   ClientOptions co;
   co.info.name = "mcp-trust-gateway";
   co.session.request_timeout = config_.timeout;
+  co.on_resource_updated = [shared = shared_](const std::string& uri) {
+    std::shared_ptr<Proxy> p;
+    {
+      std::lock_guard lock(shared->mutex);
+      p = shared->proxy.lock();
+    }
+    if (p) p->resource_updated(uri);
+  };
   co.on_list_changed = [shared = shared_](const std::string&) {
     std::shared_ptr<Proxy> p;
     {
@@ -182,6 +190,8 @@ Result<std::unique_ptr<Upstream>> Upstream::start(const UpstreamConfig& config, 
   po.key = state.key;
   po.in_server_card = in_server_card;
   server_options.info.name = "mcp-trust-gateway/" + config.name;
+  // Subscriptions are forwarded (Proxy::watch): offered only if the upstream offers them.
+  server_options.resource_subscriptions = (*client)->server_supports("resources.subscribe");
   auto proxy = Proxy::start(*client, state.pins, state.audit, std::move(po), std::move(server_options));
   if (proxy && !config.profiles.empty()) {
     if (auto ok = (*proxy)->server()->set_profiles(config.profiles); !ok) proxy = fail(ok.error());
@@ -238,6 +248,7 @@ void Upstream::restart_loop(std::stop_token stop) {
     proxy_->set_upstream(*client);
     ++restarts_;
     if (auto ok = proxy_->refresh(); !ok) MCP_LOG_ERROR("gateway {}: re-listing after a restart failed: {}", config_.name, ok.error().message);
+    proxy_->resubscribe();
     // A restarted upstream may offer other things: clients should list again.
     proxy_->announce_lists();
     (void)audit_->append("upstream", json::object{{"server", config_.name}, {"event", "restarted"}, {"restarts", restarts_.load()}},

@@ -1,0 +1,105 @@
+// Resource subscriptions through the gateway (Proxy::watch): a client subscribed at the gateway is
+// subscribed at the upstream, and the upstream's notifications/resources/updated reach it, at the
+// upstream's own path and at /mcp, in both revisions. Against the real program in front of
+// `file-manager --root DIR` (inotify in the upstream); waits on the notification, never on time.
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <fstream>
+#include <mutex>
+#include <set>
+
+#include "../examples/tmp_dir.hpp"
+#include "gateway_test_util.hpp"
+#include "mcp/client/client.hpp"
+#include "mcp/http/client_transport.hpp"
+#include "support/process.hpp"
+
+using namespace mcp;
+using mcp::gateway_test::bin;
+using mcp::gateway_test::json_string;
+using namespace std::chrono_literals;
+
+namespace {
+
+class GatewaySubscribe : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {
+ protected:
+  test::TmpDir dir;
+  std::unique_ptr<test::BackgroundProgram> gateway;
+  std::map<std::string, std::string> urls;
+  std::mutex mu;
+  std::condition_variable cv;
+  std::multiset<std::string> updated;
+
+  void SetUp() override {
+    std::filesystem::create_directories(dir.path / "root");
+    std::ofstream(dir.path / "root" / "watched.txt") << "one";
+    std::ofstream(dir.path / "root" / "other.txt") << "one";
+    std::ofstream(dir.path / "servers.json") << R"({"mcpServers": {"files": {"command": )" << json_string(bin("file-manager"))
+                                             << R"(, "args": ["--root", )" << json_string((dir.path / "root").string())
+                                             << "]}}}";
+    std::string error;
+    gateway = gateway_test::start_gateway(dir.path / "servers.json", (dir.path / "state").string(), dir.path / "gw", urls, error);
+    ASSERT_TRUE(gateway) << error;
+    ASSERT_TRUE(urls.contains("files")) << gateway->err();
+  }
+
+  std::unique_ptr<Client> client(const std::string& url) {
+    ClientOptions co;
+    co.protocol_version = std::get<0>(GetParam());
+    co.fallback = false;
+    co.session.request_timeout = 20s;
+    co.on_resource_updated = [this](const std::string& uri) {
+      std::lock_guard lock(mu);
+      updated.insert(uri);
+      cv.notify_all();
+    };
+    http::HttpClientOptions ho;
+    ho.url = url;
+    auto t = http::HttpClientTransport::create(ho);
+    EXPECT_TRUE(t);
+    auto c = std::make_unique<Client>(co);
+    auto r = c->connect(*t);
+    EXPECT_TRUE(r) << r.error().message;
+    return c;
+  }
+};
+
+}  // namespace
+
+TEST_P(GatewaySubscribe, AChangeAtTheUpstreamReachesTheSubscribersOnly) {
+  const std::string path = std::get<1>(GetParam());
+  auto c = client(urls.at(path));
+  ASSERT_TRUE(c->server_supports("resources.subscribe"));
+  auto sub = c->subscribe("file:///watched.txt");
+  ASSERT_TRUE(sub) << sub.error().message;
+  ASSERT_TRUE(c->subscribe("file:///other.txt"));
+  ASSERT_TRUE(c->unsubscribe("file:///other.txt"));
+
+  // The unsubscribed file changes first: had its change been passed on, it would arrive before
+  // the watched one's (one inotify queue, one upstream connection).
+  std::ofstream(dir.path / "root" / "other.txt", std::ios::app) << " two";
+  std::ofstream(dir.path / "root" / "watched.txt", std::ios::app) << " two";
+  std::unique_lock lock(mu);
+  ASSERT_TRUE(cv.wait_for(lock, 20s, [&] { return updated.contains("file:///watched.txt"); })) << gateway->err();
+  EXPECT_FALSE(updated.contains("file:///other.txt"));
+  lock.unlock();
+  auto read = c->read_resource("file:///watched.txt");
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_EQ(std::get<TextResourceContents>(read->contents.at(0)).text, "one two");
+}
+
+TEST_P(GatewaySubscribe, ASubscriptionToWhatTheUpstreamDoesNotServeIsRefusedWithItsReason) {
+  auto c = client(urls.at(std::get<1>(GetParam())));
+  auto sub = c->subscribe("file:///no-such-file.txt");
+  ASSERT_FALSE(sub);
+  EXPECT_NE(sub.error().message.find("refused the subscription"), std::string::npos) << sub.error().message;
+}
+
+INSTANTIATE_TEST_SUITE_P(RevisionsAndPaths, GatewaySubscribe,
+                         ::testing::Combine(::testing::Values("2025-11-25", "2026-07-28"), ::testing::Values("files", "(all)")),
+                         [](const auto& param_info) {
+                           std::string name = std::string(std::get<0>(param_info.param)) + (std::get<1>(param_info.param)[0] == '(' ? "_all" : "_files");
+                           for (auto& ch : name) if (ch == '-') ch = '_';
+                           return name;
+                         });
