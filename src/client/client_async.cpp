@@ -74,6 +74,13 @@ void Client::get_prompt_async(const std::string& name, std::map<std::string, std
                                       std::move(done));
 }
 
+void Client::complete_async(const CompleteRequestParams& params, CallOptions options,
+                            std::function<void(Result<CompleteResult>)> done) {
+  auto p = to_json(params);
+  impl_->typed_async<CompleteResult>("completions", method::kCompletionComplete, std::move(p.as_object()), std::move(options),
+                                     std::move(done));
+}
+
 void Client::read_resource_async(const std::string& uri, CallOptions options,
                                  std::function<void(Result<ReadResourceResult>)> done) {
   impl_->typed_async<ReadResourceResult>("resources", method::kResourcesRead, json::object{{"uri", uri}},

@@ -55,6 +55,25 @@ std::shared_ptr<Aggregate> Aggregate::make(std::shared_ptr<const trust::Ed25519S
   so.info.name = "mcp-trust-gateway";
   a->server_ = std::make_shared<Server>(std::move(so));
   a->server_->use(std::make_shared<AggregateStage>(a));
+  // Completion for NAME__prompt or a template's URI: the upstream that serves it, under its own
+  // name there (an upstream without completions says so).
+  std::weak_ptr<Aggregate> weak = a;
+  a->server_->set_async_completer([weak](const CompleteRequestParams& params, std::shared_ptr<RequestContext> ctx,
+                                         Reply<CompleteResult> reply) {
+    auto self = weak.lock();
+    if (!self) return void(reply(fail(Error::internal("the gateway is stopping"))));
+    CompleteRequestParams forwarded = params;
+    std::optional<Origin> origin;
+    if (auto* prompt = std::get_if<PromptReference>(&forwarded.ref)) {
+      origin = self->origin(ListKind::prompts, prompt->name);
+      if (origin) prompt->name = origin->key;
+    } else if (auto* resource = std::get_if<ResourceTemplateReference>(&forwarded.ref)) {
+      origin = self->origin(ListKind::resource_templates, resource->uri);
+    }
+    auto proxy = origin ? origin->proxy.lock() : nullptr;
+    if (!proxy) return void(reply(fail(Error::invalid_params("completion/complete: no upstream serves what the ref names"))));
+    proxy->complete(std::move(forwarded), *ctx, std::move(reply));
+  });
   if (key) {
     if (auto ok = a->server_->set_manifest_signing(ManifestSigning{copy_key(*key), "mcp-trust-gateway"}); !ok)
       MCP_LOG_ERROR("gateway /mcp: cannot sign tools/manifest: {}", ok.error().message);

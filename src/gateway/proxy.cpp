@@ -84,6 +84,15 @@ Result<std::shared_ptr<Proxy>> Proxy::start(std::shared_ptr<Client> upstream, st
     ManifestSigning signing{copy_key(*p->options_.key), "mcp-trust-gateway/" + p->options_.name};
     if (auto ok = p->server_->set_manifest_signing(std::move(signing)); !ok) return fail(ok.error());
   }
+  // Completions are forwarded when the upstream offers them (our Server declares them then).
+  if (p->upstream()->server_supports("completions")) {
+    p->server_->set_async_completer([weak](const CompleteRequestParams& params, std::shared_ptr<RequestContext> ctx,
+                                           Reply<CompleteResult> reply) {
+      auto self = weak.lock();
+      if (!self) return void(reply(fail(Error::internal("the gateway is stopping"))));
+      self->complete(params, *ctx, std::move(reply));
+    });
+  }
   if (auto ok = p->refresh(); !ok) return fail(ok.error());
   // The proxy outlives its thread: the thread is its last member, stopped and joined first.
   p->refresher_ = std::jthread([raw = p.get()](std::stop_token stop) {
@@ -414,6 +423,26 @@ void Proxy::read_resource(const std::string& uri, std::shared_ptr<RequestContext
                               [uri](Client& up, CallOptions o, std::function<void(Result<ReadResourceResult>)> done) {
                                 up.read_resource_async(uri, std::move(o), std::move(done));
                               });
+}
+
+void Proxy::complete(CompleteRequestParams params, const RequestContext& ctx, Reply<CompleteResult> reply) {
+  const Target target = std::visit(
+      [](const auto& ref) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(ref)>, PromptReference>) return Target{ListKind::prompts, ref.name};
+        else return Target{ListKind::resource_templates, ref.uri};
+      },
+      params.ref);
+  if (auto refused = admission(target)) return void(reply(fail(std::move(*refused))));
+  auto up = upstream();
+  if (!up->server_supports("completions")) {
+    return void(reply(fail(Error::method_not_found("completion/complete (upstream " + options_.name + " offers no completions)"))));
+  }
+  CallOptions o;
+  o.cancel = ctx.cancellation();
+  up->complete_async(params, std::move(o), [name = options_.name, reply](Result<CompleteResult> r) {
+    if (!r && !r.error().from_peer) r.error().message = "upstream " + name + ": " + r.error().message;
+    reply(std::move(r));
+  });
 }
 
 namespace {

@@ -93,6 +93,10 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   void get_prompt(const std::string& name, const std::map<std::string, std::string>& args,
                   std::shared_ptr<RequestContext> ctx, Reply<GetPromptResult> reply);
   void read_resource(const std::string& uri, std::shared_ptr<RequestContext> ctx, Reply<ReadResourceResult> reply);
+  // completion/complete for the upstream's prompt (`ref/prompt`, its name there) or template
+  // (`ref/resource`), admitted like a get or a read of it, then forwarded. An error if the
+  // upstream does not offer completions.
+  void complete(CompleteRequestParams params, const RequestContext& ctx, Reply<CompleteResult> reply);
   // Where the upstream client's sampling and elicitation requests go (upstream.cpp).
   Bridge& bridge() { return bridge_; }
   // Subscriptions, forwarded: the first watcher of `uri` (a session of our Server or of the

@@ -146,3 +146,38 @@ TEST_F(GatewayBridge, AClientThatCannotAnswerIsNeverAskedAndTheUpstreamIsToldWhy
   ASSERT_TRUE(echo) << echo.error().message;
   EXPECT_NE(text_of(*echo).find("still here"), std::string::npos);
 }
+
+// completion/complete is forwarded too, with the context the client gave (the reference server
+// completes a team member from the department already chosen), and at /mcp under NAME__prompt.
+TEST_F(GatewayBridge, CompletionsAreForwardedAtTheUpstreamsPathAndAtMcp) {
+  for (const char* revision : {"2025-11-25", "2026-07-28"}) {
+    SCOPED_TRACE(revision);
+    auto c = client(urls.at("reference"), revision, {});
+    ASSERT_TRUE(c->server_supports("completions"));
+    CompleteRequestParams p;
+    p.ref = PromptReference{.name = "completable-prompt"};
+    p.argument = CompletionArgument{.name = "name", .value = "A"};
+    p.context = CompletionContext{.arguments = {{"department", "Engineering"}}};
+    auto r = c->complete(p);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->completion.values, std::vector<std::string>{"Alice"});
+
+    auto all = client(urls.at("(all)"), revision, {});
+    p.ref = PromptReference{.name = "reference__completable-prompt"};
+    auto via_all = all->complete(p);
+    ASSERT_TRUE(via_all) << via_all.error().message;
+    EXPECT_EQ(via_all->completion.values, std::vector<std::string>{"Alice"});
+    // Our everything-server's prompt at /mcp, under its own name there.
+    p.ref = PromptReference{.name = "ours__test_prompt_with_arguments"};
+    p.argument = CompletionArgument{.name = "arg1", .value = "tes"};
+    p.context.reset();
+    auto ours = all->complete(p);
+    ASSERT_TRUE(ours) << ours.error().message;
+    EXPECT_EQ(ours->completion.values, (std::vector<std::string>{"test", "testing", "tested"}));
+    // What no upstream serves is refused, not sent anywhere.
+    p.ref = PromptReference{.name = "nobody__nothing"};
+    auto none = all->complete(p);
+    ASSERT_FALSE(none);
+    EXPECT_NE(none.error().message.find("no upstream serves"), std::string::npos) << none.error().message;
+  }
+}

@@ -173,6 +173,8 @@ class Client {
   void get_prompt_async(const std::string& name, std::map<std::string, std::string> arguments, CallOptions options,
                         std::function<void(Result<GetPromptResult>)> done);
   void read_resource_async(const std::string& uri, CallOptions options, std::function<void(Result<ReadResourceResult>)> done);
+  // And for complete.
+  void complete_async(const CompleteRequestParams& params, CallOptions options, std::function<void(Result<CompleteResult>)> done);
 
   [[nodiscard]] Result<ListResourcesResult> list_resources(std::optional<std::string> cursor = {});
   [[nodiscard]] Result<std::vector<Resource>> list_all_resources();
