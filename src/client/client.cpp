@@ -85,13 +85,13 @@ void Client::Impl::handle_notification(const jsonrpc::Notification& n) {
     if (opts.on_notification) opts.on_notification(n);
     return;
   }
-  if (from_replaced_listen(subscription)) return;
+  if (from_ended_listen(subscription)) return;
   for (const auto& stage : stages) stage->on_notification(n);
   if (n.method == method::kLoggingMessage && opts.on_log) {
     if (auto m = from_json<LoggingMessageNotificationParams>(p)) opts.on_log(*m);
     else MCP_LOG_WARN("client: malformed notifications/message: {}", m.error().message);
   } else if (n.method == method::kResourcesUpdated) {
-    if (auto u = p.if_contains("uri"); u && u->is_string()) {
+    if (auto u = p.if_contains("uri"); u && u->is_string() && (!stateless || subscribed(std::string(u->get_string())))) {
       cache.forget_resource(u->get_string());
       if (opts.on_resource_updated) opts.on_resource_updated(std::string(u->get_string()));
     }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <deque>
 #include <set>
 #include <string>
 #include <vector>
@@ -59,10 +60,14 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   // Listens sent and acknowledgements received: relisten() returns once its listen is in force,
   // so that no change made after connect() or subscribe() returned can be missed.
   std::uint64_t listens_sent = 0, listens_acked = 0;
-  // The JSON-RPC ids of the newest listen sent and of the one in force (the newest acknowledged):
-  // notifications naming another subscription (a replaced listen not ended yet) are dropped, so a
-  // replacement neither repeats nor outlives what it replaced.
-  std::int64_t newest_listen_id = -1, live_listen_id = -1;
+  // relisten() one at a time: each waits for its own listen's acknowledgement.
+  std::mutex relisten_mu;
+  // The JSON-RPC id of the newest listen sent (its subscription id), and of the last ones ended
+  // (replaced, refused, closed; at most kEndedListens): a notification naming an ended listen is
+  // dropped, so a replaced listen cannot repeat what its successor carries.
+  std::int64_t current_listen_id = -1;
+  std::deque<std::int64_t> ended_listens;
+  static constexpr std::size_t kEndedListens = 64;
   std::condition_variable listen_acked;
   // The listen numbered .first was refused with .second before any acknowledgement.
   std::optional<std::pair<std::uint64_t, Error>> listen_refused;
@@ -139,8 +144,10 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   void stop_listening();
   // A notifications/subscriptions/acknowledged arrived (`subscription`: the id it names, if any).
   void listen_acknowledged(std::optional<std::int64_t> subscription);
-  // Whether a notification naming `subscription` comes from a listen that was replaced.
-  bool from_replaced_listen(std::optional<std::int64_t> subscription) const;
+  // Whether a notification naming `subscription` comes from a listen that has ended.
+  bool from_ended_listen(std::optional<std::int64_t> subscription) const;
+  void listen_ended(std::int64_t id);  // under mu
+  bool subscribed(const std::string& uri) const;
   Result<void> change_subscription(const std::string& uri, bool on);
 
   template <class T>

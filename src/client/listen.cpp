@@ -2,7 +2,12 @@
 // request carries the change notifications the callbacks want and the resources subscribed to.
 // Changing what it should carry replaces it: the new one is sent and acknowledged first, then the
 // old one is cancelled (over HTTP its connection is closed, which is how the revision cancels),
-// so no notification is lost in between; one may come twice.
+// so a change made in between reaches the client (on the old one). What the old one sends once
+// it ended is dropped (notifications name their listen), and a resources/updated for a URI no
+// longer subscribed to is dropped too, so nothing arrives for it after unsubscribe() returned.
+#include <algorithm>
+#include <atomic>
+
 #include "log/log.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "client/client_impl.hpp"
@@ -18,6 +23,7 @@ constexpr std::size_t kMaxSubscriptions = 256;
 
 Result<void> Client::Impl::relisten() {
   if (!stateless || !session) return {};
+  std::lock_guard serial(relisten_mu);
   json::object filter;
   // Someone to tell: the callbacks, or a stage (which sees every notification).
   if (opts.on_list_changed || opts.on_notification || !stages.empty()) {
@@ -27,6 +33,7 @@ Result<void> Client::Impl::relisten() {
   }
   CancellationToken next;
   CancellationToken previous;
+  std::int64_t previous_id = -1;
   std::uint64_t mine = 0;
   {
     std::lock_guard lock(mu);
@@ -36,12 +43,20 @@ Result<void> Client::Impl::relisten() {
       filter["resourceSubscriptions"] = std::move(uris);
     }
     previous = listen_cancel;
+    previous_id = current_listen_id;
     listen_cancel = next;
     listening = !filter.empty();
     if (listening) mine = ++listens_sent;
   }
-  if (filter.empty()) {
+  // The replaced listen ends once its successor is in force (make before break); its
+  // notifications are dropped from then on.
+  auto end_previous = [&] {
     previous.cancel("replaced by a new subscriptions/listen");
+    std::lock_guard lock(mu);
+    if (previous_id >= 0) listen_ended(previous_id);
+  };
+  if (filter.empty()) {
+    end_previous();
     return {};
   }
   json::object params{{"notifications", std::move(filter)}};
@@ -49,42 +64,57 @@ Result<void> Client::Impl::relisten() {
   RequestOptions ro;
   ro.timeout = kListenTimeout;
   ro.cancel = next;
-  ro.on_id = [this](std::int64_t id) {
+  auto id = std::make_shared<std::atomic<std::int64_t>>(-1);
+  ro.on_id = [this, id](std::int64_t sent) {
+    id->store(sent);
     std::lock_guard lock(mu);
-    newest_listen_id = id;
+    current_listen_id = sent;
   };
-  session->request_async(method::kSubscriptionsListen, std::move(params), std::move(ro), [this, next, mine](Result<json::value> r) {
+  session->request_async(method::kSubscriptionsListen, std::move(params), std::move(ro), [this, next, mine, id](Result<json::value> r) {
     if (!r && !next.cancelled()) MCP_LOG_WARN("client: subscriptions/listen ended: {}", r.error().message);
+    std::lock_guard lock(mu);
+    if (id->load() >= 0) listen_ended(id->load());
     // The current listen refused or ended: nothing will acknowledge it, so nobody waits for it.
     // (One replaced by a newer listen says nothing about the newer one.)
-    std::lock_guard lock(mu);
     if (mine != listens_sent) return;
     if (!r && listens_acked < mine) listen_refused.emplace(mine, r.error());
     listens_acked = std::max(listens_acked, mine);
     listen_acked.notify_all();
   });
-  std::unique_lock lock(mu);
-  listen_acked.wait_for(lock, opts.probe_timeout, [&] { return listens_acked >= mine; });
-  lock.unlock();
-  previous.cancel("replaced by a new subscriptions/listen");
-  lock.lock();
+  {
+    std::unique_lock lock(mu);
+    listen_acked.wait_for(lock, opts.probe_timeout, [&] { return listens_acked >= mine; });
+  }
+  end_previous();
+  std::lock_guard lock(mu);
   if (listen_refused && listen_refused->first == mine) return fail(listen_refused->second);
   return {};
 }
 
 void Client::Impl::listen_acknowledged(std::optional<std::int64_t> subscription) {
   std::lock_guard lock(mu);
-  // A late acknowledgement of a replaced listen changes nothing.
-  if (subscription && *subscription != newest_listen_id) return;
-  live_listen_id = newest_listen_id;
-  ++listens_acked;
+  // The acknowledgement of the listen sent last (relisten() sends one at a time); a late one of a
+  // replaced listen changes nothing. A server that does not name it is taken at its word.
+  if (subscription && *subscription != current_listen_id) return;
+  listens_acked = listens_sent;
   listen_acked.notify_all();
 }
 
-bool Client::Impl::from_replaced_listen(std::optional<std::int64_t> subscription) const {
+void Client::Impl::listen_ended(std::int64_t id) {
+  if (std::find(ended_listens.begin(), ended_listens.end(), id) != ended_listens.end()) return;
+  ended_listens.push_back(id);
+  if (ended_listens.size() > kEndedListens) ended_listens.pop_front();
+}
+
+bool Client::Impl::from_ended_listen(std::optional<std::int64_t> subscription) const {
   if (!subscription) return false;  // not a listen's (or a server that does not name it)
   std::lock_guard lock(mu);
-  return *subscription != live_listen_id;
+  return std::find(ended_listens.begin(), ended_listens.end(), *subscription) != ended_listens.end();
+}
+
+bool Client::Impl::subscribed(const std::string& uri) const {
+  std::lock_guard lock(mu);
+  return subscriptions.contains(uri);
 }
 
 void Client::Impl::stop_listening() {

@@ -66,6 +66,12 @@ std::vector<std::string> PendingCall::awaiting() const {
   return keys;
 }
 
+void PendingCall::ask_again() {
+  std::lock_guard lock(mu_);
+  for (auto& [key, ask] : asks_)
+    if (!ask.answer) ask.passed = false;
+}
+
 void PendingCall::end() {
   bool ended = false;
   InputRequests asks;
@@ -112,7 +118,10 @@ Result<json::value> PendingCall::ask(InputRequest request, const CancellationTok
   if (run) run(ended, std::move(asks));
   // Woken by the answer, the call's end, or a cancel (on_cancel notifies; the wait re-checks).
   cancel.on_cancel([self = weak_from_this()] {
-    if (auto call = self.lock()) call->cv_.notify_all();
+    auto call = self.lock();
+    if (!call) return;
+    std::lock_guard woken(call->mu_);  // not between the waiter's check and its wait
+    call->cv_.notify_all();
   });
   std::unique_lock lock(mu_);
   const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -128,7 +137,10 @@ Result<json::value> PendingCall::ask(InputRequest request, const CancellationTok
   asks_.erase(key);  // a late answer finds nothing and is dropped
   if (ended_) return fail(Error::internal("the call this " + method + " belongs to has ended"));
   if (cancel.cancelled()) return fail(Error::cancelled(method + " cancelled: " + cancel.reason()));
-  return fail(Error::timeout(fmt::format("the client did not answer {} within {} ms", method, timeout.count())));
+  auto why = fmt::format("the client did not answer {} within {} ms", method, timeout.count());
+  lock.unlock();
+  upstream_.cancel(why);  // the client has left: its call goes no further at the upstream
+  return fail(Error::timeout(std::move(why)));
 }
 
 // --- Bridge --------------------------------------------------------------------------------------
@@ -159,14 +171,14 @@ void Bridge::sweep_locked() {
   for (std::size_t i = 0; i < unclaimed.size() - kMaxUnclaimed; ++i) calls_.erase(unclaimed[i].second);
 }
 
-Result<std::shared_ptr<PendingCall>> Bridge::begin() {
+Result<std::shared_ptr<PendingCall>> Bridge::begin(CancellationToken upstream) {
   std::lock_guard lock(mu_);
   sweep_locked();
   if (calls_.size() >= kMaxCalls) {
     return fail(Error::internal(fmt::format("{}: {} calls are already in flight or waiting for their clients' input; try again later",
                                             name_, calls_.size())));
   }
-  auto call = std::make_shared<PendingCall>(fmt::format("{}-{}", prefix_, ++counter_));
+  auto call = std::make_shared<PendingCall>(fmt::format("{}-{}", prefix_, ++counter_), std::move(upstream));
   calls_.emplace(call->id(), call);
   return call;
 }
@@ -191,6 +203,11 @@ Result<json::value> Bridge::ask(std::string_view method, const json::object& par
     std::lock_guard lock(mu_);
     for (const auto& [id, call] : calls_) {
       if (call->ended()) continue;
+      if (call->upstream_token().same_as(cancel)) {  // the call names itself
+        target = call;
+        in_flight = 1;
+        break;
+      }
       ++in_flight;
       target = call;
     }

@@ -11,9 +11,11 @@
 // Either way the handler runs again with the answers, which go back to the waiting upstream
 // request, and the round repeats until the upstream's call ends.
 //
-// Which call an upstream request belongs to: neither stdio nor a 2025-11-25 session says. The
-// bridge routes it to the only call of that upstream in flight; with none, or several, it is
-// refused (an error to the upstream naming why) rather than shown to a client it may not concern.
+// Which call an upstream request belongs to: a 2026-07-28 upstream's input requests come with the
+// call they answer (its cancellation token), and go there. A 2025-11-25 session does not say: the
+// bridge routes such a request to the only call of that upstream in flight; with none, or several,
+// it is refused (an error to the upstream naming why) rather than shown to a client it may not
+// concern.
 //
 // Bounded: at most kMaxCalls calls in flight per upstream (the next is refused), at most kMaxAsks
 // unanswered requests per call; an upstream request waits at most `timeout` for its answer; a call
@@ -39,7 +41,9 @@ namespace mcp::gateway {
 
 class PendingCall : public std::enable_shared_from_this<PendingCall> {
  public:
-  explicit PendingCall(std::string id) : id_(std::move(id)) {}
+  // `upstream`: the token of the upstream's request, cancelled when the client never answers.
+  explicit PendingCall(std::string id, CancellationToken upstream = {}) : id_(std::move(id)), upstream_(std::move(upstream)) {}
+  const CancellationToken& upstream_token() const { return upstream_; }
   const std::string& id() const { return id_; }
   // What the forwarding side keeps with the call (its typed answer; proxy.cpp).
   void set_payload(std::shared_ptr<void> payload) {
@@ -61,13 +65,16 @@ class PendingCall : public std::enable_shared_from_this<PendingCall> {
   void answer(const std::string& key, Result<json::value> answer);
   // Keys passed on to the client and not yet answered.
   std::vector<std::string> awaiting() const;
+  // Those are passed on again with the next round (a retry that left one unanswered is asked again).
+  void ask_again();
   // The upstream's call ended: pending asks are refused, a waiting continuation runs.
   void end();
   bool ended() const;
   std::chrono::steady_clock::time_point ended_at() const;
 
   // From the upstream's side: adds a request and waits for its answer (at most `timeout`, or
-  // until `cancel`, or until the call ends). Errors say which.
+  // until `cancel`, or until the call ends). Errors say which. A client that did not answer in
+  // time has left: the upstream's request for the call is cancelled too.
   Result<json::value> ask(InputRequest request, const CancellationToken& cancel, std::chrono::milliseconds timeout);
 
   static constexpr std::size_t kMaxAsks = 16;
@@ -82,6 +89,7 @@ class PendingCall : public std::enable_shared_from_this<PendingCall> {
   Next ready_locked(bool& ended, InputRequests& asks);
 
   const std::string id_;
+  const CancellationToken upstream_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::map<std::string, Ask> asks_;
@@ -97,14 +105,16 @@ class Bridge {
   // `name`: the upstream's, for errors.
   explicit Bridge(std::string name);
 
-  // A new forwarded call; an error when kMaxCalls are in flight.
-  Result<std::shared_ptr<PendingCall>> begin();
+  // A new forwarded call, whose request to the upstream `upstream` cancels; an error when
+  // kMaxCalls are in flight.
+  Result<std::shared_ptr<PendingCall>> begin(CancellationToken upstream = {});
   // The call a retry names; nothing if it ended and was forgotten, or never was.
   std::shared_ptr<PendingCall> find(const std::string& id) const;
   // Forgets a call whose result went to its client.
   void finish(const std::string& id);
   // The upstream's request `method` with `params`: routed to the call it belongs to, answered with
-  // that call's client's answer.
+  // that call's client's answer. `cancel` names the call when it is that call's own token (a
+  // 2026-07-28 upstream's input requests are answered under it); else the one call in flight.
   Result<json::value> ask(std::string_view method, const json::object& params, const CancellationToken& cancel,
                           std::chrono::milliseconds timeout);
 

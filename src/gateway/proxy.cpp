@@ -433,6 +433,15 @@ void Proxy::complete(CompleteRequestParams params, const RequestContext& ctx, Re
       },
       params.ref);
   if (auto refused = admission(target)) return void(reply(fail(std::move(*refused))));
+  {
+    // Only for what the upstream lists (and so was pinned): a name it never listed is not asked of it.
+    std::lock_guard lock(mu_);
+    const auto listed = listed_states_.find(target.kind);
+    if (listed == listed_states_.end() || !listed->second.contains(target.key)) {
+      return void(reply(fail(Error::invalid_params(std::string(item_noun(target.kind)) + " '" + peer_text(target.key) +
+                                                   "' is not offered by upstream " + options_.name))));
+    }
+  }
   auto up = upstream();
   if (!up->server_supports("completions")) {
     return void(reply(fail(Error::method_not_found("completion/complete (upstream " + options_.name + " offers no completions)"))));
@@ -447,8 +456,10 @@ void Proxy::complete(CompleteRequestParams params, const RequestContext& ctx, Re
 
 namespace {
 
-// The member of the request state that names the bridged call (bridge.hpp) a retry continues.
+// The members of the request state that name the bridged call (bridge.hpp) a retry continues, and
+// the keys of the round it answers.
 constexpr std::string_view kCallState = "gatewayCall";
+constexpr std::string_view kAskedState = "asked";
 
 }  // namespace
 
@@ -481,15 +492,24 @@ void Proxy::forward(std::string_view method, const std::string& item, const json
       return void(reply(fail(Error::invalid_params("this " + std::string(method) + " is no longer waiting for input at the gateway (it ended "
                                               "or was forgotten): send the original request again, without inputResponses or requestState"))));
     }
+    // The state names the round it answers: a retry of an earlier round (replayed) is refused.
+    const json::value* asked = o->if_contains(kAskedState);
+    json::array awaiting;
+    for (const auto& key : call->awaiting()) awaiting.emplace_back(json::string(key));
+    if (!asked || *asked != json::value(awaiting)) {
+      return void(reply(fail(Error::invalid_params("this retry answers an earlier round of the " + std::string(method) +
+                                                   " than the one waiting at the gateway: send the latest requestState"))));
+    }
     for (const auto& key : call->awaiting()) {
       if (const json::object* answer = ctx->input_response(key)) call->answer(key, json::value(*answer));
     }
+    call->ask_again();  // what the retry left unanswered
     return round<R>(std::move(call), std::move(fwd), std::move(ctx), std::move(reply));
   }
-  auto begun = bridge_.begin();
+  auto fwd = std::make_shared<Forwarded<R>>();
+  auto begun = bridge_.begin(fwd->cancel);
   if (!begun) return void(reply(fail(begun.error())));
   auto call = std::move(*begun);
-  auto fwd = std::make_shared<Forwarded<R>>();
   fwd->method = std::string(method);
   fwd->item = item;
   fwd->digest = digest_of(arguments);
@@ -549,7 +569,9 @@ void Proxy::round(std::shared_ptr<PendingCall> call, std::shared_ptr<Forwarded<R
       return self->round<R>(std::move(call), std::move(fwd), std::move(ctx), std::move(reply));
     }
     live->store(false);
-    reply(ctx->input_required(std::move(pass), json::object{{kCallState, call->id()}}));
+    json::array keys;
+    for (const auto& key : call->awaiting()) keys.emplace_back(json::string(key));
+    reply(ctx->input_required(std::move(pass), json::object{{kCallState, call->id()}, {kAskedState, std::move(keys)}}));
   });
   if (!waiting) {
     live->store(false);

@@ -3,6 +3,7 @@
 // answer must meet before it leaves, and the watches behind subscriptions.
 #include "log/log.hpp"
 #include "mcp/protocol/methods.hpp"
+#include "mcp/session/thread_pool.hpp"
 #include "server/server_session.hpp"
 
 namespace mcp {
@@ -168,8 +169,16 @@ Result<ReadResourceResult> ServerSessionImpl::checked_contents(const ServerReque
 }
 
 void WatchLease::release() {
-  if (auto server = server_.lock()) server->unwatch_uri(uri_);
-  server_.reset();
+  // A lease goes when its session does, often on a transport's I/O thread, while the hook may be
+  // slow (a gateway asks its upstream) and another URI's hook may hold watch_mu: the release runs
+  // on the pool. Only the count's 1 -> 0 step calls the hook, so the order of releases and new
+  // leases does not matter.
+  auto server = std::exchange(server_, {});
+  if (server.expired()) return;
+  auto job = [server, uri = std::move(uri_)] {
+    if (auto s = server.lock()) s->unwatch_uri(uri);
+  };
+  if (!ThreadPool::shared()->post(job)) job();
 }
 
 Result<WatchLease> Server::Impl::watch_uri(const std::string& uri) {

@@ -165,3 +165,46 @@ TEST(BridgeRouting, AnswersNobodyCameBackForAreKeptOnlyUpToTheirLimit) {
   for (const auto& id : ids) kept += bridge.find(id) ? 1 : 0;
   EXPECT_EQ(kept, Bridge::kMaxUnclaimed);
 }
+
+TEST(BridgeRouting, ARequestThatNamesItsCallGoesThereHoweverManyAreInFlight) {
+  // A 2026-07-28 upstream's input requests are answered under the call's own token.
+  Bridge bridge("up");
+  CancellationToken mine;
+  auto other = bridge.begin();
+  auto call = bridge.begin(mine);
+  ASSERT_TRUE(other && call);
+  auto asked = std::async(std::launch::async, [&] { return bridge.ask("elicitation/create", elicit_params(), mine, 10s); });
+  auto asks = next_asks(**call);
+  ASSERT_EQ(asks.size(), 1u);
+  (*call)->answer(asks.begin()->first, json::value(json::object{{"action", "decline"}}));
+  auto answer = asked.get();
+  ASSERT_TRUE(answer) << answer.error().message;
+  EXPECT_EQ(answer->at("action"), "decline");
+  EXPECT_TRUE((*other)->awaiting().empty());
+}
+
+TEST(BridgeRouting, AClientThatNeverAnswersEndsItsCallAtTheUpstream) {
+  Bridge bridge("up");
+  CancellationToken upstream;
+  auto call = bridge.begin(upstream);
+  ASSERT_TRUE(call);
+  auto r = bridge.ask("sampling/createMessage", {}, upstream, 50ms);
+  ASSERT_FALSE(r);
+  EXPECT_TRUE(upstream.cancelled()) << "the upstream's request for the abandoned call goes on";
+  EXPECT_NE(upstream.reason().find("did not answer sampling/createMessage"), std::string::npos) << upstream.reason();
+}
+
+TEST(BridgeRouting, AnUnansweredRequestIsAskedAgainInTheNextRound) {
+  Bridge bridge("up");
+  auto call = bridge.begin();
+  ASSERT_TRUE(call);
+  auto asked = std::async(std::launch::async, [&] { return bridge.ask("elicitation/create", elicit_params(), CancellationToken{}, 10s); });
+  auto first = next_asks(**call);
+  ASSERT_EQ(first.size(), 1u);
+  (*call)->ask_again();  // a retry that carried no answer
+  auto again = next_asks(**call);
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again.begin()->first, first.begin()->first);
+  (*call)->answer(again.begin()->first, json::value(json::object{{"action", "cancel"}}));
+  EXPECT_TRUE(asked.get());
+}

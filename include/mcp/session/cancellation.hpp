@@ -19,6 +19,9 @@ class CancellationToken {
  public:
   CancellationToken() : state_(std::make_shared<State>()) {}
 
+  // Whether `other` is this token (a copy shares its state).
+  bool same_as(const CancellationToken& other) const { return state_ == other.state_; }
+
   bool cancelled() const {
     std::lock_guard lock(state_->mu);
     return state_->cancelled;
