@@ -56,14 +56,7 @@ class GatewayBridge : public ::testing::Test {
     co.protocol_version = revision;
     co.fallback = false;
     co.session.request_timeout = 60s;
-    http::HttpClientOptions ho;
-    ho.url = url;
-    auto t = http::HttpClientTransport::create(ho);
-    EXPECT_TRUE(t);
-    auto c = std::make_unique<Client>(co);
-    auto r = c->connect(*t);
-    EXPECT_TRUE(r) << r.error().message;
-    return c;
+    return gateway_test::connected_client(url, std::move(co));
   }
 };
 

@@ -54,14 +54,7 @@ class GatewaySubscribe : public ::testing::TestWithParam<std::tuple<const char*,
       updated.insert(uri);
       cv.notify_all();
     };
-    http::HttpClientOptions ho;
-    ho.url = url;
-    auto t = http::HttpClientTransport::create(ho);
-    EXPECT_TRUE(t);
-    auto c = std::make_unique<Client>(co);
-    auto r = c->connect(*t);
-    EXPECT_TRUE(r) << r.error().message;
-    return c;
+    return gateway_test::connected_client(url, std::move(co));
   }
 };
 

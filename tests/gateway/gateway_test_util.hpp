@@ -13,6 +13,7 @@
 #include <string>
 
 #include "mcp/client/client.hpp"
+#include "mcp/http/client_transport.hpp"
 #include "support/process.hpp"
 
 namespace mcp::gateway_test {
@@ -64,6 +65,19 @@ inline std::unique_ptr<test::BackgroundProgram> start_gateway(const std::filesys
   }
   take_urls(*gateway, urls);
   return gateway;
+}
+
+// A client connected over Streamable HTTP to `url` with `co` (a failed connect fails the test).
+inline std::unique_ptr<Client> connected_client(const std::string& url, ClientOptions co) {
+  http::HttpClientOptions ho;
+  ho.url = url;
+  auto t = http::HttpClientTransport::create(ho);
+  EXPECT_TRUE(t);
+  auto c = std::make_unique<Client>(std::move(co));
+  if (!t) return c;
+  auto r = c->connect(*t);
+  EXPECT_TRUE(r) << r.error().message;
+  return c;
 }
 
 // Every text block of a result, joined.

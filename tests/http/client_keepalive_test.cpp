@@ -87,15 +87,8 @@ namespace {
 class ScriptedSseServer {
  public:
   explicit ScriptedSseServer(std::chrono::milliseconds silence) : silence_(silence) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in sa{};
-    sa.sin_family = AF_INET;
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&sa), sizeof sa), 0);
-    EXPECT_EQ(::listen(fd_, 16), 0);
-    socklen_t len = sizeof sa;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&sa), &len);
-    port = ntohs(sa.sin_port);
+    std::tie(fd_, port) = loopback_listener();
+    EXPECT_GE(fd_, 0);
     acceptor_ = std::thread([this] {
       while (!stop_) {
         pollfd p{fd_, POLLIN, 0};

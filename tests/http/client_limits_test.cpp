@@ -97,15 +97,8 @@ struct SilentServer {
   std::thread acceptor;
   std::atomic<bool> stop{false};
   SilentServer() {
-    fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in sa{};
-    sa.sin_family = AF_INET;
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa), 0);
-    EXPECT_EQ(::listen(fd, 16), 0);
-    socklen_t len = sizeof sa;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len);
-    port = ntohs(sa.sin_port);
+    std::tie(fd, port) = loopback_listener();
+    EXPECT_GE(fd, 0);
     acceptor = std::thread([this] {
       while (!stop) {
         pollfd p{fd, POLLIN, 0};

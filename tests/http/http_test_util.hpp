@@ -20,6 +20,8 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "http/sse.hpp"
@@ -278,6 +280,21 @@ bool eventually(Pred pred, std::chrono::milliseconds timeout = 5s) {
     std::this_thread::sleep_for(10ms);
   }
   return true;
+}
+
+// A TCP socket listening on 127.0.0.1 at a free port: its fd and the port (-1 and 0 on failure).
+inline std::pair<int, unsigned short> loopback_listener() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in sa{};
+  sa.sin_family = AF_INET;
+  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 || ::listen(fd, 16) != 0) {
+    if (fd >= 0) ::close(fd);
+    return {-1, 0};
+  }
+  socklen_t len = sizeof sa;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len);
+  return {fd, ntohs(sa.sin_port)};
 }
 
 // ---- server fixture -----------------------------------------------------------------------------
