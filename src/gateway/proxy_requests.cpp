@@ -1,0 +1,288 @@
+// Proxy, the requests it forwards to its upstream (proxy.hpp): calls, gets and reads across the
+// rounds of their client's input (bridge.hpp), completion, subscriptions, and the audit record
+// each answer goes through. proxy.cpp keeps what the proxy mirrors: lists, pins and signatures.
+#include <chrono>
+
+#include "gateway/proxy.hpp"
+#include "log/log.hpp"
+#include "mcp/protocol/input_required.hpp"
+#include "mcp/protocol/methods.hpp"
+#include "mcp/session/thread_pool.hpp"
+#include "mcp/trust/jcs.hpp"
+#include "mcp/trust/sha256.hpp"
+
+namespace mcp::gateway {
+
+namespace {
+
+std::string digest_of(const json::value& arguments) {
+  auto canonical = trust::canonicalize(arguments);
+  return canonical ? trust::sha256_tag(*canonical) : std::string("(not canonicalisable)");
+}
+
+template <class R>
+std::string_view outcome_of(const Result<R>& r) {
+  if (!r) return "error";
+  if constexpr (std::is_same_v<R, CallToolResult>) {
+    if (r->is_error.value_or(false)) return "tool-error";
+  }
+  return "ok";
+}
+
+}  // namespace
+
+void Proxy::call_tool(const std::string& name, const json::object& args, std::shared_ptr<RequestContext> ctx,
+                      Reply<CallToolResult> reply) {
+  forward<CallToolResult>(method::kToolsCall, name, args, std::move(ctx), std::move(reply),
+                          [name, args](Client& up, CallOptions o, std::function<void(Result<CallToolResult>)> done) {
+                            up.call_tool_async(name, args, std::move(o), std::move(done));
+                          });
+}
+
+void Proxy::get_prompt(const std::string& name, const std::map<std::string, std::string>& args,
+                       std::shared_ptr<RequestContext> ctx, Reply<GetPromptResult> reply) {
+  json::object recorded;
+  for (const auto& [k, v] : args) recorded[k] = v;
+  forward<GetPromptResult>(method::kPromptsGet, name, recorded, std::move(ctx), std::move(reply),
+                           [name, args](Client& up, CallOptions o, std::function<void(Result<GetPromptResult>)> done) {
+                             up.get_prompt_async(name, args, std::move(o), std::move(done));
+                           });
+}
+
+void Proxy::read_resource(const std::string& uri, std::shared_ptr<RequestContext> ctx, Reply<ReadResourceResult> reply) {
+  forward<ReadResourceResult>(method::kResourcesRead, uri, json::object{}, std::move(ctx), std::move(reply),
+                              [uri](Client& up, CallOptions o, std::function<void(Result<ReadResourceResult>)> done) {
+                                up.read_resource_async(uri, std::move(o), std::move(done));
+                              });
+}
+
+void Proxy::complete(CompleteRequestParams params, const RequestContext& ctx, Reply<CompleteResult> reply) {
+  const Target target = std::visit(
+      [](const auto& ref) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(ref)>, PromptReference>) return Target{ListKind::prompts, ref.name};
+        else return Target{ListKind::resource_templates, ref.uri};
+      },
+      params.ref);
+  if (auto refused = admission(target)) return void(reply(fail(std::move(*refused))));
+  {
+    // Only for what the upstream lists (and so was pinned): a name it never listed is not asked of it.
+    std::lock_guard lock(mu_);
+    const auto listed = listed_states_.find(target.kind);
+    if (listed == listed_states_.end() || !listed->second.contains(target.key)) {
+      return void(reply(fail(Error::invalid_params(std::string(item_noun(target.kind)) + " '" + peer_text(target.key) +
+                                                   "' is not offered by upstream " + options_.name))));
+    }
+  }
+  auto up = upstream();
+  if (!up->server_supports("completions")) {
+    return void(reply(fail(Error::method_not_found("completion/complete (upstream " + options_.name + " offers no completions)"))));
+  }
+  CallOptions o;
+  o.cancel = ctx.cancellation();
+  up->complete_async(params, std::move(o), [name = options_.name, reply](Result<CompleteResult> r) {
+    if (!r && !r.error().from_peer) r.error().message = "upstream " + name + ": " + r.error().message;
+    reply(std::move(r));
+  });
+}
+
+namespace {
+
+// The members of the request state that name the bridged call (bridge.hpp) a retry continues, and
+// the keys of the round it answers.
+constexpr std::string_view kCallState = "gatewayCall";
+constexpr std::string_view kAskedState = "asked";
+
+}  // namespace
+
+// One forwarded call, across the rounds of its client's input (bridge.hpp): what the upstream
+// answered, and what the audit record needs.
+template <class R>
+struct Proxy::Forwarded {
+  std::string method;
+  std::string item;
+  std::string digest;
+  std::string client;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  CancellationToken cancel;  // the upstream request's: a cancel of any round's request reaches it
+  std::mutex mu;
+  std::optional<Result<R>> result;
+};
+
+template <class R>
+void Proxy::forward(std::string_view method, const std::string& item, const json::object& arguments,
+                    std::shared_ptr<RequestContext> ctx, Reply<R> reply,
+                    std::function<void(Client&, CallOptions, std::function<void(Result<R>)>)> start) {
+  if (const auto& state = ctx->request_state()) {
+    // A retry: the call is waiting at the gateway; its client's answers go to the upstream's
+    // requests that wait for them.
+    const json::object* o = state->if_object();
+    const json::value* id = o ? o->if_contains(kCallState) : nullptr;
+    auto call = id && id->is_string() ? bridge_.find(std::string(id->get_string())) : nullptr;
+    auto fwd = call ? std::static_pointer_cast<Forwarded<R>>(call->payload()) : nullptr;
+    if (!call || !fwd || fwd->method != method || fwd->item != item) {
+      return void(reply(fail(Error::invalid_params("this " + std::string(method) + " is no longer waiting for input at the gateway (it ended "
+                                              "or was forgotten): send the original request again, without inputResponses or requestState"))));
+    }
+    // The state names the round it answers: a retry of an earlier round (replayed) is refused.
+    const json::value* asked = o->if_contains(kAskedState);
+    json::array awaiting;
+    for (const auto& key : call->awaiting()) awaiting.emplace_back(json::string(key));
+    if (!asked || *asked != json::value(awaiting)) {
+      return void(reply(fail(Error::invalid_params("this retry answers an earlier round of the " + std::string(method) +
+                                                   " than the one waiting at the gateway: send the latest requestState"))));
+    }
+    for (const auto& key : call->awaiting()) {
+      if (const json::object* answer = ctx->input_response(key)) call->answer(key, json::value(*answer));
+    }
+    call->ask_again();  // what the retry left unanswered
+    return round<R>(std::move(call), std::move(fwd), std::move(ctx), std::move(reply));
+  }
+  auto fwd = std::make_shared<Forwarded<R>>();
+  auto begun = bridge_.begin(fwd->cancel);
+  if (!begun) return void(reply(fail(begun.error())));
+  auto call = std::move(*begun);
+  fwd->method = std::string(method);
+  fwd->item = item;
+  fwd->digest = digest_of(arguments);
+  fwd->client = ctx->session_id();
+  call->set_payload(fwd);
+  CallOptions o;
+  o.cancel = fwd->cancel;
+  // The answer arrives on the upstream client's reader thread; no thread waits while it works.
+  start(*upstream(), std::move(o), [fwd, call](Result<R> r) {
+    {
+      std::lock_guard lock(fwd->mu);
+      fwd->result = std::move(r);
+    }
+    call->end();
+  });
+  round<R>(std::move(call), std::move(fwd), std::move(ctx), std::move(reply));
+}
+
+template <class R>
+void Proxy::round(std::shared_ptr<PendingCall> call, std::shared_ptr<Forwarded<R>> fwd, std::shared_ptr<RequestContext> ctx,
+                  Reply<R> reply) {
+  // A cancel of this round's request cancels the upstream's, until this round is answered (a
+  // retry's request may end while the call goes on).
+  auto live = std::make_shared<std::atomic<bool>>(true);
+  ctx->cancellation().on_cancel([live, cancel = fwd->cancel] {
+    if (live->load()) cancel.cancel("cancelled by the client");
+  });
+  const bool waiting = call->next([weak = weak_from_this(), call, fwd, ctx, reply, live](bool ended, InputRequests asks) mutable {
+    auto self = weak.lock();
+    if (ended) {
+      live->store(false);
+      // Taken once: a replayed retry that raced the one that took it gets an error, not a copy.
+      std::optional<Result<R>> r;
+      {
+        std::lock_guard lock(fwd->mu);
+        r.swap(fwd->result);
+      }
+      if (!r) return void(reply(fail(Error::invalid_params("this " + fwd->method + " was already answered"))));
+      if (!self) return void(reply(std::move(*r)));
+      self->bridge_.finish(call->id());
+      return void(reply(self->record<R>(fwd->method, fwd->item, fwd->digest, fwd->client, fwd->start, std::move(*r))));
+    }
+    // What this client cannot answer (it did not declare the capability) is refused at the
+    // upstream, which may well go on without it; the rest is asked of the client.
+    InputRequests pass;
+    for (auto& [key, request] : asks) {
+      const auto capability = input_request_capability(request);
+      if (!capability.empty() && ctx->client_supports(capability)) {
+        pass.emplace(key, std::move(request));
+      } else {
+        call->answer(key, fail(Error::method_not_found(request.method + " (the client calling through mcp-trust gateway did not declare the '" +
+                                                       std::string(capability) + "' capability)")));
+      }
+    }
+    if (pass.empty() || !self) {
+      if (!self) return void(reply(fail(Error::internal("the gateway is stopping"))));
+      return self->round<R>(std::move(call), std::move(fwd), std::move(ctx), std::move(reply));
+    }
+    live->store(false);
+    json::array keys;
+    for (const auto& key : call->awaiting()) keys.emplace_back(json::string(key));
+    reply(ctx->input_required(std::move(pass), json::object{{kCallState, call->id()}, {kAskedState, std::move(keys)}}));
+  });
+  if (!waiting) {
+    live->store(false);
+    reply(fail(Error::invalid_params("another request is already continuing this " + fwd->method + " at the gateway")));
+  }
+}
+
+template <class R>
+Result<R> Proxy::record(std::string_view method, const std::string& item, const std::string& arguments_digest,
+                        const std::string& client, std::chrono::steady_clock::time_point start, Result<R> r) {
+  // The upstream's own errors pass as they are; ours (it exited, timed out, the connection
+  // dropped) say which upstream.
+  if (!r && !r.error().from_peer) r.error().message = "upstream " + options_.name + ": " + r.error().message;
+  const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+  const auto us = elapsed.count();
+  if (options_.metrics) options_.metrics->observe(options_.name, method, outcome_of(r), elapsed);
+  json::object record{{"server", options_.name},
+                      {"method", method},
+                      {"item", peer_text(item, 1024)},
+                      {"arguments", arguments_digest},
+                      {"client", client},
+                      {"latencyUs", us},
+                      {"outcome", outcome_of(r)}};
+  if (!r) record["error"] = peer_text(r.error().message);
+  // A call record survives the gateway being killed; it reaches the disk with the next decision
+  // or checkpoint (an fsync per call would cost ~1 ms).
+  if (auto a = audit_->append("call", std::move(record), Db::Durability::process_crash); !a) {
+    // An unrecorded request is not answered: the log must hold every call that happened.
+    return fail(Error::internal("the gateway could not record the call: " + a.error().message));
+  }
+  return r;
+}
+
+Result<void> Proxy::watch(const std::string& uri, bool on) {
+  // Held across the upstream's answer, so two subscribes of one URI cannot both go out.
+  std::lock_guard lock(watch_mu_);
+  if (!on) {
+    auto it = watched_.find(uri);
+    if (it == watched_.end() || --it->second > 0) return {};
+    watched_.erase(it);
+    // The last watcher may go as a session is torn down, on a thread that must not wait on the
+    // upstream: the unsubscribe goes out from the pool, unless the URI is watched again by then.
+    auto job = [weak = weak_from_this(), uri] {
+      auto self = weak.lock();
+      if (!self) return;
+      std::lock_guard again(self->watch_mu_);
+      if (self->watched_.contains(uri)) return;
+      if (auto r = self->upstream()->unsubscribe(uri); !r) {
+        MCP_LOG_WARN("gateway {}: unsubscribing from {} failed: {}", self->options_.name, peer_text(uri), r.error().message);
+      }
+    };
+    if (!ThreadPool::shared()->post(job)) MCP_LOG_WARN("gateway {}: no thread to unsubscribe from {}", options_.name, peer_text(uri));
+    return {};
+  }
+  if (int& n = watched_[uri]; n++ > 0) return {};
+  if (auto r = upstream()->subscribe(uri); !r) {
+    watched_.erase(uri);
+    return fail(Error{r.error().code, "upstream " + options_.name + " refused the subscription: " + r.error().message, {}});
+  }
+  return {};
+}
+
+void Proxy::resource_updated(const std::string& uri) {
+  server_->notify_resource_updated(uri);
+  std::shared_ptr<ProxyObserver> observer;
+  {
+    // Not refresh_mu_: this runs on the upstream's reader thread, which a refresh waits on.
+    std::lock_guard lock(observer_mu_);
+    observer = observer_.lock();
+  }
+  if (observer) observer->resource_updated(*this, uri);
+}
+
+void Proxy::resubscribe() {
+  std::lock_guard lock(watch_mu_);
+  for (const auto& [uri, n] : watched_) {
+    if (auto r = upstream()->subscribe(uri); !r) {
+      MCP_LOG_WARN("gateway {}: subscribing again to {} after a restart failed: {}", options_.name, peer_text(uri), r.error().message);
+    }
+  }
+}
+
+}  // namespace mcp::gateway
