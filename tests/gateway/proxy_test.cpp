@@ -49,6 +49,14 @@ class GatewayProxy : public ::testing::Test {
   std::unique_ptr<Client> client;
   std::atomic<int> list_changes{0};
 
+  // A client of `aggregate`'s Server, in memory (null if it did not connect).
+  static std::unique_ptr<Client> aggregate_client(Aggregate& aggregate) {
+    auto [a, b] = make_memory_transport_pair();
+    auto c = std::make_unique<Client>();
+    if (!aggregate.server()->connect(a) || !c->connect(b)) return nullptr;
+    return c;
+  }
+
   virtual ItemPolicy policy() const { return {}; }
   virtual std::optional<ServerSignature> signature() const { return std::nullopt; }
   virtual void add_upstream_items() {}
@@ -221,10 +229,9 @@ TEST(GatewayAggregateName, PrefixedAndShortenedDeterministically) {
 TEST_F(GatewayProxy, TheAggregateServesTheUpstreamsItemsUnderItsNameAndItsPins) {
   auto aggregate = Aggregate::make(nullptr);
   aggregate->add(proxy);
-  auto [a, b] = make_memory_transport_pair();
-  ASSERT_TRUE(aggregate->server()->connect(a));
-  Client all;
-  ASSERT_TRUE(all.connect(b));
+  auto connected = aggregate_client(*aggregate);
+  ASSERT_TRUE(connected);
+  Client& all = *connected;
   auto prompts = all.list_all_prompts();
   ASSERT_TRUE(prompts) << prompts.error().message;
   ASSERT_EQ(prompts->size(), 1u);
@@ -288,10 +295,9 @@ TEST_F(GatewayDeclared, AResourceExpandingADeclaredTemplateIsDeclaredAtBothPaths
   ASSERT_TRUE(own) << own.error().message;
   auto aggregate = Aggregate::make(nullptr);
   aggregate->add(proxy);
-  auto [a, b] = make_memory_transport_pair();
-  ASSERT_TRUE(aggregate->server()->connect(a));
-  Client all;
-  ASSERT_TRUE(all.connect(b));
+  auto connected = aggregate_client(*aggregate);
+  ASSERT_TRUE(connected);
+  Client& all = *connected;
   auto read = all.read_resource("mem://note");
   ASSERT_TRUE(read) << read.error().message;
   EXPECT_EQ(std::get<TextResourceContents>(read->contents.at(0)).text, "the note");
