@@ -191,8 +191,7 @@ std::shared_ptr<PendingCall> Bridge::find(const std::string& id) const {
 
 void Bridge::finish(const std::string& id) {
   std::lock_guard lock(mu_);
-  calls_.erase(id);
-  sweep_locked();
+  calls_.erase(id);  // begin() sweeps what nobody came back for
 }
 
 Result<json::value> Bridge::ask(std::string_view method, const json::object& params, const CancellationToken& cancel,

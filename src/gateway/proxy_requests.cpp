@@ -125,13 +125,14 @@ void Proxy::forward(std::string_view method, const std::string& item, const json
     }
     // The state names the round it answers: a retry of an earlier round (replayed) is refused.
     const json::value* asked = o->if_contains(kAskedState);
+    const auto keys = call->awaiting();
     json::array awaiting;
-    for (const auto& key : call->awaiting()) awaiting.emplace_back(json::string(key));
+    for (const auto& key : keys) awaiting.emplace_back(json::string(key));
     if (!asked || *asked != json::value(awaiting)) {
       return void(reply(fail(Error::invalid_params("this retry answers an earlier round of the " + std::string(method) +
                                                    " than the one waiting at the gateway: send the latest requestState"))));
     }
-    for (const auto& key : call->awaiting()) {
+    for (const auto& key : keys) {
       if (const json::object* answer = ctx->input_response(key)) call->answer(key, json::value(*answer));
     }
     call->ask_again();  // what the retry left unanswered
