@@ -93,7 +93,7 @@ void Aggregate::remove(Proxy& proxy) {
     std::erase_if(of_kind, [&, kind = kind](const auto& entry) {
       auto holder = entry.second.proxy.lock();
       if (holder && holder.get() != &proxy) return false;
-      unserve(*server_, kind, entry.first);
+      unserve(*server_, proxy, kind, entry.first, entry.second.key);
       return true;
     });
   }
@@ -173,7 +173,7 @@ void Aggregate::unserved(Proxy& proxy, ListKind kind, const std::string& key) {
   auto it = of_kind.find(as_served);
   if (it == of_kind.end() || it->second.proxy.lock().get() != &proxy) return;  // another upstream's
   of_kind.erase(it);
-  unserve(*server_, kind, as_served);
+  unserve(*server_, proxy, kind, as_served, key);
 }
 
 void Aggregate::changed(Proxy&, ListKind kind) { server_->availability_changed(kind); }

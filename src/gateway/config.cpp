@@ -122,6 +122,32 @@ Result<bool> read_trust_key(std::string_view key, const json::value& v, Upstream
   return true;
 }
 
+// The keys of servers.NAME about what the gateway says of itself to the upstream: true if `key`
+// is one of them.
+Result<bool> read_client_key(std::string_view key, const json::value& v, UpstreamConfig& u, const std::string& where) {
+  if (key == "logLevel") {
+    auto level = v.is_string() ? parse_logging_level(v.as_string()) : std::nullopt;
+    if (v == "off") u.log_level.reset();
+    else if (!level) return fail(bad(where, "\"logLevel\" is \"off\" or an MCP logging level (debug, info, notice, warning, error, critical, alert, emergency)"));
+    else u.log_level = *level;
+    return true;
+  }
+  if (key != "roots") return false;
+  const auto wrong = [&](const std::string& what) { return fail(bad(where, "\"roots\"" + what)); };
+  if (!v.is_array()) return wrong(" must be an array of {\"uri\": \"file:///...\", \"name\"?}");
+  if (v.as_array().size() > kMaxRoots) return wrong(" has more than " + std::to_string(kMaxRoots) + " entries");
+  for (const auto& entry : v.as_array()) {
+    const std::string at = "[" + std::to_string(u.roots.size()) + "]";
+    auto root = entry.is_object() ? from_json<Root>(entry) : Result<Root>(fail(Error::invalid_params("not an object")));
+    if (!root) return wrong(at + ": " + root.error().message);
+    // The spec's roots are file:// URIs; a server reads them as directories it may use.
+    if (!root->uri.starts_with("file://")) return wrong(at + ".uri must be a file:// URI");
+    if (!root->extra.empty()) return wrong(at + ": unknown key \"" + peer_text(std::string(root->extra.begin()->key()), 64) + "\"");
+    u.roots.push_back(std::move(*root));
+  }
+  return true;
+}
+
 Result<void> apply_gateway_section(const json::value& section, GatewayConfig& config) {
   if (!section.is_object()) return fail(bad("\"gateway\"", "must be an object"));
   const auto& g = section.as_object();
@@ -159,7 +185,11 @@ Result<void> apply_gateway_section(const json::value& section, GatewayConfig& co
         it->timeout = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
       } else if (auto trust = read_trust_key(k, v, *it, where); !trust) {
         return fail(trust.error());
-      } else if (!*trust) {
+      } else if (*trust) {
+        continue;
+      } else if (auto client = read_client_key(k, v, *it, where); !client) {
+        return fail(client.error());
+      } else if (!*client) {
         return fail(bad(where, "unknown key \"" + peer_text(std::string(k), 64) + "\""));
       }
     }

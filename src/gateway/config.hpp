@@ -26,7 +26,9 @@
 #include "gateway/pin_store.hpp"
 #include "gateway/policy.hpp"
 #include "mcp/error.hpp"
+#include "mcp/protocol/logging.hpp"
 #include "mcp/protocol/profiles.hpp"
+#include "mcp/protocol/roots.hpp"
 #include "mcp/signature/checker.hpp"
 #include "mcp/signature/signature.hpp"
 #include "mcp/trust/ed25519.hpp"
@@ -35,6 +37,7 @@ namespace mcp::gateway {
 
 inline constexpr std::size_t kMaxConfigBytes = 1024 * 1024;
 inline constexpr std::size_t kMaxUpstreams = 256;
+inline constexpr std::size_t kMaxRoots = 256;  // per upstream
 
 struct UpstreamConfig {
   std::string name;  // [A-Za-z0-9_-]{1,64}: it is a URL path segment and a tool-name prefix
@@ -61,6 +64,12 @@ struct UpstreamConfig {
   std::optional<trust::Ed25519PublicKey> card_key;
   std::optional<trust::Ed25519PublicKey> manifest_key;
   EnforcementMode manifest_mode = EnforcementMode::strict;
+  // What the gateway, as the upstream's client, says of itself (docs/gateway.md, "What the
+  // upstream is told"): "roots", the roots it answers roots/list with (file:// URIs; none: it does
+  // not declare roots), and "logLevel", the level it asks the upstream's notifications/message at
+  // ("off": none asked for). They go to the gateway's log, not to clients.
+  std::vector<Root> roots;
+  std::optional<LoggingLevel> log_level = LoggingLevel::info;
 
   // Its entries in the file (mcpServers.NAME and gateway.servers.NAME) as written: a reload keeps
   // an upstream running when this is unchanged.

@@ -28,9 +28,17 @@ ResourceTree watched_through(std::weak_ptr<Proxy> proxy) {
   return tree;
 }
 
+// After the item is added: what it needs of its client, if the policy says.
+void require(Server& server, const std::weak_ptr<Proxy>& proxy, ListKind kind, const std::string& as_served,
+             const std::string& key) {
+  auto p = proxy.lock();
+  if (const CapabilityRequirement* r = p ? p->requirement(key) : nullptr) server.require_capabilities(kind, as_served, *r);
+}
+
 }  // namespace
 
 Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Tool& as_served, std::string key) {
+  require(server, proxy, ListKind::tools, as_served.name, key);
   server.add_async_tool(as_served, [proxy = std::move(proxy), key = std::move(key)](
                                        const json::object& args, std::shared_ptr<RequestContext> ctx, Reply<CallToolResult> reply) {
     auto p = proxy.lock();
@@ -41,6 +49,7 @@ Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const T
 }
 
 Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Prompt& as_served, std::string key) {
+  require(server, proxy, ListKind::prompts, as_served.name, key);
   server.add_async_prompt(as_served, [proxy = std::move(proxy), key = std::move(key)](
                                          const std::map<std::string, std::string>& args, std::shared_ptr<RequestContext> ctx,
                                          Reply<GetPromptResult> reply) {
@@ -52,11 +61,13 @@ Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const P
 }
 
 Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Resource& resource) {
+  require(server, proxy, ListKind::resources, resource.uri, resource.uri);
   server.add_async_resource(resource, read_through(proxy), watched_through(proxy));
   return {};
 }
 
 Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const ResourceTemplate& resource_template) {
+  require(server, proxy, ListKind::resource_templates, resource_template.uri_template, resource_template.uri_template);
   auto read = read_through(proxy);
   return server.add_async_resource_template(
       resource_template,
@@ -65,12 +76,13 @@ Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const R
       watched_through(proxy));
 }
 
-void unserve(Server& server, ListKind kind, const std::string& key) {
+void unserve(Server& server, const Proxy& proxy, ListKind kind, const std::string& as_served, const std::string& key) {
+  if (proxy.requirement(key)) server.require_capabilities(kind, as_served, {});  // an empty one removes it
   switch (kind) {
-    case ListKind::tools: server.remove_tool(key); break;
-    case ListKind::prompts: server.remove_prompt(key); break;
-    case ListKind::resources: server.remove_resource(key); break;
-    case ListKind::resource_templates: server.remove_resource_template(key); break;
+    case ListKind::tools: server.remove_tool(as_served); break;
+    case ListKind::prompts: server.remove_prompt(as_served); break;
+    case ListKind::resources: server.remove_resource(as_served); break;
+    case ListKind::resource_templates: server.remove_resource_template(as_served); break;
   }
 }
 

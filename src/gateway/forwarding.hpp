@@ -4,6 +4,9 @@
 // items of every upstream on one Server, under names of its own: `as_served` is the item as our
 // clients see it, `key` its name at the upstream.
 //
+// What the upstream's policy says the item needs of its client (requireCapabilities) is required
+// of it where served, under the name it is served as.
+//
 // A request that arrives once the Proxy is gone (the gateway stopping) is answered with an error.
 #pragma once
 
@@ -23,7 +26,7 @@ class Proxy;
 // subscription to it is forwarded too (Proxy::watch).
 [[nodiscard]] Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Resource& resource);
 [[nodiscard]] Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const ResourceTemplate& resource_template);
-// Stops serving the item `key` of `kind` (its name or URI as served).
-void unserve(Server& server, ListKind kind, const std::string& key);
+// Stops serving the item of `kind` served as `as_served`, `key` at `proxy`'s upstream.
+void unserve(Server& server, const Proxy& proxy, ListKind kind, const std::string& as_served, const std::string& key);
 
 }  // namespace mcp::gateway

@@ -62,7 +62,57 @@ std::optional<std::string> ItemPolicy::denies(ListKind kind, const std::string& 
   return std::nullopt;
 }
 
+const CapabilityRequirement* ItemPolicy::requirement(const std::string& key) const {
+  for (const auto& rule : require)
+    if (glob_match(rule.items, key)) return &rule.requirement;
+  return nullptr;
+}
+
+namespace {
+
+// "requireCapabilities": an array of {"items", "capabilities", "whenMissing"?}.
+Result<void> read_requirements(const json::value& value, ItemPolicy& policy, const std::string& where) {
+  const auto bad = [&](const std::string& what) {
+    return Error::invalid_params("gateway config: " + where + ": \"requireCapabilities\"" + what);
+  };
+  if (!value.is_array()) return fail(bad(" must be an array of {\"items\", \"capabilities\", \"whenMissing\"}"));
+  if (value.as_array().size() > kMaxCapabilityRules) {
+    return fail(bad(" has more than " + std::to_string(kMaxCapabilityRules) + " rules"));
+  }
+  for (const auto& v : value.as_array()) {
+    const std::string at = "[" + std::to_string(policy.require.size()) + "]";
+    if (!v.is_object()) return fail(bad(at + " must be an object"));
+    const auto& o = v.as_object();
+    for (const auto& [k, _] : o) {
+      if (k != "items" && k != "capabilities" && k != "whenMissing")
+        return fail(bad(at + ": unknown key \"" + peer_text(std::string(k), 64) + "\""));
+    }
+    const auto* items = o.if_contains("items");
+    const auto* caps = o.if_contains("capabilities");
+    if (!items || !items->is_string()) return fail(bad(at + ".items must be a pattern (a string)"));
+    // A client capability is an object ({"sampling": {}}); an empty set would require nothing.
+    if (!caps || !caps->is_object() || caps->as_object().empty())
+      return fail(bad(at + ".capabilities must be a non-empty object of client capabilities, e.g. {\"sampling\": {}}"));
+    for (const auto& [name, c] : caps->as_object()) {
+      if (!c.is_object()) return fail(bad(at + ".capabilities." + peer_text(std::string(name), 64) + " must be an object"));
+    }
+    CapabilityRule rule{.items = std::string(items->as_string()), .requirement = {.capabilities = caps->as_object()}};
+    if (const auto* when = o.if_contains("whenMissing")) {
+      if (*when == "hide") rule.requirement.when_missing = CapabilityRequirement::WhenMissing::hide;
+      else if (*when != "show") return fail(bad(at + ".whenMissing is \"show\" or \"hide\""));
+    }
+    policy.require.push_back(std::move(rule));
+  }
+  return {};
+}
+
+}  // namespace
+
 Result<bool> read_policy_key(std::string_view key, const json::value& value, ItemPolicy& policy, const std::string& where) {
+  if (key == "requireCapabilities") {
+    if (auto ok = read_requirements(value, policy, where); !ok) return fail(ok.error());
+    return true;
+  }
   std::vector<std::string>* list = key == "allow"         ? &policy.allow
                                    : key == "deny"        ? &policy.deny
                                    : key == "denyHints"   ? &policy.deny_hints

@@ -13,9 +13,22 @@
 // that say they are. A denied item is hidden from its list and refused with an error naming the
 // rule (PolicyStage).
 //
+// And what an item needs of the client that uses it, as the SDK's per-request client
+// capabilities have it (mcp/server/requirements.hpp):
+//
+//   "requireCapabilities": [{"items": "trigger-sampling*", "capabilities": {"sampling": {}},
+//                            "whenMissing": "hide"}]
+//
+// The first rule whose pattern matches an item's key applies. A request that does not declare the
+// capabilities is refused (-32021 naming what is missing); a list request lacking them sees the
+// item marked with what it needs ("show", the default) or not at all ("hide"). An upstream's
+// session is shared by every client, so the upstream cannot tell them apart: this is where a tool
+// that asks its client for sampling or elicitation is kept from clients that cannot answer.
+//
 // Thread-safety: immutable once built.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +38,7 @@
 #include "mcp/error.hpp"
 #include "mcp/protocol/list_kind.hpp"
 #include "mcp/protocol/tool.hpp"
+#include "mcp/server/requirements.hpp"
 #include "mcp/server/stage.hpp"
 
 namespace mcp::gateway {
@@ -32,19 +46,29 @@ namespace mcp::gateway {
 // `pattern` against all of `text`: `*` any run, `?` one byte. Iterative, O(|pattern| * |text|) at worst.
 bool glob_match(std::string_view pattern, std::string_view text);
 
+inline constexpr std::size_t kMaxCapabilityRules = 256;
+
+struct CapabilityRule {
+  std::string items;  // the pattern
+  CapabilityRequirement requirement;
+};
+
 struct ItemPolicy {
   std::vector<std::string> allow;         // empty: every item
   std::vector<std::string> deny;
   std::vector<std::string> deny_hints;    // "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"
   std::vector<std::string> allow_hinted;
+  std::vector<CapabilityRule> require;  // "requireCapabilities"
 
   bool empty() const { return allow.empty() && deny.empty() && deny_hints.empty(); }
   // Why item `key` of `kind` is denied (the rule, for the error), or nothing when it is allowed.
   // `tool` is the tool's definition, for its annotations.
   std::optional<std::string> denies(ListKind kind, const std::string& key, const Tool* tool) const;
+  // What item `key` needs of its client: the first rule matching it, if any.
+  const CapabilityRequirement* requirement(const std::string& key) const;
 };
 
-// Reads the four keys from a servers.NAME object into `policy`; other keys are left to the caller.
+// Reads the four keys, and "requireCapabilities", from a servers.NAME object into `policy`; other keys are left to the caller.
 // Errors: a value of the wrong type, an unknown hint name.
 [[nodiscard]] Result<bool> read_policy_key(std::string_view key, const json::value& value, ItemPolicy& policy,
                                            const std::string& where);

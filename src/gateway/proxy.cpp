@@ -308,7 +308,7 @@ Result<bool> Proxy::refresh(Client& up, ListKind kind, ServerSignature& vouched)
   // Registered whatever their state (the stages decide per request); each request is forwarded
   // through this proxy (forwarding.hpp: asynchronous, recorded, cancellable).
   std::weak_ptr<Proxy> weak = weak_from_this();
-  auto remove = [&](const std::string& key) { unserve(*server_, kind, key); };
+  auto remove = [&](const std::string& key) { unserve(*server_, *this, kind, key, key); };
   switch (kind) {
     case ListKind::tools:
       return mirror(kind, up.list_all_tools(), [](const Tool& t) { return t.name; },

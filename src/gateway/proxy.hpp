@@ -14,8 +14,8 @@
 // that meets the item, and the derived signature follows it (sessions keep the one they were given
 // at initialize; 2026-07-28 requests get the current one).
 //
-// Not forwarded yet: resources/subscribe, completion, logging, and the upstream's own requests
-// (sampling, elicitation, roots): the upstream sees a client that declares none of them.
+// Also forwarded: completion, subscriptions (watch), and what the upstream asks during a call
+// (bridge.hpp). What the upstream is told of its client (roots, log level) is upstream.hpp's.
 //
 // Thread-safety: the Server serves its sessions on its own threads; refresh() may be called from
 // any thread.
@@ -110,6 +110,8 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   // Why a request for (or a list showing) the item is refused: the policy's rule, else its pin's
   // state (quarantined, rejected); nothing when it is served. `target.key` is the upstream's key.
   std::optional<Error> admission(const Target& target);
+  // What the upstream's item `key` needs of the client that uses it (policy.hpp), wherever served.
+  const CapabilityRequirement* requirement(const std::string& key) const { return options_.policy.requirement(key); }
   // Lists the upstream again (every kind it offers), pins what it lists, and registers what changed.
   [[nodiscard]] Result<void> refresh();
   // Asks for a refresh from the proxy's own thread (for the upstream's list_changed, which arrives

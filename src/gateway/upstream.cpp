@@ -4,6 +4,7 @@
 #include <iostream>
 #include <set>
 
+#include "gateway/upstream_log.hpp"
 #include "log/log.hpp"
 #include "mcp/log.hpp"
 #include "mcp/http/card_fetch.hpp"
@@ -77,7 +78,7 @@ Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
   co.max_pages = kMaxPages;
   // What the upstream asks its client is asked of the client whose call it serves (bridge.hpp),
   // so the upstream is told the gateway's client can answer it; a client that cannot is refused
-  // there, per request. Roots are not bridged: an upstream asks for them outside any call.
+  // there, per request.
   auto bridged = [shared = shared_, timeout = config_.timeout](std::string method) {
     return [shared, timeout, method](const json::object& params, const CancellationToken& cancel) -> Result<json::value> {
       std::shared_ptr<Proxy> p;
@@ -90,6 +91,14 @@ Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
     };
   };
   co.on_sampling = bridged(std::string(method::kSamplingCreateMessage));
+  // Roots are the configured ones: one session serves every client, so no client's own roots
+  // could be the upstream's (config.hpp).
+  if (!config_.roots.empty()) {
+    co.on_roots = [roots = config_.roots](const json::object&, const CancellationToken&) -> Result<json::value> {
+      return to_json(ListRootsResult{.roots = roots});
+    };
+  }
+  co.on_log = [log = std::make_shared<UpstreamLog>(config_.name)](const LoggingMessageNotificationParams& m) { log->write(m); };
   co.sampling_tools = true;
   co.on_elicitation = bridged(std::string(method::kElicitationCreate));
   co.elicitation_url = true;
@@ -155,6 +164,11 @@ Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
   if (auto init = client->connect(*transport); !init) {
     client->shutdown();
     return fail(Error::internal(config_.name + ": the upstream did not initialize: " + init.error().message));
+  }
+  if (config_.log_level && client->server_supports("logging")) {
+    // A refusal costs only the upstream's messages: the upstream is served anyway.
+    if (auto ok = client->set_log_level(*config_.log_level); !ok)
+      MCP_LOG_WARN("gateway {}: the upstream refused logging/setLevel: {}", config_.name, ok.error().message);
   }
   return client;
 }

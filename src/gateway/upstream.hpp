@@ -14,6 +14,9 @@
 // signed tools/manifest (manifestKey) are checked by the SDK's client stages in the configured
 // mode, and every violation is in the audit log.
 //
+// What its client says of itself: sampling and elicitation (bridged, bridge.hpp), the configured
+// roots, and the configured log level, its messages going to the gateway's log (upstream_log.hpp).
+//
 // Thread-safety: server(), restarts() and config() from any thread; close() once, from the owner.
 #pragma once
 

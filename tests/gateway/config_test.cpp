@@ -148,4 +148,32 @@ TEST(GatewayConfig, AMistakeInTrustSettingsIsAnErrorNotAWeakerDefault) {
             std::string::npos);
 }
 
+TEST(GatewayConfig, WhatTheGatewaySaysOfItselfToAnUpstream) {
+  auto c = parse_config(R"({"mcpServers": {"a": {"command": "x"}, "b": {"command": "y"}}, "gateway": {"servers": {
+      "a": {"roots": [{"uri": "file:///srv/data", "name": "data"}, {"uri": "file:///tmp"}], "logLevel": "warning"},
+      "b": {"logLevel": "off"}}}})");
+  ASSERT_TRUE(c) << c.error().message;
+  const auto& a = c->upstreams.at(0);
+  ASSERT_EQ(a.roots.size(), 2u);
+  EXPECT_EQ(a.roots[0].uri, "file:///srv/data");
+  EXPECT_EQ(a.roots[0].name, "data");
+  EXPECT_FALSE(a.roots[1].name);
+  EXPECT_EQ(a.log_level, LoggingLevel::warning);
+  EXPECT_FALSE(c->upstreams.at(1).log_level);
+  EXPECT_TRUE(c->upstreams.at(1).roots.empty());
+  // Unset: no roots declared, messages asked for at info.
+  auto plain = parse_config(R"({"mcpServers": {"a": {"command": "x"}}})");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->upstreams.front().log_level, LoggingLevel::info);
+
+  auto with = [](const std::string& server) {
+    return R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {"servers": {"a": )" + server + "}}}";
+  };
+  EXPECT_NE(error_of(with(R"({"logLevel": "loud"})")).find("\"logLevel\" is \"off\" or"), std::string::npos);
+  EXPECT_NE(error_of(with(R"({"roots": "/srv"})")).find("\"roots\" must be an array"), std::string::npos);
+  EXPECT_NE(error_of(with(R"({"roots": [{"uri": "/srv"}]})")).find("[0].uri must be a file:// URI"), std::string::npos);
+  EXPECT_NE(error_of(with(R"({"roots": [{"url": "file:///srv"}]})")).find("[0]"), std::string::npos);
+  EXPECT_NE(error_of(with(R"({"roots": [{"uri": "file:///srv", "nmae": "x"}]})")).find("unknown key \"nmae\""), std::string::npos);
+}
+
 }  // namespace

@@ -77,4 +77,44 @@ TEST(GatewayPolicyRules, ReadFromTheConfigWithClearErrors) {
   EXPECT_NE(bad_type.error().message.find("array of strings"), std::string::npos);
 }
 
+TEST(GatewayPolicyRules, CapabilityRequirementsFirstMatchingRuleWins) {
+  auto c = parse_config(R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {"servers": {"a": {"requireCapabilities": [
+      {"items": "ask_*", "capabilities": {"elicitation": {"url": {}}}, "whenMissing": "hide"},
+      {"items": "*", "capabilities": {"sampling": {}}}]}}}})");
+  ASSERT_TRUE(c) << c.error().message;
+  const auto& p = c->upstreams.at(0).policy;
+  const CapabilityRequirement* ask = p.requirement("ask_user");
+  ASSERT_NE(ask, nullptr);
+  EXPECT_EQ(ask->when_missing, CapabilityRequirement::WhenMissing::hide);
+  EXPECT_TRUE(ask->capabilities.at("elicitation").as_object().contains("url"));
+  const CapabilityRequirement* other = p.requirement("summarize");
+  ASSERT_NE(other, nullptr);
+  EXPECT_EQ(other->when_missing, CapabilityRequirement::WhenMissing::show);
+  EXPECT_TRUE(other->capabilities.contains("sampling"));
+  EXPECT_TRUE(p.empty()) << "a requirement denies nothing";
+  auto none = parse_config(R"({"mcpServers": {"a": {"command": "x"}}})");
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none->upstreams.at(0).policy.requirement("ask_user"), nullptr);
+}
+
+TEST(GatewayPolicyRules, AMistakenRequirementIsAnErrorNotNoRequirement) {
+  auto error_of = [](const std::string& rules) {
+    auto c = parse_config(R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {"servers": {"a": {"requireCapabilities": )" +
+                          rules + "}}}}");
+    return c ? std::string() : c.error().message;
+  };
+  EXPECT_NE(error_of(R"({"items": "x"})").find("must be an array"), std::string::npos);
+  EXPECT_NE(error_of(R"([{"capabilities": {"sampling": {}}}])").find("[0].items"), std::string::npos);
+  EXPECT_NE(error_of(R"([{"items": "x", "capabilities": {}}])").find("non-empty object"), std::string::npos);
+  EXPECT_NE(error_of(R"([{"items": "x", "capabilities": {"sampling": true}}])").find("capabilities.sampling must be an object"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"([{"items": "x", "capabilities": {"sampling": {}}, "whenMissing": "drop"}])").find("whenMissing"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"([{"items": "x", "capabilities": {"sampling": {}}, "item": "y"}])").find("unknown key \"item\""),
+            std::string::npos);
+  std::string many = "[";
+  for (std::size_t i = 0; i <= kMaxCapabilityRules; ++i) many += std::string(i ? "," : "") + R"({"items": "x", "capabilities": {"sampling": {}}})";
+  EXPECT_NE(error_of(many + "]").find("more than 256 rules"), std::string::npos);
+}
+
 }  // namespace
