@@ -81,7 +81,13 @@ std::shared_ptr<Aggregate> Aggregate::make(std::shared_ptr<const trust::Ed25519S
   return a;
 }
 
-void Aggregate::add(const std::shared_ptr<Proxy>& proxy) { proxy->observe(weak_from_this()); }
+void Aggregate::add(const std::shared_ptr<Proxy>& proxy) {
+  {
+    std::lock_guard lock(mu_);
+    members_.push_back(proxy);
+  }
+  proxy->observe(weak_from_this());
+}
 
 void Aggregate::remove(Proxy& proxy) {
   proxy.observe({});  // no more news from it
@@ -97,6 +103,11 @@ void Aggregate::remove(Proxy& proxy) {
       return true;
     });
   }
+  std::erase_if(members_, [&](const std::weak_ptr<Proxy>& m) {
+    auto p = m.lock();
+    return !p || p.get() == &proxy;
+  });
+  vouch_locked();
 }
 
 std::string Aggregate::served_key(const Proxy& proxy, ListKind kind, const std::string& key) const {
@@ -185,6 +196,55 @@ void Aggregate::resource_updated(Proxy& proxy, const std::string& uri) {
     if (owner && owner.get() != &proxy) return;
   }
   server_->notify_resource_updated(uri);
+}
+
+void Aggregate::vouched(Proxy&) {
+  std::lock_guard lock(mu_);
+  vouch_locked();
+}
+
+void Aggregate::vouch_locked() {
+  ServerSignature all;
+  for (const auto& member : members_) {
+    auto proxy = member.lock();
+    auto signature = proxy ? proxy->server()->signature() : nullptr;
+    if (!signature) continue;
+    // What this upstream declares, unless another upstream holds that name or URI here (the first
+    // to list it does): /mcp's signature speaks for what /mcp serves.
+    const auto held_by_another = [&](ListKind kind, const std::string& served) {
+      const auto& of_kind = origins_[kind];
+      auto it = of_kind.find(served);
+      if (it == of_kind.end()) return false;
+      auto holder = it->second.proxy.lock();
+      return holder && holder != proxy;
+    };
+    for (auto tool : signature->tools) {
+      tool.tool.name = served_key(*proxy, ListKind::tools, tool.tool.name);
+      if (!held_by_another(ListKind::tools, tool.tool.name)) all.tools.push_back(std::move(tool));
+    }
+    for (auto prompt : signature->prompts) {
+      prompt.name = served_key(*proxy, ListKind::prompts, prompt.name);
+      if (!held_by_another(ListKind::prompts, prompt.name)) all.prompts.push_back(std::move(prompt));
+    }
+    for (const auto& resource : signature->resources)
+      if (!held_by_another(ListKind::resources, resource.uri)) all.resources.push_back(resource);
+    for (const auto& t : signature->resource_templates)
+      if (!held_by_another(ListKind::resource_templates, t.uri_template)) all.resource_templates.push_back(t);
+  }
+  std::string serialized = json::serialize(to_json(all));
+  if (serialized == signature_json_) return;
+  // Not held to it (as an upstream's derived one is not): the upstreams' own stages hold theirs.
+  SignatureServing serving;
+  serving.in_server_card = true;
+  serving.self_check = false;
+  if (auto ok = server_->set_signature(std::move(all), serving); !ok) {
+    // Over the limits (many upstreams): vouch for nothing rather than for an older set.
+    MCP_LOG_ERROR("gateway /mcp: cannot serve the union of the upstreams' signatures ({}); serving an empty one",
+                  ok.error().message);
+    (void)server_->set_signature(ServerSignature{}, serving);
+    serialized = json::serialize(to_json(ServerSignature{}));
+  }
+  signature_json_ = std::move(serialized);
 }
 
 }  // namespace mcp::gateway

@@ -11,7 +11,10 @@
 // metrics: aggregate_stage admits it with Proxy::admission), so an item quarantined at
 // /servers/NAME/mcp is quarantined here too, with the same error naming the upstream's own key
 // (what `mcp-trust gateway approve` takes). tools/manifest is signed with the gateway's key.
-// No capability signature is served here yet (each upstream's own is at its path).
+//
+// Its capability signature is the union of the upstreams' (each the configured one, or the one
+// derived from what is approved), under the names served here, without what another upstream
+// holds here; rebuilt whenever one of them changes, and carried in the card for /mcp.
 //
 // Thread-safety: the observer calls come from each proxy's refresh (any thread); the Server serves
 // on its own threads; the mapping is under a mutex.
@@ -21,6 +24,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "gateway/proxy.hpp"
 
@@ -46,6 +50,7 @@ class Aggregate final : public ProxyObserver, public std::enable_shared_from_thi
   void unserved(Proxy& proxy, ListKind kind, const std::string& key) override;
   void changed(Proxy& proxy, ListKind kind) override;
   void resource_updated(Proxy& proxy, const std::string& uri) override;
+  void vouched(Proxy& proxy) override;
 
   // Where an item served here comes from: its upstream's proxy and its key there.
   struct Origin {
@@ -61,6 +66,10 @@ class Aggregate final : public ProxyObserver, public std::enable_shared_from_thi
   std::shared_ptr<Server> server_;
   mutable std::mutex mu_;
   std::map<ListKind, std::map<std::string, Origin>> origins_;  // served key -> origin
+  std::vector<std::weak_ptr<Proxy>> members_;                  // every proxy added, for the signature
+  std::string signature_json_;                                 // the one served, serialized
+  // Serves the union of the members' signatures (under mu_).
+  void vouch_locked();
 };
 
 }  // namespace mcp::gateway

@@ -38,6 +38,12 @@ Result<std::unique_ptr<Gateway>> Gateway::start(const GatewayConfig& config, Sta
   http_options.routes.emplace("/metrics", [raw = g.get()](const http::PlainRequest&) {
     return http::PlainResponse{200, {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}, raw->metrics_text()};
   });
+  // /mcp's card at its own well-known URL, as each upstream's is at its (serve()); not at the
+  // origin's, where a client looking for an upstream's card that has none would take it.
+  http::ServerCardOptions card;
+  card.key = g->state_.key;
+  http_options.routes.emplace(std::string(kServerCardPath) + std::string(kAggregatePath),
+                              http::server_card_route(g->aggregate_->server(), card));
   g->http_ = std::make_unique<http::HttpServer>(g->aggregate_->server(), std::move(http_options));
   if (auto ok = g->http_->start(); !ok) return fail(ok.error());
   for (auto& u : started) {
@@ -49,8 +55,8 @@ Result<std::unique_ptr<Gateway>> Gateway::start(const GatewayConfig& config, Sta
 Result<void> Gateway::serve(std::unique_ptr<Upstream> upstream) {
   const std::string& name = upstream->config().name;
   // Its card and profiles at its own well-known URL (the document's path followed by the
-  // endpoint's, as RFC 9728 places a resource's metadata). The origin's are /mcp's: no card, no
-  // profiles, so no client takes one upstream's for another's.
+  // endpoint's, as RFC 9728 places a resource's metadata). The origin has none, so no client
+  // takes one upstream's for another's.
   http::ServerCardOptions card;
   card.key = state_.key;
   std::map<std::string, http::RouteHandler> routes{

@@ -165,6 +165,7 @@ void Proxy::observe(std::weak_ptr<ProxyObserver> observer) {
       if (!ec && definition.is_object()) o->served(*this, kind, key, definition.as_object());
     }
   }
+  o->vouched(*this);
 }
 
 bool Proxy::upstream_offers(const Client& upstream, ListKind kind) {
@@ -224,6 +225,7 @@ void Proxy::vouch(ServerSignature vouched) {
     serialized = json::serialize(to_json(ServerSignature{}));
   }
   vouched_json_ = std::move(serialized);
+  if (auto o = observer_.lock()) o->vouched(*this);
 }
 
 template <class Item, class KeyOf, class Add, class Remove>

@@ -55,6 +55,9 @@ class ProxyObserver {
   virtual void changed(Proxy& proxy, ListKind kind) = 0;
   // The upstream says the resource `uri` changed (it was subscribed to through the proxy).
   virtual void resource_updated(Proxy& proxy, const std::string& uri) = 0;
+  // The signature served for the upstream (proxy.server()->signature()) changed, or is told for
+  // the first time.
+  virtual void vouched(Proxy& proxy) = 0;
 };
 
 struct ProxyOptions {

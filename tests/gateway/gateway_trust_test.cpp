@@ -327,6 +327,36 @@ TEST_F(GatewayTrust, AConfiguredSignatureIsServedAndHeldAtBothPaths) {
   EXPECT_TRUE(all->call_tool("declared__test_simple_text", {}));
 }
 
+TEST_F(GatewayTrust, TheAggregateHasACardOfTheUnionOfTheUpstreamsSignatures) {
+  auto card = verified_card("(all)");
+  ASSERT_TRUE(card);
+  EXPECT_TRUE(card->url.ends_with("/.well-known/mcp.json/mcp")) << card->url;
+  const auto declared = tool_names(card->card.signature);
+  // Each upstream's, under the names served at /mcp: the derived ones and the configured one.
+  EXPECT_TRUE(declared.contains("signed__test_simple_text"));
+  EXPECT_TRUE(declared.contains("signed__test_image_content"));
+  EXPECT_TRUE(declared.contains("declared__test_simple_text"));
+  EXPECT_FALSE(declared.contains("declared__test_image_content"));  // outside its configured signature
+  EXPECT_FALSE(declared.contains("test_simple_text"));              // never under an upstream's own name
+  for (const auto& name : declared) EXPECT_EQ(name.find("forged__"), std::string::npos) << "a refused upstream: " << name;
+
+  // A strict client at /mcp, holding the gateway to the card's signature, finds its lists inside it.
+  SignaturePolicy policy;
+  policy.mode = EnforcementMode::strict;
+  policy.expected = card->card.signature;
+  ClientOptions co;
+  co.protocol_version = "2025-11-25";
+  co.signature_policy = policy;
+  auto c = connect("(all)", co);
+  ASSERT_TRUE(c);
+  auto tools = c->list_all_tools();
+  ASSERT_TRUE(tools) << tools.error().message;
+  EXPECT_TRUE(c->signature_violations().empty()) << c->signature_violations().front().describe();
+  EXPECT_GT(tools->size(), 10u);
+  for (const auto& t : *tools) EXPECT_TRUE(declared.contains(t.name)) << t.name << " is listed but not in /mcp's signature";
+  EXPECT_TRUE(c->call_tool("signed__test_simple_text", {}));
+}
+
 TEST_F(GatewayTrust, AnUpstreamWhoseManifestDoesNotVerifyIsRefusedAndAudited) {
   EXPECT_FALSE(urls.contains("forged"));
   const auto err = gateway->err();
