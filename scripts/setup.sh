@@ -17,6 +17,8 @@ debs=(
   # Fuzzing (libFuzzer): clang 16 is the first Debian clang that compiles libstdc++ 12's
   # <expected>; its runtime package carries libFuzzer and the sanitizers.
   clang-16 libclang-rt-16-dev
+  # The gateway's review page is tested in a real browser (Playwright drives Debian's Chromium).
+  chromium
 )
 
 missing=()

@@ -90,10 +90,11 @@ Result<std::int64_t> AuditLog::append(std::string_view kind, json::object body, 
   return seq;
 }
 
-Result<void> AuditLog::each(const std::function<bool(const AuditRecord&)>& visit) const {
+Result<void> AuditLog::each(const std::function<bool(const AuditRecord&)>& visit, std::int64_t after) const {
   return db_->locked([&](Db& d) -> Result<void> {
-    auto s = d.prepare("SELECT seq, time, kind, body, prev, hash FROM audit ORDER BY seq");
+    auto s = d.prepare("SELECT seq, time, kind, body, prev, hash FROM audit WHERE seq > ? ORDER BY seq");
     if (!s) return fail(s.error());
+    s->bind(1, after);
     for (;;) {
       auto row = s->step();
       if (!row) return fail(row.error());
@@ -105,10 +106,30 @@ Result<void> AuditLog::each(const std::function<bool(const AuditRecord&)>& visit
   });
 }
 
-Result<ChainCheck> AuditLog::verify() const {
-  ChainCheck check;
-  check.head = zero_hash();
-  std::int64_t expected_seq = 1;
+Result<std::vector<AuditRecord>> AuditLog::tail(std::size_t n) const {
+  std::vector<AuditRecord> out;
+  auto ok = db_->locked([&](Db& d) -> Result<void> {
+    auto s = d.prepare("SELECT seq, time, kind, body, prev, hash FROM audit ORDER BY seq DESC LIMIT ?");
+    if (!s) return fail(s.error());
+    s->bind(1, static_cast<std::int64_t>(n));
+    for (;;) {
+      auto row = s->step();
+      if (!row) return fail(row.error());
+      if (!*row) return {};
+      auto r = read_row(*s);
+      if (!r) return fail(r.error());
+      out.push_back(std::move(*r));
+    }
+  });
+  if (!ok) return fail(ok.error());
+  return out;
+}
+
+Result<ChainCheck> AuditLog::verify(const ChainCheck& from) const {
+  if (from.first_broken) return from;  // a broken chain stays broken
+  ChainCheck check = from;
+  if (check.head.empty()) check.head = zero_hash();
+  std::int64_t expected_seq = check.records + 1;
   auto broken = [&](std::int64_t seq, std::string why) {
     check.first_broken = seq;
     check.why = std::move(why);
@@ -129,7 +150,7 @@ Result<ChainCheck> AuditLog::verify() const {
     check.head = r.hash;
     ++expected_seq;
     return true;
-  });
+  }, from.records);
   if (!walked) return fail(walked.error());
   return check;
 }

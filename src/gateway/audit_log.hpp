@@ -15,6 +15,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gateway/sqlite_db.hpp"
 #include "mcp/json.hpp"
@@ -49,9 +50,15 @@ class AuditLog {
   // The same inside a transaction the caller holds on the same Db, so that a change and its record
   // commit together or not at all.
   [[nodiscard]] static Result<std::int64_t> append_in(Db& d, std::string_view kind, const json::object& body);
-  [[nodiscard]] Result<ChainCheck> verify() const;
-  // Every record in sequence order, as stored (not checked: verify() does that).
-  [[nodiscard]] Result<void> each(const std::function<bool(const AuditRecord&)>& visit) const;
+  // Walks the chain from the start, or on from `from` (the check of its first records, whose
+  // head and count it starts from): a page that verified the chain once checks only what came
+  // since. A check that found the chain broken is returned as it is.
+  [[nodiscard]] Result<ChainCheck> verify(const ChainCheck& from = {}) const;
+  // Every record in sequence order (those after sequence number `after`), as stored (not
+  // checked: verify() does that).
+  [[nodiscard]] Result<void> each(const std::function<bool(const AuditRecord&)>& visit, std::int64_t after = 0) const;
+  // The last `n` records, newest first, as stored.
+  [[nodiscard]] Result<std::vector<AuditRecord>> tail(std::size_t n) const;
 
   static std::string zero_hash();
   // The hash a record with these fields must have.

@@ -148,11 +148,34 @@ Result<bool> read_client_key(std::string_view key, const json::value& v, Upstrea
   return true;
 }
 
+// gateway.ui: {"enabled", "remote", "allowedHosts"}.
+Result<void> read_review_section(const json::value& v, ReviewConfig& ui) {
+  if (!v.is_object()) return fail(bad("gateway.ui", "must be an object"));
+  for (const auto& [k, value] : v.as_object()) {
+    if (k == "enabled" || k == "remote") {
+      if (!value.is_bool()) return fail(bad("gateway.ui", "\"" + std::string(k) + "\" is true or false"));
+      (k == "enabled" ? ui.enabled : ui.remote) = value.as_bool();
+    } else if (k == "allowedHosts") {
+      if (!value.is_array()) return fail(bad("gateway.ui", "\"allowedHosts\" must be an array of host names"));
+      for (const auto& h : value.as_array()) {
+        if (!h.is_string() || h.as_string().empty()) return fail(bad("gateway.ui", "\"allowedHosts\" must be an array of host names"));
+        ui.allowed_hosts.emplace_back(h.as_string());
+      }
+    } else {
+      return fail(bad("gateway.ui", "unknown key \"" + peer_text(std::string(k), 64) + "\" (enabled, remote, allowedHosts)"));
+    }
+  }
+  return {};
+}
+
 Result<void> apply_gateway_section(const json::value& section, GatewayConfig& config) {
   if (!section.is_object()) return fail(bad("\"gateway\"", "must be an object"));
   const auto& g = section.as_object();
   for (const auto& [k, v] : g) {
-    if (k != "listen" && k != "servers") return fail(bad("\"gateway\"", "unknown key \"" + peer_text(std::string(k), 64) + "\""));
+    if (k != "listen" && k != "servers" && k != "ui") return fail(bad("\"gateway\"", "unknown key \"" + peer_text(std::string(k), 64) + "\""));
+  }
+  if (const auto* ui = g.if_contains("ui")) {
+    if (auto ok = read_review_section(*ui, config.ui); !ok) return fail(ok.error());
   }
   if (const auto* listen = g.if_contains("listen")) {
     if (!listen->is_string()) return fail(bad("gateway.listen", "must be a string HOST:PORT"));
@@ -179,10 +202,10 @@ Result<void> apply_gateway_section(const json::value& section, GatewayConfig& co
         if (v == "allow") it->new_items = NewItems::allow;
         else if (v == "quarantine") it->new_items = NewItems::quarantine;
         else return fail(bad(where, "\"newItems\" is \"allow\" or \"quarantine\""));
-      } else if (k == "timeoutSeconds") {
+      } else if (k == "timeoutSeconds" || k == "askTimeoutSeconds") {
         const auto seconds = v.is_number() ? v.to_number<double>() : -1.0;
-        if (!(seconds >= 0.1 && seconds <= 86400)) return fail(bad(where, "\"timeoutSeconds\" is a number from 0.1 to 86400"));
-        it->timeout = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+        if (!(seconds >= 0.1 && seconds <= 86400)) return fail(bad(where, "\"" + std::string(k) + "\" is a number from 0.1 to 86400"));
+        (k == "timeoutSeconds" ? it->timeout : it->ask_timeout) = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
       } else if (auto trust = read_trust_key(k, v, *it, where); !trust) {
         return fail(trust.error());
       } else if (*trust) {

@@ -51,6 +51,7 @@ struct UpstreamConfig {
   // The gateway section's servers.NAME.
   NewItems new_items = NewItems::allow;
   std::chrono::milliseconds timeout{60'000};  // "timeoutSeconds": each request to the upstream
+  std::chrono::milliseconds ask_timeout{120'000};  // "askTimeoutSeconds": a call the policy asks about waits this long
   ItemPolicy policy;                          // "allow", "deny", "denyHints", "allowHinted" (policy.hpp)
   // Trust spoken on the upstream's behalf (docs/gateway.md, "Trust"):
   std::optional<ServerSignature> signature;  // "signature": served as is; unset: derived from what is approved
@@ -78,9 +79,17 @@ struct UpstreamConfig {
   bool is_stdio() const { return !command.empty(); }
 };
 
+// The gateway section's "ui": the review page (review_page.hpp, review_access.hpp).
+struct ReviewConfig {
+  bool enabled = true;                     // "enabled"
+  bool remote = false;                     // "remote": served to peers other than loopback
+  std::vector<std::string> allowed_hosts;  // "allowedHosts": Host names besides loopback ones
+};
+
 struct GatewayConfig {
   std::vector<UpstreamConfig> upstreams;  // in the file's order
   std::optional<std::string> listen;      // "HOST:PORT"
+  ReviewConfig ui;
   std::vector<std::string> warnings;      // ignored keys, skipped (disabled) servers
   std::vector<std::string> disabled;      // names of the servers skipped ("disabled": true)
 };

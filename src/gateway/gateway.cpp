@@ -44,6 +44,13 @@ Result<std::unique_ptr<Gateway>> Gateway::start(const GatewayConfig& config, Sta
   card.key = g->state_.key;
   http_options.routes.emplace(std::string(kServerCardPath) + std::string(kAggregatePath),
                               http::server_card_route(g->aggregate_->server(), card));
+  if (options.review) {
+    ReviewSource source;
+    source.upstreams = [raw = g.get()] { return raw->upstream_states(); };
+    source.decided = [raw = g.get()](const std::string& server) { raw->decided(server); };
+    g->review_ = ReviewPage::make(g->state_, std::move(*options.review), std::move(source));
+    http_options.routes.merge(g->review_->routes());
+  }
   g->http_ = std::make_unique<http::HttpServer>(g->aggregate_->server(), std::move(http_options));
   if (auto ok = g->http_->start(); !ok) return fail(ok.error());
   for (auto& u : started) {
@@ -154,6 +161,24 @@ std::string Gateway::metrics_text() const {
     if (auto blocked = state_.pins->count_blocked(g.upstream)) g.quarantined = *blocked;
   }
   return metrics_->render(gauges);
+}
+
+json::array Gateway::upstream_states() const {
+  std::lock_guard lock(upstreams_mu_);
+  json::array out;
+  for (const auto& u : upstreams_) {
+    out.push_back(json::object{{"name", u->config().name}, {"status", u->status()}, {"restarts", u->restarts()},
+                               {"path", upstream_path(u->config().name)}});
+  }
+  return out;
+}
+
+void Gateway::decided(const std::string& server) {
+  std::lock_guard lock(upstreams_mu_);
+  for (const auto& u : upstreams_) {
+    // It lists again: what its clients may see changed, and they are told so.
+    if (u->config().name == server) u->proxy()->refresh_later();
+  }
 }
 
 Gateway::~Gateway() { stop(); }

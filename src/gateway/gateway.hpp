@@ -21,6 +21,7 @@
 #include "gateway/aggregate.hpp"
 #include "gateway/config.hpp"
 #include "gateway/metrics.hpp"
+#include "gateway/review_page.hpp"
 #include "gateway/state.hpp"
 #include "gateway/upstream.hpp"
 #include "mcp/http/server.hpp"
@@ -36,6 +37,8 @@ std::string well_known_path(std::string_view document, const std::string& name);
 struct GatewayOptions {
   std::string state_dir;
   http::HttpServerOptions http{};  // host and port from the configuration's listen or --listen
+  // Who may use the review page at /ui (review_access.hpp); unset: no page.
+  std::optional<ReviewAccess> review{};
 };
 
 // What a reload did, by upstream name.
@@ -69,6 +72,9 @@ class Gateway {
  private:
   Gateway() = default;
   std::string metrics_text() const;
+  // What the review page shows of the upstreams, and what it tells them.
+  json::array upstream_states() const;
+  void decided(const std::string& server);
   // Starts serving an upstream at its path, its card and profiles at theirs, and in /mcp.
   Result<void> serve(std::unique_ptr<Upstream> upstream);
   // Stops serving it (its sessions end) and closes it.
@@ -81,6 +87,7 @@ class Gateway {
   mutable std::mutex upstreams_mu_;  // /metrics reads the list while a reload changes it
   std::vector<std::unique_ptr<Upstream>> upstreams_;
   std::shared_ptr<Aggregate> aggregate_;
+  std::shared_ptr<ReviewPage> review_;
   std::unique_ptr<http::HttpServer> http_;  // after the upstreams: stopped before they close
 };
 

@@ -62,6 +62,8 @@ std::optional<std::string> ItemPolicy::denies(ListKind kind, const std::string& 
   return std::nullopt;
 }
 
+bool ItemPolicy::asks(const std::string& key) const { return matches_any(ask, key); }
+
 const CapabilityRequirement* ItemPolicy::requirement(const std::string& key) const {
   for (const auto& rule : require)
     if (glob_match(rule.items, key)) return &rule.requirement;
@@ -117,6 +119,7 @@ Result<bool> read_policy_key(std::string_view key, const json::value& value, Ite
                                    : key == "deny"        ? &policy.deny
                                    : key == "denyHints"   ? &policy.deny_hints
                                    : key == "allowHinted" ? &policy.allow_hinted
+                                   : key == "ask"         ? &policy.ask
                                                           : nullptr;
   if (!list) return false;
   const auto bad = [&] {

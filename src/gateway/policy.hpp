@@ -5,6 +5,7 @@
 //   "deny":        ["*delete*"]           never items matching one of these (wins over everything)
 //   "denyHints":   ["destructiveHint"]    never tools that may have this behaviour...
 //   "allowHinted": ["write_note"]         ...unless they match one of these
+//   "ask":         ["send_*"]             a person allows each call first (approvals.hpp)
 //
 // Patterns match the item's key (a tool's or prompt's name, a resource's URI, a template's
 // uriTemplate) as a whole, `*` any run of characters, `?` one character. A hint is judged in the
@@ -58,17 +59,20 @@ struct ItemPolicy {
   std::vector<std::string> deny;
   std::vector<std::string> deny_hints;    // "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"
   std::vector<std::string> allow_hinted;
+  std::vector<std::string> ask;           // calls, gets and reads wait for a person's decision
   std::vector<CapabilityRule> require;  // "requireCapabilities"
 
   bool empty() const { return allow.empty() && deny.empty() && deny_hints.empty(); }
   // Why item `key` of `kind` is denied (the rule, for the error), or nothing when it is allowed.
   // `tool` is the tool's definition, for its annotations.
   std::optional<std::string> denies(ListKind kind, const std::string& key, const Tool* tool) const;
+  // Whether a request for item `key` waits for a person's decision (and is not denied).
+  bool asks(const std::string& key) const;
   // What item `key` needs of its client: the first rule matching it, if any.
   const CapabilityRequirement* requirement(const std::string& key) const;
 };
 
-// Reads the four keys, and "requireCapabilities", from a servers.NAME object into `policy`; other keys are left to the caller.
+// Reads the five keys, and "requireCapabilities", from a servers.NAME object into `policy`; other keys are left to the caller.
 // Errors: a value of the wrong type, an unknown hint name.
 [[nodiscard]] Result<bool> read_policy_key(std::string_view key, const json::value& value, ItemPolicy& policy,
                                            const std::string& where);

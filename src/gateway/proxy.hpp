@@ -30,6 +30,7 @@
 #include <thread>
 #include <vector>
 
+#include "gateway/approvals.hpp"
 #include "gateway/bridge.hpp"
 #include "gateway/metrics.hpp"
 #include "mcp/trust/ed25519.hpp"
@@ -66,6 +67,10 @@ struct ProxyOptions {
   std::string state_dir;          // shown in the errors that say how to approve
   ItemPolicy policy{};            // what is denied whatever its pin (policy.hpp)
   std::shared_ptr<Metrics> metrics{};  // every forwarded request is counted here, if set
+  // Where a request the policy asks about waits for a person (null: such requests are refused,
+  // saying there is nobody to ask), and for how long.
+  std::shared_ptr<Approvals> approvals{};
+  std::chrono::milliseconds ask_timeout{120'000};
   // Served as the upstream's capability signature (and held to it); unset: derived from what is
   // approved at each refresh, not held (the pins hold the upstream; see docs/gateway.md, "Trust").
   std::optional<ServerSignature> signature{};
@@ -148,9 +153,14 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   template <class R>
   struct Forwarded;
   template <class R>
+  using Start = std::function<void(Client&, CallOptions, std::function<void(Result<R>)>)>;
+  template <class R>
   void forward(std::string_view method, const std::string& item, const json::object& arguments,
-               std::shared_ptr<RequestContext> ctx, Reply<R> reply,
-               std::function<void(Client&, CallOptions, std::function<void(Result<R>)>)> start);
+               std::shared_ptr<RequestContext> ctx, Reply<R> reply, Start<R> start);
+  // The first round of a forwarded request (once a person allowed it, if the policy asks).
+  template <class R>
+  void begin(std::string_view method, const std::string& item, std::string digest, std::shared_ptr<RequestContext> ctx,
+             Reply<R> reply, Start<R> start);
   template <class R>
   void round(std::shared_ptr<PendingCall> call, std::shared_ptr<Forwarded<R>> fwd, std::shared_ptr<RequestContext> ctx,
              Reply<R> reply);

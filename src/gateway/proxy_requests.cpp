@@ -110,8 +110,7 @@ struct Proxy::Forwarded {
 
 template <class R>
 void Proxy::forward(std::string_view method, const std::string& item, const json::object& arguments,
-                    std::shared_ptr<RequestContext> ctx, Reply<R> reply,
-                    std::function<void(Client&, CallOptions, std::function<void(Result<R>)>)> start) {
+                    std::shared_ptr<RequestContext> ctx, Reply<R> reply, Start<R> start) {
   if (const auto& state = ctx->request_state()) {
     // A retry: the call is waiting at the gateway; its client's answers go to the upstream's
     // requests that wait for them.
@@ -138,13 +137,45 @@ void Proxy::forward(std::string_view method, const std::string& item, const json
     call->ask_again();  // what the retry left unanswered
     return round<R>(std::move(call), std::move(fwd), std::move(ctx), std::move(reply));
   }
+  std::string digest = digest_of(arguments);
+  if (!options_.policy.asks(item)) return begin<R>(method, item, std::move(digest), std::move(ctx), std::move(reply), std::move(start));
+  // The policy asks a person first (approvals.hpp): the request waits, holding no thread, and
+  // its client is told where to decide while it waits.
+  auto approvals = options_.approvals;
+  if (!approvals) {
+    return void(reply(fail(Error::invalid_params(std::string(method) + " of " + peer_text(item) + " (upstream " + options_.name +
+                                                 ") waits for a person to allow it, and this gateway has nobody to ask"))));
+  }
+  auto canonical = trust::canonicalize(json::value(arguments));
+  Ask ask{.server = options_.name, .method = std::string(method), .item = item, .client = ctx->session_id(),
+          .arguments = canonical ? *canonical : std::string("(not canonicalisable)"), .digest = digest};
+  const double total = std::chrono::duration<double>(options_.ask_timeout).count();
+  auto asked = approvals->ask(
+      std::move(ask), options_.ask_timeout,
+      [ctx, total](std::chrono::seconds waited, const std::string& message) {
+        ctx->progress(static_cast<double>(waited.count()), total, message);
+      },
+      [weak = weak_from_this(), method = std::string(method), item, digest, ctx, reply, start](Result<void> allowed) mutable {
+        auto self = weak.lock();
+        if (!allowed || !self) return void(reply(fail(allowed ? Error::internal("the gateway is stopping") : allowed.error())));
+        self->begin<R>(method, item, std::move(digest), std::move(ctx), std::move(reply), std::move(start));
+      });
+  if (!asked) return void(reply(fail(asked.error())));
+  ctx->cancellation().on_cancel([weak = std::weak_ptr<Approvals>(approvals), id = asked->id] {
+    if (auto a = weak.lock()) a->withdraw(id, "the client cancelled the request while it waited");
+  });
+}
+
+template <class R>
+void Proxy::begin(std::string_view method, const std::string& item, std::string digest, std::shared_ptr<RequestContext> ctx,
+                  Reply<R> reply, Start<R> start) {
   auto fwd = std::make_shared<Forwarded<R>>();
   auto begun = bridge_.begin(fwd->cancel);
   if (!begun) return void(reply(fail(begun.error())));
   auto call = std::move(*begun);
   fwd->method = std::string(method);
   fwd->item = item;
-  fwd->digest = digest_of(arguments);
+  fwd->digest = std::move(digest);
   fwd->client = ctx->session_id();
   call->set_payload(fwd);
   CallOptions o;

@@ -25,6 +25,9 @@ Result<State> open_state(const std::filesystem::path& dir) {
   auto pins = PinStore::open(s.db, s.audit);
   if (!pins) return fail(pins.error());
   s.pins = std::move(*pins);
+  auto asks = AskStore::open(s.db, s.audit);
+  if (!asks) return fail(asks.error());
+  s.asks = std::move(*asks);
   return s;
 }
 

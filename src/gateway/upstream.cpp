@@ -199,6 +199,8 @@ Result<std::unique_ptr<Upstream>> Upstream::start(const UpstreamConfig& config, 
   po.new_items = config.new_items;
   po.state_dir = state_dir;
   po.policy = config.policy;
+  po.approvals = state.approvals;
+  po.ask_timeout = config.ask_timeout;
   po.metrics = std::move(metrics);
   po.signature = config.signature;
   po.key = state.key;
@@ -274,6 +276,12 @@ void Upstream::restart_loop(std::stop_token stop) {
 }
 
 Upstream::~Upstream() { close(); }
+
+std::string Upstream::status() const {
+  std::lock_guard lock(shared_->mutex);
+  if (shared_->closing) return "stopped";
+  return shared_->down ? "restarting: " + shared_->why : "connected";
+}
 
 void Upstream::close() {
   std::shared_ptr<Client> connecting;

@@ -17,7 +17,7 @@
 // What its client says of itself: sampling and elicitation (bridged, bridge.hpp), the configured
 // roots, and the configured log level, its messages going to the gateway's log (upstream_log.hpp).
 //
-// Thread-safety: server(), restarts() and config() from any thread; close() once, from the owner.
+// Thread-safety: server(), restarts(), status() and config() from any thread; close() once, from the owner.
 #pragma once
 
 #include <atomic>
@@ -54,6 +54,8 @@ class Upstream {
   std::shared_ptr<Proxy> proxy() const { return proxy_; }
   // How many times the upstream was started again after its connection ended.
   int restarts() const { return restarts_.load(); }
+  // "connected", or "restarting: WHY" while its connection is down.
+  std::string status() const;
   // Stops restarting and ends the upstream session (a child gets its stdin closed, then signals).
   void close();
 

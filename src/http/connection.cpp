@@ -392,7 +392,10 @@ net::awaitable<bool> handle(ServerState& state, S& stream, const Request& req) {
     co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, "server is shutting down"));
   }
   if (auto handler = state.route_for(path)) {
-    PlainRequest pr{std::string(req.method_string()), std::string(target), {}};
+    PlainRequest pr{std::string(req.method_string()), std::string(target), {}, req.body(), {}};
+    boost::system::error_code peer_ec;
+    const auto remote = beast::get_lowest_layer(stream).socket().remote_endpoint(peer_ec);
+    if (!peer_ec) pr.peer = remote.address().to_string();
     for (const auto& f : req) {
       std::string name(f.name_string());
       for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -6,10 +6,12 @@
 //   mcp-trust gateway approve [--state DIR] [--kind KIND] SERVER ITEM
 //   mcp-trust gateway reject  [--state DIR] [--kind KIND] SERVER ITEM
 //   mcp-trust gateway key [--state DIR]
+//   mcp-trust gateway pending [--state DIR] [--json]
+//   mcp-trust gateway decide [--state DIR] ID allow|deny
 //
 // --config serves every server of an mcpServers file (src/gateway/config.hpp) over Streamable HTTP,
 // each at /servers/NAME/mcp and all together at /mcp (NAME__item); it prints "NAME URL" per
-// upstream, "(all) URL" for /mcp and "listening on URL" once ready,
+// upstream, "(all) URL" for /mcp, "(review) URL#token=TOKEN" for the review page and "listening on URL" once ready,
 // reloads the file on SIGHUP (unchanged upstreams keep running with their sessions; it prints
 // "reloaded kept=A,B started=C stopped=D"), and stops on SIGINT/SIGTERM. --stdio serves our stdin/stdout in front of COMMAND, a stdio MCP server started as a child: an
 // mcpServers entry is wrapped by prefixing its command. Its tools are pinned on first sight
@@ -49,6 +51,9 @@ struct GatewayCliOptions {
   bool json_output = false;
   std::string kind;
   std::string server, item;
+  // decide
+  std::int64_t call_id = 0;
+  std::string decision;
 };
 
 std::string state_dir(const GatewayCliOptions& o) { return gateway::state_dir_or_default(o.state).string(); }
@@ -69,6 +74,9 @@ Result<gateway::State> open_serving_state(const GatewayCliOptions& o) {
   if (!key) return fail(key.error());
   state->key = std::move(*key);
   tell(o, "signing as " + state->key->public_key().key_id() + " (public key " + state->key->public_key().hex() + ")");
+  auto approvals = gateway::Approvals::start(state->asks);
+  if (!approvals) return fail(approvals.error());
+  state->approvals = std::move(*approvals);
   return state;
 }
 
@@ -158,6 +166,13 @@ int run_config(const GatewayCliOptions& o) {
   go.state_dir = state_dir(o);
   go.http.host = listen->first;
   go.http.port = listen->second;
+  std::string review_token;
+  if (config->ui.enabled) {
+    auto token = gateway::load_or_create_review_token(state_dir(o));
+    if (!token) { tell(o, token.error().message); return kExitError; }
+    review_token = *token;
+    go.review = gateway::ReviewAccess{.token = *token, .remote = config->ui.remote, .allowed_hosts = config->ui.allowed_hosts};
+  }
   std::vector<std::string> problems;
   auto gw = gateway::Gateway::start(*config, *state, std::move(go), problems);
   for (const auto& p : problems) tell(o, p);
@@ -167,6 +182,11 @@ int run_config(const GatewayCliOptions& o) {
   std::string lines;
   for (const auto& name : (*gw)->upstream_names()) lines += name + " " + base + gateway::upstream_path(name) + "\n";
   lines += "(all) " + base + std::string(gateway::kAggregatePath) + "\n";
+  if (!review_token.empty()) {
+    // The token rides in the fragment: the browser keeps it, no server log or Referer sees it.
+    lines += "(review) " + base + std::string(gateway::kReviewPath) + "#token=" + review_token + "\n";
+    state->approvals->set_review_url(base + std::string(gateway::kReviewPath));
+  }
   lines += "listening on " + base + "\n";
   if (!write_stdout(lines)) return kExitError;
   wait_for_stop(stop_signals, [&] { reload(**gw, o, base); });
@@ -220,6 +240,39 @@ int run_decide(const GatewayCliOptions& o, bool approve) {
              : kExitError;
 }
 
+// Calls waiting for a person's decision (the "ask" policy), oldest first.
+int run_pending(const GatewayCliOptions& o) {
+  auto state = gateway::open_state(state_dir(o));
+  if (!state) { report("gateway pending", state.error().message); return kExitError; }
+  auto asks = state->asks->pending();
+  if (!asks) { report("gateway pending", asks.error().message); return kExitError; }
+  if (o.json_output) {
+    json::array out;
+    for (const auto& a : *asks) out.push_back(to_json(a));
+    return write_stdout(pretty_json(out)) ? kExitOk : kExitError;
+  }
+  std::string s;
+  for (const auto& a : *asks) {
+    s += std::to_string(a.id) + "  " + peer_text(a.server, 200) + "  " + a.method + " " + peer_text(a.item, 1024) +
+         "  arguments " + peer_text(a.arguments, 512) + "  until " + a.deadline + "\n";
+  }
+  if (asks->empty()) s = "no call is waiting for a decision\n";
+  return write_stdout(s) ? kExitOk : kExitError;
+}
+
+int run_decide_call(const GatewayCliOptions& o) {
+  auto state = gateway::open_state(state_dir(o));
+  if (!state) { report("gateway decide", state.error().message); return kExitError; }
+  const char* user = std::getenv("USER");
+  auto decided = state->asks->decide(o.call_id, o.decision == "allow", std::string("cli:") + (user ? user : "unknown"));
+  if (!decided) { report("gateway decide", decided.error().message); return kExitError; }
+  // The gateway notices within a fraction of a second (it reads the decision from the state).
+  return write_stdout((o.decision == "allow" ? "allowed " : "denied ") + decided->method + " of " + peer_text(decided->item) +
+                      " (call " + std::to_string(decided->id) + ", upstream " + peer_text(decided->server) + ")\n")
+             ? kExitOk
+             : kExitError;
+}
+
 }  // namespace
 
 Command add_gateway(CLI::App& parent) {
@@ -264,8 +317,17 @@ Command add_gateway(CLI::App& parent) {
     d->add_option("server", o->server, "The upstream's name")->required();
     d->add_option("item", o->item, "The tool or prompt name, resource URI or template")->required();
   }
-  return {app, [o, key, pins, approve, reject] {
+  CLI::App* pending = app->add_subcommand("pending", "List the calls waiting for a person to allow or deny them");
+  pending->add_option("--state", o->state, "The state folder");
+  pending->add_flag("--json", o->json_output, "Machine-readable output");
+  CLI::App* decide = app->add_subcommand("decide", "Allow or deny a call that waits (see `pending`)");
+  decide->add_option("--state", o->state, "The state folder");
+  decide->add_option("id", o->call_id, "The call's number, as `pending` shows it")->required();
+  decide->add_option("decision", o->decision, "allow or deny")->required()->check(CLI::IsMember({"allow", "deny"}));
+  return {app, [o, key, pins, approve, reject, pending, decide] {
             if (key->parsed()) return run_key(*o);
+            if (pending->parsed()) return run_pending(*o);
+            if (decide->parsed()) return run_decide_call(*o);
             if (pins->parsed()) return run_pins(*o);
             if (approve->parsed()) return run_decide(*o, true);
             if (reject->parsed()) return run_decide(*o, false);

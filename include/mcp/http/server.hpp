@@ -46,6 +46,8 @@ struct PlainRequest {
   std::string method{};
   std::string target{};                         // path and query
   std::map<std::string, std::string> headers{};  // names lower-cased
+  std::string body{};                            // at most max_body_bytes
+  std::string peer{};                            // the client's IP address ("127.0.0.1", "::1")
 };
 struct PlainResponse {
   int status = 200;
@@ -88,7 +90,8 @@ struct HttpServerOptions {
   std::string tls_certificate_file{};
   std::string tls_private_key_file{};
 
-  // Extra GET routes by exact path, served before MCP handling. /.well-known/mcp-profiles is
+  // Extra routes by exact path (any method: the handler answers 405 to those it does not take),
+  // served before MCP handling, on an I/O thread (keep them quick). /.well-known/mcp-profiles is
   // always served (the Server's profiles, 404 without) unless routed here.
   std::map<std::string, RouteHandler> routes{};
   // More MCP endpoints by exact path, each served by its own Server (the gateway serves one per

@@ -1,0 +1,128 @@
+#include "gateway/review_access.hpp"
+
+#include <sys/random.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+
+#include "gateway/private_file.hpp"
+
+namespace mcp::gateway {
+
+namespace {
+
+constexpr std::size_t kTokenBytes = 32;
+
+bool loopback_address(const std::string& peer) {
+  return peer == "::1" || peer.rfind("127.", 0) == 0 || peer.rfind("::ffff:127.", 0) == 0;
+}
+
+// The host of a Host header ("127.0.0.1:7800", "[::1]:7800", "localhost").
+std::string host_of(const std::string& host_header) {
+  if (!host_header.empty() && host_header.front() == '[') {
+    const auto close = host_header.find(']');
+    return close == std::string::npos ? host_header : host_header.substr(1, close - 1);
+  }
+  const auto colon = host_header.rfind(':');
+  return colon == std::string::npos ? host_header : host_header.substr(0, colon);
+}
+
+bool loopback_host(const std::string& host) {
+  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+std::string header(const http::PlainRequest& req, const char* name) {
+  auto it = req.headers.find(name);
+  return it == req.headers.end() ? std::string() : it->second;
+}
+
+// Compares in time independent of where the strings differ.
+bool same_secret(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+}  // namespace
+
+Result<std::string> load_or_create_review_token(const std::filesystem::path& dir) {
+  const auto file = dir / kReviewTokenFile;
+  unsigned char bytes[kTokenBytes];
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const auto n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return fail(Error::internal(std::string("getrandom: ") + std::strerror(errno)));
+    got += static_cast<std::size_t>(n);
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string token;
+  for (unsigned char b : bytes) {
+    token.push_back(kHex[b >> 4]);
+    token.push_back(kHex[b & 15]);
+  }
+  auto created = create_private_file(file, token + "\n", token.substr(0, 16));
+  if (!created) return fail(created.error());
+  if (*created) return token;
+  auto text = read_private_file(file, 256);
+  if (!text) return fail(text.error());
+  std::string kept = *text;
+  while (!kept.empty() && (kept.back() == '\n' || kept.back() == '\r')) kept.pop_back();
+  if (kept.size() < 32 || !std::all_of(kept.begin(), kept.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }))
+    return fail(Error::internal(file.string() + " does not hold a token (hex digits); remove it to make a new one"));
+  return kept;
+}
+
+http::PlainResponse review_response(int status, std::string content_type, std::string body) {
+  return http::PlainResponse{
+      status,
+      {{"Content-Type", std::move(content_type)},
+       {"Content-Security-Policy",
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; "
+        "form-action 'none'; frame-ancestors 'none'"},
+       {"X-Content-Type-Options", "nosniff"},
+       {"X-Frame-Options", "DENY"},
+       {"Referrer-Policy", "no-referrer"},
+       {"Cache-Control", "no-store"}},
+      std::move(body)};
+}
+
+http::PlainResponse review_error(int status, const std::string& message) {
+  return review_response(status, "application/json", json::serialize(json::object{{"error", message}}));
+}
+
+std::optional<http::PlainResponse> ReviewAccess::refuse_read(const http::PlainRequest& req, bool api) const {
+  if (!remote && !loopback_address(req.peer)) {
+    return review_error(403, "the review page is served to this machine only (gateway.ui.remote is off)");
+  }
+  const std::string host = host_of(header(req, "host"));
+  if (!loopback_host(host) && std::find(allowed_hosts.begin(), allowed_hosts.end(), host) == allowed_hosts.end()) {
+    // DNS rebinding: another site's name pointed at this address.
+    return review_error(421, "this Host is not the gateway's (add it to gateway.ui.allowedHosts if it is)");
+  }
+  if (api && !same_secret(header(req, kReviewTokenHeader), token)) {
+    return review_error(401, "the review token is missing or wrong: open the page with the link the gateway printed "
+                             "(…/ui#token=…), or read it from the state folder's review-token");
+  }
+  return std::nullopt;
+}
+
+std::optional<http::PlainResponse> ReviewAccess::refuse_change(const http::PlainRequest& req) const {
+  if (req.method != "POST") return review_error(405, "use POST");
+  if (auto refused = refuse_read(req, true)) return refused;
+  const std::string type = header(req, "content-type");
+  if (type.rfind("application/json", 0) != 0) return review_error(415, "send application/json");
+  // Same origin: the Origin a browser sends must be this very page's (scheme, Host and port).
+  const std::string origin = header(req, "origin");
+  if (origin != "http://" + header(req, "host") && origin != "https://" + header(req, "host")) {
+    return review_error(403, "a change must come from the review page itself (Origin does not match)");
+  }
+  const std::string site = header(req, "sec-fetch-site");
+  if (!site.empty() && site != "same-origin") return review_error(403, "a change must come from the review page itself");
+  return std::nullopt;
+}
+
+}  // namespace mcp::gateway

@@ -1,0 +1,164 @@
+#include "gateway/review_page.hpp"
+
+#include "log/log.hpp"
+
+namespace mcp::gateway {
+
+// review/ (page.html, app.js, app.css), compiled in by CMakeLists.txt.
+extern const std::string_view kReviewAsset_page_html;
+extern const std::string_view kReviewAsset_app_js;
+extern const std::string_view kReviewAsset_app_css;
+
+namespace {
+
+std::string who(const http::PlainRequest& req) { return "review page (" + (req.peer.empty() ? "?" : req.peer) + ")"; }
+
+// A pin's stored canonical definition, back as JSON (null if absent or unreadable).
+json::value definition(const std::optional<std::string>& text) {
+  if (!text) return nullptr;
+  boost::system::error_code ec;
+  auto v = json::parse(*text, ec);
+  return ec ? json::value(nullptr) : v;
+}
+
+Result<json::object> body_of(const http::PlainRequest& req) {
+  boost::system::error_code ec;
+  auto v = json::parse(req.body, ec);  // bounded by the server's body limit; Boost.JSON bounds depth
+  if (ec || !v.is_object()) return fail(Error::invalid_params("the body must be a JSON object"));
+  return std::move(v.as_object());
+}
+
+std::string string_at(const json::object& o, std::string_view key) {
+  const auto* v = o.if_contains(key);
+  return v && v->is_string() ? std::string(v->as_string()) : std::string();
+}
+
+}  // namespace
+
+std::shared_ptr<ReviewPage> ReviewPage::make(State state, ReviewAccess access, ReviewSource source) {
+  return std::shared_ptr<ReviewPage>(new ReviewPage(std::move(state), std::move(access), std::move(source)));
+}
+
+json::object ReviewPage::chain() {
+  std::lock_guard lock(chain_mu_);
+  const auto now = std::chrono::steady_clock::now();
+  // In full now and then (a record changed after it was checked shows then), else what is new.
+  const bool full = now - full_verify_ >= kFullVerifyEvery;
+  auto check = full ? state_.audit->verify() : state_.audit->verify(chain_);
+  if (!check) return json::object{{"intact", false}, {"why", "cannot read the audit log: " + check.error().message}};
+  if (full) full_verify_ = now;
+  chain_ = *check;
+  json::object o{{"intact", !chain_.first_broken}, {"records", chain_.records}, {"head", chain_.head}};
+  if (chain_.first_broken) {
+    o["firstBroken"] = *chain_.first_broken;
+    o["why"] = chain_.why;
+  }
+  return o;
+}
+
+json::object ReviewPage::snapshot() {
+  json::object out;
+  out["upstreams"] = source_.upstreams ? source_.upstreams() : json::array{};
+  json::array quarantined, pins;
+  std::size_t total = 0;
+  if (auto all = state_.pins->pins()) {
+    total = all->size();
+    for (const auto& p : *all) {
+      if (p.state != PinState::approved && quarantined.size() < kMaxQuarantined) {
+        quarantined.push_back(json::object{{"server", p.server},
+                                           {"kind", result_key(p.kind)},
+                                           {"key", p.key},
+                                           {"state", to_string(p.state)},
+                                           {"updated", p.updated},
+                                           {"approved", definition(p.approved_definition)},
+                                           {"seen", definition(p.seen_definition)}});
+      }
+      if (pins.size() < kMaxPins) {
+        pins.push_back(json::object{{"server", p.server}, {"kind", result_key(p.kind)}, {"key", p.key},
+                                    {"state", to_string(p.state)}, {"updated", p.updated}});
+      }
+    }
+  } else {
+    out["error"] = "cannot read the pins: " + all.error().message;
+  }
+  out["quarantined"] = std::move(quarantined);
+  out["pins"] = json::object{{"total", total}, {"items", std::move(pins)}};
+  json::array pending, decided;
+  if (auto asks = state_.asks->recent(50)) {
+    for (auto it = asks->rbegin(); it != asks->rend(); ++it) {
+      if (!it->decision) pending.push_back(to_json(*it));
+    }
+    for (const auto& a : *asks)
+      if (a.decision && decided.size() < 10) decided.push_back(to_json(a));
+  }
+  out["pending"] = std::move(pending);
+  out["decided"] = std::move(decided);
+  json::array records;
+  if (auto tail = state_.audit->tail(kAuditTail)) {
+    for (const auto& r : *tail) records.push_back(json::object{{"seq", r.seq}, {"time", r.time}, {"kind", r.kind}, {"body", r.body}});
+  }
+  out["audit"] = json::object{{"records", std::move(records)}, {"chain", chain()}};
+  return out;
+}
+
+http::PlainResponse ReviewPage::decide_pin(const http::PlainRequest& req) {
+  if (auto refused = access_.refuse_change(req)) return *refused;
+  auto body = body_of(req);
+  if (!body) return review_error(400, body.error().message);
+  const std::string server = string_at(*body, "server"), key = string_at(*body, "key"), decision = string_at(*body, "decision");
+  const auto kind = list_kind_of_result_key(string_at(*body, "kind"));
+  if (server.empty() || key.empty() || !kind || (decision != "approve" && decision != "reject")) {
+    return review_error(400, "send {\"server\", \"kind\", \"key\", \"decision\": \"approve\" or \"reject\"}");
+  }
+  auto decided = decision == "approve" ? state_.pins->approve(server, key, *kind, who(req)) : state_.pins->reject(server, key, *kind, who(req));
+  if (!decided) return review_error(409, decided.error().message);
+  MCP_LOG_WARN("gateway: {} {} '{}' of {} on the review page ({})", decision == "approve" ? "approved" : "rejected",
+               item_noun(decided->kind), peer_text(decided->key), decided->server, req.peer);
+  if (source_.decided) source_.decided(server);
+  return review_response(200, "application/json",
+                         json::serialize(json::object{{"server", decided->server}, {"key", decided->key}, {"state", to_string(decided->state)}}));
+}
+
+http::PlainResponse ReviewPage::decide_call(const http::PlainRequest& req) {
+  if (auto refused = access_.refuse_change(req)) return *refused;
+  auto body = body_of(req);
+  if (!body) return review_error(400, body.error().message);
+  const auto* id = body->if_contains("id");
+  const std::string decision = string_at(*body, "decision");
+  if (!id || !id->is_int64() || (decision != "allow" && decision != "deny")) {
+    return review_error(400, "send {\"id\": the call's number, \"decision\": \"allow\" or \"deny\"}");
+  }
+  const bool allow = decision == "allow";
+  // Through the running gateway's approvals, so the waiting call goes on (or ends) at once.
+  auto decided = state_.approvals ? state_.approvals->decide(id->as_int64(), allow, who(req))
+                                  : state_.asks->decide(id->as_int64(), allow, who(req));
+  if (!decided) return review_error(409, decided.error().message);
+  return review_response(200, "application/json", json::serialize(to_json(*decided)));
+}
+
+std::map<std::string, http::RouteHandler> ReviewPage::routes() {
+  auto self = shared_from_this();
+  auto asset = [self](std::string_view type, std::string_view content) {
+    return [self, type, content](const http::PlainRequest& req) {
+      if (auto refused = self->access_.refuse_read(req, false)) return *refused;
+      if (req.method != "GET" && req.method != "HEAD") return review_error(405, "use GET");
+      return review_response(200, std::string(type), std::string(content));
+    };
+  };
+  const std::string base(kReviewPath);
+  return {
+      {base, asset("text/html; charset=utf-8", kReviewAsset_page_html)},
+      {base + "/app.js", asset("text/javascript; charset=utf-8", kReviewAsset_app_js)},
+      {base + "/app.css", asset("text/css; charset=utf-8", kReviewAsset_app_css)},
+      {base + "/api/state",
+       [self](const http::PlainRequest& req) {
+         if (auto refused = self->access_.refuse_read(req, true)) return *refused;
+         if (req.method != "GET") return review_error(405, "use GET");
+         return review_response(200, "application/json", json::serialize(self->snapshot()));
+       }},
+      {base + "/api/pins", [self](const http::PlainRequest& req) { return self->decide_pin(req); }},
+      {base + "/api/calls", [self](const http::PlainRequest& req) { return self->decide_call(req); }},
+  };
+}
+
+}  // namespace mcp::gateway
