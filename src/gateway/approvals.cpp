@@ -51,9 +51,9 @@ void Approvals::set_review_url(std::string url) {
 }
 
 std::string Approvals::message(const Ask& a) const {
-  std::string where = review_url_.empty() ? "" : " on " + review_url_ + " or";
-  return "waiting for a person to allow " + a.method + " of " + peer_text(a.item) + ":" + where + " with `mcp-trust gateway decide " +
-         std::to_string(a.id) + " allow|deny`";
+  const std::string where = review_url_.empty() ? "" : " on " + review_url_ + " or";
+  return "waiting for a person to allow " + a.method + " of " + peer_text(a.item) + " (call " + std::to_string(a.id) +
+         "): decide" + where + " with `mcp-trust gateway decide " + std::to_string(a.id) + " allow|deny`";
 }
 
 Result<Ask> Approvals::ask(Ask ask, std::chrono::milliseconds timeout, Progress progress, Done done) {

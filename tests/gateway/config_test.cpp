@@ -176,4 +176,35 @@ TEST(GatewayConfig, WhatTheGatewaySaysOfItselfToAnUpstream) {
   EXPECT_NE(error_of(with(R"({"roots": [{"uri": "file:///srv", "nmae": "x"}]})")).find("unknown key \"nmae\""), std::string::npos);
 }
 
+TEST(GatewayConfig, TheReviewPageAndTheAskPolicy) {
+  auto c = parse_config(R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {
+      "ui": {"remote": true, "allowedHosts": ["gw.internal"]},
+      "servers": {"a": {"ask": ["send_*"], "askTimeoutSeconds": 30}}}})");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_TRUE(c->ui.enabled);
+  EXPECT_TRUE(c->ui.remote);
+  EXPECT_EQ(c->ui.allowed_hosts, std::vector<std::string>{"gw.internal"});
+  const auto& a = c->upstreams.at(0);
+  EXPECT_TRUE(a.policy.asks("send_mail"));
+  EXPECT_FALSE(a.policy.asks("read_mail"));
+  EXPECT_TRUE(a.policy.empty()) << "asking denies nothing";
+  EXPECT_EQ(a.ask_timeout, std::chrono::milliseconds(30'000));
+  // Unset: the page on loopback, a call asked about waits two minutes.
+  auto plain = parse_config(R"({"mcpServers": {"a": {"command": "x"}}})");
+  ASSERT_TRUE(plain);
+  EXPECT_TRUE(plain->ui.enabled);
+  EXPECT_FALSE(plain->ui.remote);
+  EXPECT_EQ(plain->upstreams.at(0).ask_timeout, std::chrono::milliseconds(120'000));
+
+  auto gateway_with = [](const std::string& section) {
+    return R"({"mcpServers": {"a": {"command": "x"}}, "gateway": )" + section + "}";
+  };
+  EXPECT_NE(error_of(gateway_with(R"({"ui": {"remote": "yes"}})")).find("\"remote\" is true or false"), std::string::npos);
+  EXPECT_NE(error_of(gateway_with(R"({"ui": {"port": 1}})")).find("unknown key \"port\""), std::string::npos);
+  EXPECT_NE(error_of(gateway_with(R"({"ui": {"allowedHosts": [""]}})")).find("allowedHosts"), std::string::npos);
+  EXPECT_NE(error_of(gateway_with(R"({"servers": {"a": {"ask": "send"}}})")).find("array of strings"), std::string::npos);
+  EXPECT_NE(error_of(gateway_with(R"({"servers": {"a": {"askTimeoutSeconds": 0}}})")).find("\"askTimeoutSeconds\" is a number"),
+            std::string::npos);
+}
+
 }  // namespace
