@@ -20,9 +20,9 @@ Error denial(const Ask& a) {
 }  // namespace
 
 Result<std::shared_ptr<Approvals>> Approvals::start(std::shared_ptr<AskStore> store) {
-  auto abandoned = store->abandon_all("the gateway restarted while the call waited");
+  auto abandoned = store->abandon_orphans("the gateway that held the call stopped while it waited");
   if (!abandoned) return fail(abandoned.error());
-  if (*abandoned) MCP_LOG_WARN("gateway: denied {} call(s) an earlier run left waiting for a decision", *abandoned);
+  if (*abandoned) MCP_LOG_WARN("gateway: denied {} call(s) a stopped gateway left waiting for a decision", *abandoned);
   return std::shared_ptr<Approvals>(new Approvals(std::move(store)));
 }
 
@@ -50,31 +50,41 @@ void Approvals::set_review_url(std::string url) {
   review_url_ = std::move(url);
 }
 
+// What the waiting client is told: that a person decides, not how (the client may be an agent
+// that could run the command itself). The operator's log says how.
 std::string Approvals::message(const Ask& a) const {
+  return "waiting for a person to allow " + a.method + " of " + peer_text(a.item) + " at the gateway (call " +
+         std::to_string(a.id) + ")";
+}
+
+std::string Approvals::how(const Ask& a) const {
   const std::string where = review_url_.empty() ? "" : " on " + review_url_ + " or";
-  return "waiting for a person to allow " + a.method + " of " + peer_text(a.item) + " (call " + std::to_string(a.id) +
-         "): decide" + where + " with `mcp-trust gateway decide " + std::to_string(a.id) + " allow|deny`";
+  return "decide" + where + " with `mcp-trust gateway decide " + std::to_string(a.id) + " allow|deny`";
 }
 
 Result<Ask> Approvals::ask(Ask ask, std::chrono::milliseconds timeout, Progress progress, Done done) {
   {
+    // A place is taken before the ask is recorded, so concurrent asks cannot pass the bound.
     std::lock_guard lock(mu_);
-    if (waiting_.size() >= kMaxWaiting) {
+    if (waiting_.size() + reserved_ >= kMaxWaiting) {
       return fail(Error::internal("too many calls are waiting for a decision at the gateway (" + std::to_string(kMaxWaiting) +
                                   "): decide some first"));
     }
+    ++reserved_;
   }
   auto added = store_->add(std::move(ask), timeout);
-  if (!added) return fail(added.error());
   const auto now = std::chrono::steady_clock::now();
-  std::string first;
+  std::string first, where;
   {
     std::lock_guard lock(mu_);
+    --reserved_;
+    if (!added) return fail(added.error());
     waiting_.emplace(added->id, Waiter{*added, now, now + timeout, now, timeout, progress, std::move(done)});
     first = message(*added);
+    where = how(*added);
   }
   cv_.notify_all();
-  MCP_LOG_WARN("gateway: call {} waits for a decision: {}", added->id, first);
+  MCP_LOG_WARN("gateway: {}: {}", first, where);
   if (progress) progress(std::chrono::seconds(0), first);
   return added;
 }

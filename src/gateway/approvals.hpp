@@ -29,7 +29,7 @@ namespace mcp::gateway {
 
 class Approvals {
  public:
-  // Denies what an earlier run left undecided (no call waits for it any more).
+  // Denies what stopped gateways left undecided (AskStore::abandon_orphans).
   static Result<std::shared_ptr<Approvals>> start(std::shared_ptr<AskStore> store);
   ~Approvals();
   Approvals(const Approvals&) = delete;
@@ -67,12 +67,14 @@ class Approvals {
   // Ends the wait of `id` with `a`'s decision, if it still waits.
   void resolve(std::int64_t id, const Ask& a);
   void run(std::stop_token stop);
-  std::string message(const Ask& a) const;
+  std::string message(const Ask& a) const;  // for the waiting client
+  std::string how(const Ask& a) const;      // for the operator's log (under mu_)
 
   const std::shared_ptr<AskStore> store_;
   mutable std::mutex mu_;
   std::condition_variable_any cv_;
   std::map<std::int64_t, Waiter> waiting_;
+  std::size_t reserved_ = 0;  // places taken by asks being recorded
   std::string review_url_;
   std::jthread thread_;  // last
 };

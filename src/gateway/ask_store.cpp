@@ -1,5 +1,10 @@
 #include "gateway/ask_store.hpp"
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 namespace mcp::gateway {
 
 namespace {
@@ -54,7 +59,8 @@ json::object record_of(const Ask& a) {
 
 // Decides `a` (undecided) in the caller's transaction, with its audit record.
 Result<void> decide_in(Db& d, Ask& a, bool allow, const std::string& who, const std::optional<std::string>& reason) {
-  auto s = d.prepare("UPDATE asks SET decision = ?, decided_by = ?, reason = ?, decided_at = " + std::string(kNow) +
+  // The arguments were kept for the person deciding; once decided only their digest stays.
+  auto s = d.prepare("UPDATE asks SET decision = ?, decided_by = ?, reason = ?, arguments = '', decided_at = " + std::string(kNow) +
                      " WHERE id = ? AND decision IS NULL");
   if (!s) return fail(s.error());
   s->bind(1, allow ? "allow" : "deny").bind(2, who);
@@ -87,7 +93,8 @@ Result<std::shared_ptr<AskStore>> AskStore::open(std::shared_ptr<Db> db, std::sh
     return d.exec(
         "CREATE TABLE IF NOT EXISTS asks (id INTEGER PRIMARY KEY AUTOINCREMENT, server TEXT NOT NULL, method TEXT NOT NULL,"
         " item TEXT NOT NULL, client TEXT NOT NULL, arguments TEXT NOT NULL, digest TEXT NOT NULL, created TEXT NOT NULL,"
-        " deadline TEXT NOT NULL, decision TEXT, decided_by TEXT, reason TEXT, decided_at TEXT NOT NULL DEFAULT '')");
+        " deadline TEXT NOT NULL, decision TEXT, decided_by TEXT, reason TEXT, decided_at TEXT NOT NULL DEFAULT '',"
+        " owner INTEGER NOT NULL DEFAULT 0)");
   });
   if (!ok) return fail(ok.error());
   return std::shared_ptr<AskStore>(new AskStore(std::move(db), std::move(audit)));
@@ -100,11 +107,17 @@ Result<Ask> AskStore::add(Ask ask, std::chrono::milliseconds timeout) {
   }
   const double seconds = static_cast<double>(timeout.count()) / 1000.0;
   auto ok = db_->transaction([&](Db& d) -> Result<void> {
-    auto s = d.prepare("INSERT INTO asks (server, method, item, client, arguments, digest, created, deadline) VALUES (?, ?, ?, ?, ?, ?, " +
-                       std::string(kNow) + ", strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?))");
+    // What was decided long ago goes (only the audit record stays): the table holds at most
+    // kKeptAsks decided asks besides those waiting.
+    auto prune = d.prepare("DELETE FROM asks WHERE decision IS NOT NULL AND id <= (SELECT MAX(id) FROM asks) - ?");
+    if (!prune) return fail(prune.error());
+    prune->bind(1, static_cast<std::int64_t>(kKeptAsks));
+    if (auto r = prune->step(); !r) return fail(r.error());
+    auto s = d.prepare("INSERT INTO asks (server, method, item, client, arguments, digest, created, deadline, owner) VALUES (?, ?, ?, ?, ?, ?, " +
+                       std::string(kNow) + ", strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?), ?)");
     if (!s) return fail(s.error());
     s->bind(1, ask.server).bind(2, ask.method).bind(3, ask.item).bind(4, ask.client).bind(5, ask.arguments).bind(6, ask.digest);
-    s->bind(7, "+" + std::to_string(seconds) + " seconds");
+    s->bind(7, "+" + std::to_string(seconds) + " seconds").bind(8, static_cast<std::int64_t>(::getpid()));
     if (auto r = s->step(); !r) return fail(r.error());
     auto read = select_asks(d, "WHERE id = last_insert_rowid()");
     if (!read) return fail(read.error());
@@ -170,13 +183,27 @@ Result<std::vector<Ask>> AskStore::recent(std::size_t n) const {
   return out;
 }
 
-Result<std::size_t> AskStore::abandon_all(const std::string& reason) {
+Result<std::size_t> AskStore::abandon_orphans(const std::string& reason) {
   std::size_t n = 0;
   auto ok = db_->transaction([&](Db& d) -> Result<void> {
-    auto open_asks = select_asks(d, "WHERE decision IS NULL ORDER BY id");
+    // Whose process is gone (or is us: a pid reused), or whose deadline passed: no call waits for
+    // them. Another gateway's, still running, are its own to decide.
+    auto open_asks = d.prepare("SELECT id, owner, deadline < " + std::string(kNow) + " FROM asks WHERE decision IS NULL ORDER BY id");
     if (!open_asks) return fail(open_asks.error());
-    for (auto& a : *open_asks) {
-      if (auto r = decide_in(d, a, false, "gateway", reason); !r) return r;
+    std::vector<std::int64_t> orphans;
+    for (;;) {
+      auto row = open_asks->step();
+      if (!row) return fail(row.error());
+      if (!*row) break;
+      const auto owner = static_cast<pid_t>(open_asks->integer(1));
+      const bool gone = owner <= 0 || owner == ::getpid() || (::kill(owner, 0) != 0 && errno == ESRCH);
+      if (gone || open_asks->integer(2) != 0) orphans.push_back(open_asks->integer(0));
+    }
+    for (auto id : orphans) {
+      auto found = select_asks(d, "WHERE id = ?", id);
+      if (!found) return fail(found.error());
+      if (found->empty()) continue;
+      if (auto r = decide_in(d, found->front(), false, "gateway", reason); !r) return r;
       ++n;
     }
     return {};

@@ -58,9 +58,13 @@ class AskStore {
   [[nodiscard]] Result<std::vector<Ask>> pending() const;
   // The most recent `n` asks, decided or not, newest first.
   [[nodiscard]] Result<std::vector<Ask>> recent(std::size_t n) const;
-  // Denies every undecided ask, saying `reason` (a gateway that starts again: no call waits for
-  // them any more).
-  [[nodiscard]] Result<std::size_t> abandon_all(const std::string& reason);
+  // Denies, saying `reason`, the undecided asks no call waits for any more: those of a gateway
+  // process that is gone (each ask records its process), and those past their deadline. A
+  // gateway that starts calls it; another gateway's waiting calls on the same state are left alone.
+  [[nodiscard]] Result<std::size_t> abandon_orphans(const std::string& reason);
+
+  // Decided asks kept (their arguments blanked once decided; the audit log keeps every record).
+  static constexpr std::size_t kKeptAsks = 10'000;
 
  private:
   AskStore(std::shared_ptr<Db> db, std::shared_ptr<AuditLog> audit) : db_(std::move(db)), audit_(std::move(audit)) {}

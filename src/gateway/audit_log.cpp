@@ -91,19 +91,31 @@ Result<std::int64_t> AuditLog::append(std::string_view kind, json::object body, 
 }
 
 Result<void> AuditLog::each(const std::function<bool(const AuditRecord&)>& visit, std::int64_t after) const {
-  return db_->locked([&](Db& d) -> Result<void> {
-    auto s = d.prepare("SELECT seq, time, kind, body, prev, hash FROM audit WHERE seq > ? ORDER BY seq");
-    if (!s) return fail(s.error());
-    s->bind(1, after);
-    for (;;) {
-      auto row = s->step();
-      if (!row) return fail(row.error());
-      if (!*row) return {};
-      auto r = read_row(*s);
-      if (!r) return fail(r.error());
-      if (!visit(*r)) return {};
-    }
-  });
+  // In batches, the connection held for one batch at a time: a walk of a long log (a verify) must
+  // not stop every call the gateway records meanwhile. Records appended during the walk are met
+  // at its end.
+  constexpr std::int64_t kBatch = 1000;
+  for (;;) {
+    std::vector<AuditRecord> batch;
+    auto read = db_->locked([&](Db& d) -> Result<void> {
+      auto s = d.prepare("SELECT seq, time, kind, body, prev, hash FROM audit WHERE seq > ? ORDER BY seq LIMIT ?");
+      if (!s) return fail(s.error());
+      s->bind(1, after).bind(2, kBatch);
+      for (;;) {
+        auto row = s->step();
+        if (!row) return fail(row.error());
+        if (!*row) return {};
+        auto r = read_row(*s);
+        if (!r) return fail(r.error());
+        batch.push_back(std::move(*r));
+      }
+    });
+    if (!read) return read;
+    for (const auto& r : batch)
+      if (!visit(r)) return {};
+    if (static_cast<std::int64_t>(batch.size()) < kBatch) return {};
+    after = batch.back().seq;
+  }
 }
 
 Result<std::vector<AuditRecord>> AuditLog::tail(std::size_t n) const {
@@ -129,6 +141,26 @@ Result<ChainCheck> AuditLog::verify(const ChainCheck& from) const {
   if (from.first_broken) return from;  // a broken chain stays broken
   ChainCheck check = from;
   if (check.head.empty()) check.head = zero_hash();
+  if (check.records > 0) {
+    // Going on from an earlier check: its last record must still be there, as it was (else the
+    // tail was removed or changed since, and the walk below would not see it).
+    std::optional<std::string> anchor;
+    auto read = db_->locked([&](Db& d) -> Result<void> {
+      auto s = d.prepare("SELECT hash FROM audit WHERE seq = ?");
+      if (!s) return fail(s.error());
+      s->bind(1, check.records);
+      auto row = s->step();
+      if (!row) return fail(row.error());
+      if (*row) anchor = s->text(0);
+      return {};
+    });
+    if (!read) return fail(read.error());
+    if (anchor != check.head) {
+      check.first_broken = check.records;
+      check.why = anchor ? "it was changed after it was verified" : "it was removed after it was verified (the log was truncated)";
+      return check;
+    }
+  }
   std::int64_t expected_seq = check.records + 1;
   auto broken = [&](std::int64_t seq, std::string why) {
     check.first_broken = seq;

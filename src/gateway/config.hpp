@@ -84,6 +84,7 @@ struct ReviewConfig {
   bool enabled = true;                     // "enabled"
   bool remote = false;                     // "remote": served to peers other than loopback
   std::vector<std::string> allowed_hosts;  // "allowedHosts": Host names besides loopback ones
+  bool operator==(const ReviewConfig&) const = default;
 };
 
 struct GatewayConfig {

@@ -20,6 +20,7 @@ Result<std::unique_ptr<Gateway>> Gateway::start(const GatewayConfig& config, Sta
   g->state_ = std::move(state);
   g->state_dir_ = options.state_dir;
   g->listen_ = config.listen;
+  g->ui_ = config.ui;
   std::vector<std::unique_ptr<Upstream>> started;
   for (const auto& c : config.upstreams) {
     auto u = Upstream::start(c, g->state_, g->state_dir_, g->metrics_, /*in_server_card=*/true);
@@ -91,6 +92,7 @@ void Gateway::retire(std::unique_ptr<Upstream> upstream) {
 ReloadOutcome Gateway::reload(const GatewayConfig& config) {
   ReloadOutcome out;
   if (config.listen != listen_) out.problems.push_back("gateway.listen changed: restart the gateway to listen elsewhere");
+  if (config.ui != ui_) out.problems.push_back("gateway.ui changed: restart the gateway to apply it to the review page");
   std::vector<std::unique_ptr<Upstream>> running;
   {
     std::lock_guard lock(upstreams_mu_);

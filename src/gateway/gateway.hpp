@@ -83,6 +83,7 @@ class Gateway {
   State state_;
   std::string state_dir_;
   std::optional<std::string> listen_;  // as the configuration said it
+  ReviewConfig ui_;                    // likewise (a reload does not re-apply it)
   std::shared_ptr<Metrics> metrics_ = std::make_shared<Metrics>();
   mutable std::mutex upstreams_mu_;  // /metrics reads the list while a reload changes it
   std::vector<std::unique_ptr<Upstream>> upstreams_;

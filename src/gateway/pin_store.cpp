@@ -170,7 +170,7 @@ Result<std::vector<Pin>> PinStore::pins(const std::optional<std::string>& server
 }
 
 Result<Pin> PinStore::decide(const std::string& server, const std::string& key, std::optional<ListKind> kind,
-                             const std::string& who, bool approve) {
+                             const std::string& who, bool approve, const std::optional<std::string>& expected) {
   Pin decided;
   auto ok = db_->transaction([&](Db& d) -> Result<void> {
     auto found = kind ? select_pins(d, "WHERE server = ? AND kind = ? AND key = ?", {server, kind_name(*kind), key})
@@ -187,6 +187,11 @@ Result<Pin> PinStore::decide(const std::string& server, const std::string& key, 
                                         "): say which with --kind"));
     }
     decided = std::move(found->front());
+    if (expected && decided.seen_hash != *expected) {
+      // The upstream changed it again after the person looked: what they saw is not what would be pinned.
+      return fail(Error::invalid_params("the definition of '" + peer_text(key) + "' changed again since it was shown (now " +
+                                        decided.seen_hash + "): review it again"));
+    }
     if (approve) {
       decided.approved_hash = decided.seen_hash;
       decided.approved_definition = decided.seen_definition;
@@ -206,13 +211,13 @@ Result<Pin> PinStore::decide(const std::string& server, const std::string& key, 
 }
 
 Result<Pin> PinStore::approve(const std::string& server, const std::string& key, std::optional<ListKind> kind,
-                              const std::string& who) {
-  return decide(server, key, kind, who, true);
+                              const std::string& who, const std::optional<std::string>& expected) {
+  return decide(server, key, kind, who, true, expected);
 }
 
 Result<Pin> PinStore::reject(const std::string& server, const std::string& key, std::optional<ListKind> kind,
-                             const std::string& who) {
-  return decide(server, key, kind, who, false);
+                             const std::string& who, const std::optional<std::string>& expected) {
+  return decide(server, key, kind, who, false, expected);
 }
 
 }  // namespace mcp::gateway

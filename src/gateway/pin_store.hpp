@@ -50,16 +50,17 @@ class PinStore {
   // How many of `server`'s items are not approved (quarantined or rejected): one indexed count.
   [[nodiscard]] Result<std::int64_t> count_blocked(const std::string& server) const;
   // A person's decision on `key` (of `kind`, or of whichever kind has that key: an error names the
-  // kinds if more than one does). `who` lands in the audit record.
+  // kinds if more than one does). `who` lands in the audit record. With `expected`, only if the
+  // definition offered now has that hash (the one the person was shown): else an error, nothing done.
   [[nodiscard]] Result<Pin> approve(const std::string& server, const std::string& key, std::optional<ListKind> kind,
-                                    const std::string& who);
+                                    const std::string& who, const std::optional<std::string>& expected = std::nullopt);
   [[nodiscard]] Result<Pin> reject(const std::string& server, const std::string& key, std::optional<ListKind> kind,
-                                   const std::string& who);
+                                   const std::string& who, const std::optional<std::string>& expected = std::nullopt);
 
  private:
   PinStore(std::shared_ptr<Db> db, std::shared_ptr<AuditLog> audit) : db_(std::move(db)), audit_(std::move(audit)) {}
   Result<Pin> decide(const std::string& server, const std::string& key, std::optional<ListKind> kind,
-                     const std::string& who, bool approve);
+                     const std::string& who, bool approve, const std::optional<std::string>& expected);
   std::shared_ptr<Db> db_;
   std::shared_ptr<AuditLog> audit_;
 };

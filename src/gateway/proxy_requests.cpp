@@ -158,11 +158,18 @@ void Proxy::forward(std::string_view method, const std::string& item, const json
       [weak = weak_from_this(), method = std::string(method), item, digest, ctx, reply, start](Result<void> allowed) mutable {
         auto self = weak.lock();
         if (!allowed || !self) return void(reply(fail(allowed ? Error::internal("the gateway is stopping") : allowed.error())));
+        if (ctx->cancelled()) return void(reply(fail(Error::cancelled("the request was cancelled while it waited"))));
+        // The item may have changed while the call waited (a person allowed the call they saw,
+        // not a definition quarantined since): it is admitted again.
+        const ListKind kind = method == method::kToolsCall ? ListKind::tools
+                              : method == method::kPromptsGet ? ListKind::prompts
+                                                              : ListKind::resources;
+        if (auto refused = self->admission(Target{kind, item})) return void(reply(fail(std::move(*refused))));
         self->begin<R>(method, item, std::move(digest), std::move(ctx), std::move(reply), std::move(start));
       });
   if (!asked) return void(reply(fail(asked.error())));
-  ctx->cancellation().on_cancel([weak = std::weak_ptr<Approvals>(approvals), id = asked->id] {
-    if (auto a = weak.lock()) a->withdraw(id, "the client cancelled the request while it waited");
+  ctx->cancellation().on_cancel([weak = std::weak_ptr<Approvals>(approvals), id = asked->id, cancel = ctx->cancellation()] {
+    if (auto a = weak.lock()) a->withdraw(id, "the request was cancelled while it waited (" + peer_text(cancel.reason(), 128) + ")");
   });
 }
 

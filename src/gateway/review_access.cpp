@@ -1,11 +1,14 @@
 #include "gateway/review_access.hpp"
 
 #include <sys/random.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+
+#include <boost/asio/ip/address.hpp>
 
 #include "gateway/private_file.hpp"
 
@@ -16,7 +19,12 @@ namespace {
 constexpr std::size_t kTokenBytes = 32;
 
 bool loopback_address(const std::string& peer) {
-  return peer == "::1" || peer.rfind("127.", 0) == 0 || peer.rfind("::ffff:127.", 0) == 0;
+  boost::system::error_code ec;
+  auto address = boost::asio::ip::make_address(peer, ec);
+  if (ec) return false;
+  if (address.is_v6() && address.to_v6().is_v4_mapped())
+    address = boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, address.to_v6());
+  return address.is_loopback();
 }
 
 // The host of a Host header ("127.0.0.1:7800", "[::1]:7800", "localhost").
@@ -29,8 +37,13 @@ std::string host_of(const std::string& host_header) {
   return colon == std::string::npos ? host_header : host_header.substr(0, colon);
 }
 
+// "localhost", or an IP literal in 127.0.0.0/8 or ::1: never a name that merely begins like one
+// (127.attacker.example is anyone's).
 bool loopback_host(const std::string& host) {
-  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+  if (host == "localhost") return true;
+  boost::system::error_code ec;
+  const auto address = boost::asio::ip::make_address(host, ec);
+  return !ec && address.is_loopback();
 }
 
 std::string header(const http::PlainRequest& req, const char* name) {
@@ -64,7 +77,16 @@ Result<std::string> load_or_create_review_token(const std::filesystem::path& dir
     token.push_back(kHex[b >> 4]);
     token.push_back(kHex[b & 15]);
   }
-  auto created = create_private_file(file, token + "\n", token.substr(0, 16));
+  // The temporary file's name must not carry any of the token: a nonce of its own.
+  std::string nonce;
+  for (int i = 0; i < 4; ++i) {
+    unsigned char b = 0;
+    if (::getrandom(&b, 1, 0) != 1) b = static_cast<unsigned char>(i);
+    nonce.push_back(kHex[b >> 4]);
+    nonce.push_back(kHex[b & 15]);
+  }
+  nonce += "-" + std::to_string(::getpid());
+  auto created = create_private_file(file, token + "\n", nonce);
   if (!created) return fail(created.error());
   if (*created) return token;
   auto text = read_private_file(file, 256);

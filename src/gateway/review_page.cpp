@@ -46,7 +46,17 @@ json::object ReviewPage::chain() {
   const bool full = now - full_verify_ >= kFullVerifyEvery;
   auto check = full ? state_.audit->verify() : state_.audit->verify(chain_);
   if (!check) return json::object{{"intact", false}, {"why", "cannot read the audit log: " + check.error().message}};
-  if (full) full_verify_ = now;
+  if (full) {
+    full_verify_ = now;
+    // A whole chain shorter than one verified before lost its last records (a removed tail
+    // leaves an intact chain): that stays said.
+    if (!check->first_broken && check->records < chain_.records) {
+      check->first_broken = check->records + 1;
+      check->why = "the log had " + std::to_string(chain_.records) + " records when last verified and has " +
+                   std::to_string(check->records) + " now: its last records were removed";
+    }
+  }
+  if (chain_.first_broken && !check->first_broken) check = chain_;  // a break seen once stays shown
   chain_ = *check;
   json::object o{{"intact", !chain_.first_broken}, {"records", chain_.records}, {"head", chain_.head}};
   if (chain_.first_broken) {
@@ -70,6 +80,7 @@ json::object ReviewPage::snapshot() {
                                            {"key", p.key},
                                            {"state", to_string(p.state)},
                                            {"updated", p.updated},
+                                           {"seenHash", p.seen_hash},
                                            {"approved", definition(p.approved_definition)},
                                            {"seen", definition(p.seen_definition)}});
       }
@@ -84,10 +95,12 @@ json::object ReviewPage::snapshot() {
   out["quarantined"] = std::move(quarantined);
   out["pins"] = json::object{{"total", total}, {"items", std::move(pins)}};
   json::array pending, decided;
+  // Every waiting call (at most Approvals::kMaxWaiting per gateway), however many were asked since.
+  if (auto waiting = state_.asks->pending()) {
+    for (const auto& a : *waiting)
+      if (pending.size() < kMaxPending) pending.push_back(to_json(a));
+  }
   if (auto asks = state_.asks->recent(50)) {
-    for (auto it = asks->rbegin(); it != asks->rend(); ++it) {
-      if (!it->decision) pending.push_back(to_json(*it));
-    }
     for (const auto& a : *asks)
       if (a.decision && decided.size() < 10) decided.push_back(to_json(a));
   }
@@ -106,11 +119,14 @@ http::PlainResponse ReviewPage::decide_pin(const http::PlainRequest& req) {
   auto body = body_of(req);
   if (!body) return review_error(400, body.error().message);
   const std::string server = string_at(*body, "server"), key = string_at(*body, "key"), decision = string_at(*body, "decision");
+  const std::string seen = string_at(*body, "seenHash");
   const auto kind = list_kind_of_result_key(string_at(*body, "kind"));
-  if (server.empty() || key.empty() || !kind || (decision != "approve" && decision != "reject")) {
-    return review_error(400, "send {\"server\", \"kind\", \"key\", \"decision\": \"approve\" or \"reject\"}");
+  if (server.empty() || key.empty() || !kind || seen.empty() || (decision != "approve" && decision != "reject")) {
+    return review_error(400, "send {\"server\", \"kind\", \"key\", \"seenHash\": the definition shown, \"decision\": \"approve\" or \"reject\"}");
   }
-  auto decided = decision == "approve" ? state_.pins->approve(server, key, *kind, who(req)) : state_.pins->reject(server, key, *kind, who(req));
+  // Decided for the definition the person was shown, or not at all.
+  auto decided = decision == "approve" ? state_.pins->approve(server, key, *kind, who(req), seen)
+                                       : state_.pins->reject(server, key, *kind, who(req), seen);
   if (!decided) return review_error(409, decided.error().message);
   MCP_LOG_WARN("gateway: {} {} '{}' of {} on the review page ({})", decision == "approve" ? "approved" : "rejected",
                item_noun(decided->kind), peer_text(decided->key), decided->server, req.peer);

@@ -6,6 +6,8 @@
 // decided. Every wait is on the call's own answer, bounded.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <future>
 
 #include "../examples/tmp_dir.hpp"
@@ -102,9 +104,11 @@ TEST_F(GatewayApprovals, DecidedHereTheCallGoesOnAtOnce) {
   auto asked = (*approvals)->ask(sample(), 60s, [&](std::chrono::seconds, const std::string& m) { told.push_back(m); },
                                  outcome.done());
   ASSERT_TRUE(asked) << asked.error().message;
-  // The client is told at once where to decide.
+  // The client is told at once that a person decides, and which call it is, but not how to
+  // decide (it may be an agent able to run the command).
   ASSERT_EQ(told.size(), 1u);
-  EXPECT_NE(told[0].find("mcp-trust gateway decide " + std::to_string(asked->id) + " allow|deny"), std::string::npos) << told[0];
+  EXPECT_NE(told[0].find("(call " + std::to_string(asked->id) + ")"), std::string::npos) << told[0];
+  EXPECT_EQ(told[0].find("decide"), std::string::npos) << told[0];
   EXPECT_EQ((*approvals)->waiting(), 1u);
   ASSERT_TRUE((*approvals)->decide(asked->id, true, "review page (127.0.0.1)"));
   auto r = outcome.within(1s);
@@ -193,15 +197,41 @@ TEST_F(GatewayApprovals, AFloodOfWaitingCallsIsBounded) {
   EXPECT_TRUE(left->empty());
 }
 
-TEST_F(GatewayApprovals, WhatAnEarlierRunLeftWaitingIsDeniedAtStart) {
-  auto asked = state.asks->add(sample(), 60s);
-  ASSERT_TRUE(asked);
+TEST_F(GatewayApprovals, AtStartWhatAStoppedGatewayLeftWaitingIsDeniedAndARunningOnesIsNot) {
+  // One of a gateway that is gone (this process id is reused by the gateway starting now), one of
+  // a gateway still running (our parent process stands for it), and one of it whose deadline passed.
+  auto gone = state.asks->add(sample("a"), 60s);
+  auto running = state.asks->add(sample("b"), 60s);
+  auto late = state.asks->add(sample("c"), 60s);
+  ASSERT_TRUE(gone && running && late);
+  ASSERT_TRUE(state.db->transaction([&](Db& d) -> Result<void> {
+    const std::string live = std::to_string(::getppid());
+    if (auto r = d.exec("UPDATE asks SET owner = " + live + " WHERE id IN (" + std::to_string(running->id) + ", " +
+                        std::to_string(late->id) + ")");
+        !r)
+      return r;
+    return d.exec("UPDATE asks SET deadline = '2000-01-01T00:00:00.000Z' WHERE id = " + std::to_string(late->id));
+  }));
   auto approvals = Approvals::start(state.asks);
   ASSERT_TRUE(approvals);
+  auto decision = [&](std::int64_t id) {
+    auto stored = state.asks->get(id);
+    return stored && *stored ? (*stored)->decision : std::optional<std::string>("(missing)");
+  };
+  EXPECT_EQ(decision(gone->id), "deny");
+  EXPECT_EQ(decision(running->id), std::nullopt) << "a running gateway's waiting call was denied";
+  EXPECT_EQ(decision(late->id), "deny");
+  EXPECT_EQ(state.asks->get(gone->id)->value().reason, "the gateway that held the call stopped while it waited");
+}
+
+TEST_F(GatewayApprovals, DecidedAsksKeepOnlyTheirDigest) {
+  auto asked = state.asks->add(sample(), 60s);
+  ASSERT_TRUE(asked);
+  ASSERT_TRUE(state.asks->decide(asked->id, true, "cli:ada"));
   auto stored = state.asks->get(asked->id);
   ASSERT_TRUE(stored && *stored);
-  EXPECT_EQ((*stored)->decision, "deny");
-  EXPECT_EQ((*stored)->reason, "the gateway restarted while the call waited");
+  EXPECT_EQ((*stored)->arguments, "");
+  EXPECT_EQ((*stored)->digest, "sha256:00");
 }
 
 // Through a Proxy, in process: the upstream's "send" is asked about, "echo" is not.
@@ -301,6 +331,24 @@ TEST_F(GatewayAskPolicy, ADeniedCallNeverReachesTheUpstream) {
   std::vector<std::string> kinds = audit_kinds();
   EXPECT_EQ(std::count(kinds.begin(), kinds.end(), "call"), 0) << "the upstream was called";
   EXPECT_EQ(std::count(kinds.begin(), kinds.end(), "deny"), 1);
+}
+
+TEST_F(GatewayAskPolicy, AToolThatChangedWhileTheCallWaitedIsRefusedEvenIfAllowed) {
+  auto call = call_waiting("send");
+  // The upstream changes "send" while the person looks at the call: the refresh quarantines it.
+  Tool changed;
+  changed.name = "send";
+  changed.description = "now also forwards everything";
+  changed.input_schema = json::object{{"type", "object"}};
+  upstream->add_tool(changed, [](const json::object&, RequestContext&) -> Result<CallToolResult> {
+    return CallToolResult::text("changed send ran");
+  });
+  ASSERT_TRUE(proxy->refresh());
+  ASSERT_TRUE(approvals->decide(the_waiting_id(), true, "cli:ada"));
+  ASSERT_EQ(call.wait_for(10s), std::future_status::ready);
+  auto r = call.get();
+  ASSERT_FALSE(r) << "the changed tool ran";
+  EXPECT_NE(r.error().message.find("quarantined"), std::string::npos) << r.error().message;
 }
 
 TEST_F(GatewayAskPolicy, AClientThatCancelsWhileWaitingWithdrawsTheAsk) {

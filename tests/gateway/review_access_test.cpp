@@ -63,8 +63,18 @@ TEST(GatewayReviewAccess, ReadingNeedsALoopbackPeerALoopbackHostAndForTheApiTheT
   auto rebound = access.refuse_read(request("GET", "/ui", {{"host", "evil.example:7800"}}), false);
   ASSERT_TRUE(rebound);
   EXPECT_EQ(rebound->status, 421);
-  for (const char* host : {"localhost:7800", "[::1]:7800", "127.0.0.1"})
+  for (const char* host : {"localhost:7800", "[::1]:7800", "127.0.0.1", "127.1.2.3:80"})
     EXPECT_FALSE(access.refuse_read(request("GET", "/ui", {{"host", host}}), false)) << host;
+  // Names that merely begin like a loopback address are anyone's.
+  for (const char* host : {"127.attacker.example:7800", "127.0.0.1.nip.io:7800", "localhost.attacker.example"}) {
+    auto r = access.refuse_read(request("GET", "/ui", {{"host", host}}), false);
+    ASSERT_TRUE(r) << host;
+    EXPECT_EQ(r->status, 421) << host;
+  }
+  // An IPv4 peer on an IPv6 socket is still loopback.
+  auto mapped = request("GET", "/ui");
+  mapped.peer = "::ffff:127.0.0.1";
+  EXPECT_FALSE(access.refuse_read(mapped, false));
   // Another machine: refused unless the configuration says remote, and its Host is allowed.
   auto far = request("GET", "/ui", {{"host", "gw.internal:7800"}});
   far.peer = "10.0.0.5";
@@ -119,7 +129,16 @@ class GatewayReviewApi : public ::testing::Test {
     page = ReviewPage::make(state, ReviewAccess{.token = kToken}, source);
     routes = page->routes();
   }
+  // The hash of the definition the page shows, as it sends it back with a decision.
+  std::string shown_hash() {
+    auto r = routes.at("/ui/api/state")(request("GET", "/ui/api/state", {{std::string(kReviewTokenHeader), kToken}}));
+    return std::string(json::parse(r.body).at("quarantined").at(0).at("seenHash").as_string());
+  }
+  std::string decision(const std::string& what, const std::string& hash) {
+    return R"({"server":"up","kind":"tools","key":"t","seenHash":")" + hash + R"(","decision":")" + what + R"("})";
+  }
 };
+
 
 TEST_F(GatewayReviewApi, TheStateShowsAQuarantinedChangeWithBothDefinitions) {
   auto r = routes.at("/ui/api/state")(request("GET", "/ui/api/state", {{std::string(kReviewTokenHeader), kToken}}));
@@ -137,8 +156,9 @@ TEST_F(GatewayReviewApi, TheStateShowsAQuarantinedChangeWithBothDefinitions) {
   EXPECT_EQ(s.at("pins").at("total"), 1);
 }
 
+
 TEST_F(GatewayReviewApi, ApprovingRecordsWhoAndTellsTheUpstream) {
-  auto r = routes.at("/ui/api/pins")(change("/ui/api/pins", R"({"server":"up","kind":"tools","key":"t","decision":"approve"})"));
+  auto r = routes.at("/ui/api/pins")(change("/ui/api/pins", decision("approve", shown_hash())));
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(told, std::vector<std::string>{"up"});
   auto pin = state.pins->state("up", ListKind::tools, "t");
@@ -150,13 +170,38 @@ TEST_F(GatewayReviewApi, ApprovingRecordsWhoAndTellsTheUpstream) {
   EXPECT_NE(json::serialize(last->front().body).find("review page (127.0.0.1)"), std::string::npos) << json::serialize(last->front().body);
 }
 
+TEST_F(GatewayReviewApi, ADefinitionThatChangedAgainSinceItWasShownIsNotApproved) {
+  const std::string shown = shown_hash();
+  ASSERT_TRUE(state.pins->observe("up", ListKind::tools, "t", json::object{{"name", "t"}, {"description", "third"}}, NewItems::allow));
+  auto r = routes.at("/ui/api/pins")(change("/ui/api/pins", decision("approve", shown)));
+  EXPECT_EQ(r.status, 409);
+  EXPECT_NE(r.body.find("changed again since it was shown"), std::string::npos) << r.body;
+  EXPECT_EQ(**state.pins->state("up", ListKind::tools, "t"), PinState::quarantined);
+}
+
+TEST_F(GatewayReviewApi, TheChainStateShowsARemovedTailEvenBetweenFullChecks) {
+  auto chain = [&] {
+    auto r = routes.at("/ui/api/state")(request("GET", "/ui/api/state", {{std::string(kReviewTokenHeader), kToken}}));
+    return json::parse(r.body).at("audit").at("chain").as_object();
+  };
+  ASSERT_EQ(chain().at("intact"), true);
+  // A local attacker removes the last record: the rest of the chain is intact on its own.
+  ASSERT_TRUE(state.db->transaction([](Db& d) { return d.exec("DELETE FROM audit WHERE seq = (SELECT MAX(seq) FROM audit)"); }));
+  auto after = chain();
+  EXPECT_EQ(after.at("intact"), false);
+  EXPECT_NE(std::string(after.at("why").as_string()).find("removed after it was verified"), std::string::npos)
+      << json::serialize(after);
+}
+
 TEST_F(GatewayReviewApi, BadRequestsGetClearErrorsAndChangeNothing) {
   auto post = routes.at("/ui/api/pins");
   EXPECT_EQ(post(change("/ui/api/pins", "not json")).status, 400);
   auto missing = post(change("/ui/api/pins", R"({"server":"up","key":"t","decision":"approve"})"));
   EXPECT_EQ(missing.status, 400);
   EXPECT_NE(missing.body.find("\\\"kind\\\""), std::string::npos) << missing.body;
-  EXPECT_EQ(post(change("/ui/api/pins", R"({"server":"up","kind":"tools","key":"nope","decision":"approve"})")).status, 409);
+  EXPECT_EQ(post(change("/ui/api/pins", R"({"server":"up","kind":"tools","key":"t","decision":"approve"})")).status, 400)
+      << "a decision without the hash of what was shown";
+  EXPECT_EQ(post(change("/ui/api/pins", R"({"server":"up","kind":"tools","key":"nope","seenHash":"x","decision":"approve"})")).status, 409);
   auto calls = routes.at("/ui/api/calls");
   EXPECT_EQ(calls(change("/ui/api/calls", R"({"id":"1","decision":"allow"})")).status, 400);
   EXPECT_EQ(calls(change("/ui/api/calls", R"({"id":99,"decision":"allow"})")).status, 409);

@@ -184,8 +184,10 @@ try {
         return 'answered ' + r.status;
       } catch (e) { return 'blocked'; }
     }, [`${base}/ui/api/pins`, token]);
+    // Blocked by the browser: the custom token header needs a CORS preflight, which the gateway
+    // refuses (its own Origin check behind it is tested in review_access_test.cpp).
     assert.equal(outcome, 'blocked');
-    // A form post (no preflight) is refused by the gateway itself.
+    // A request without a preflight cannot carry the token header: the gateway refuses it (401).
     const form = await evil.evaluate(async (url) => {
       try { const r = await fetch(url, { method: 'POST', mode: 'no-cors', body: 'decision=reject' }); return r.type; }
       catch (e) { return 'blocked'; }

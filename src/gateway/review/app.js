@@ -130,11 +130,11 @@
         diffTable(q.approved, q.seen),
         el('div', { class: 'actions' },
           decideButton('Approve', 'yes', 'approve-' + id, async () => {
-            await api('/ui/api/pins', { server: q.server, kind: q.kind, key: q.key, decision: 'approve' });
+            await api('/ui/api/pins', { server: q.server, kind: q.kind, key: q.key, seenHash: q.seenHash, decision: 'approve' });
             return 'Approved ' + q.key + ' of ' + q.server + '.';
           }),
           q.state === 'rejected' ? null : decideButton('Reject', 'no', 'reject-' + id, async () => {
-            await api('/ui/api/pins', { server: q.server, kind: q.kind, key: q.key, decision: 'reject' });
+            await api('/ui/api/pins', { server: q.server, kind: q.kind, key: q.key, seenHash: q.seenHash, decision: 'reject' });
             return 'Rejected ' + q.key + ' of ' + q.server + '.';
           })));
     }));
