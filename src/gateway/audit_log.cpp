@@ -96,34 +96,26 @@ Result<void> AuditLog::each(const std::function<bool(const AuditRecord&)>& visit
   // at its end.
   constexpr std::int64_t kBatch = 1000;
   for (;;) {
-    std::vector<AuditRecord> batch;
-    auto read = db_->locked([&](Db& d) -> Result<void> {
-      auto s = d.prepare("SELECT seq, time, kind, body, prev, hash FROM audit WHERE seq > ? ORDER BY seq LIMIT ?");
-      if (!s) return fail(s.error());
-      s->bind(1, after).bind(2, kBatch);
-      for (;;) {
-        auto row = s->step();
-        if (!row) return fail(row.error());
-        if (!*row) return {};
-        auto r = read_row(*s);
-        if (!r) return fail(r.error());
-        batch.push_back(std::move(*r));
-      }
-    });
-    if (!read) return read;
-    for (const auto& r : batch)
+    auto batch = select_records("WHERE seq > ? ORDER BY seq LIMIT ?", after, kBatch);
+    if (!batch) return fail(batch.error());
+    for (const auto& r : *batch)
       if (!visit(r)) return {};
-    if (static_cast<std::int64_t>(batch.size()) < kBatch) return {};
-    after = batch.back().seq;
+    if (static_cast<std::int64_t>(batch->size()) < kBatch) return {};
+    after = batch->back().seq;
   }
 }
 
 Result<std::vector<AuditRecord>> AuditLog::tail(std::size_t n) const {
+  // seq > 0 is every record: the same statement shape as a batch of each().
+  return select_records("WHERE seq > ? ORDER BY seq DESC LIMIT ?", 0, static_cast<std::int64_t>(n));
+}
+
+Result<std::vector<AuditRecord>> AuditLog::select_records(std::string_view where, std::int64_t a, std::int64_t b) const {
   std::vector<AuditRecord> out;
   auto ok = db_->locked([&](Db& d) -> Result<void> {
-    auto s = d.prepare("SELECT seq, time, kind, body, prev, hash FROM audit ORDER BY seq DESC LIMIT ?");
+    auto s = d.prepare("SELECT seq, time, kind, body, prev, hash FROM audit " + std::string(where));
     if (!s) return fail(s.error());
-    s->bind(1, static_cast<std::int64_t>(n));
+    s->bind(1, a).bind(2, b);
     for (;;) {
       auto row = s->step();
       if (!row) return fail(row.error());

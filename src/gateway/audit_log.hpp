@@ -15,6 +15,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gateway/sqlite_db.hpp"
@@ -67,6 +68,9 @@ class AuditLog {
 
  private:
   explicit AuditLog(std::shared_ptr<Db> db) : db_(std::move(db)) {}
+  // The records `where` selects (its two parameters bound to `a` and `b`), the connection held
+  // while they are read.
+  Result<std::vector<AuditRecord>> select_records(std::string_view where, std::int64_t a, std::int64_t b) const;
   std::shared_ptr<Db> db_;
 };
 
