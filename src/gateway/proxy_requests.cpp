@@ -168,8 +168,14 @@ void Proxy::forward(std::string_view method, const std::string& item, const json
         self->begin<R>(method, item, std::move(digest), std::move(ctx), std::move(reply), std::move(start));
       });
   if (!asked) return void(reply(fail(asked.error())));
-  ctx->cancellation().on_cancel([weak = std::weak_ptr<Approvals>(approvals), id = asked->id, cancel = ctx->cancellation()] {
-    if (auto a = weak.lock()) a->withdraw(id, "the request was cancelled while it waited (" + peer_text(cancel.reason(), 128) + ")");
+  // The context is held weakly: the token keeps this callback, and a callback holding the token
+  // (through the context) would keep both forever.
+  ctx->cancellation().on_cancel([weak = std::weak_ptr<Approvals>(approvals), id = asked->id,
+                                 context = std::weak_ptr<RequestContext>(ctx)] {
+    auto a = weak.lock();
+    if (!a) return;
+    auto c = context.lock();
+    a->withdraw(id, "the request was cancelled while it waited" + (c ? " (" + peer_text(c->cancellation().reason(), 128) + ")" : std::string()));
   });
 }
 
