@@ -26,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -111,7 +112,8 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   // aggregate's subscribing to it) subscribes at the upstream, the last one gone unsubscribes.
   // Blocking (a request to the upstream): from a worker. Errors: the upstream refused it.
   [[nodiscard]] Result<void> watch(const std::string& uri, bool on);
-  // The upstream's notifications/resources/updated: to our subscribed sessions and the observer.
+  // The upstream's notifications/resources/updated: to our subscribed sessions and the observer,
+  // for a URI watched through this proxy (any other is dropped).
   void resource_updated(const std::string& uri);
   // After a restart: subscribes the new upstream session to every URI still watched.
   void resubscribe();
@@ -194,6 +196,10 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   std::weak_ptr<ProxyObserver> observer_;  // set under refresh_mu_ and observer_mu_; read under either
   std::mutex watch_mu_;
   std::map<std::string, int> watched_;  // URI -> how many of our servers watch it (watch_mu_)
+  // The URIs watched, for the upstream's updates, which arrive on its reader thread and so must
+  // not wait on watch_mu_ (held across requests to the upstream).
+  std::mutex subscribed_mu_;
+  std::set<std::string> subscribed_;
   // Tells our clients (and the observer) that what they may see of `kind` changed.
   void announce(ListKind kind);
   std::condition_variable_any cv_;  // with the refresher's stop_token

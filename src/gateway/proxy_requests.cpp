@@ -288,6 +288,10 @@ Result<void> Proxy::watch(const std::string& uri, bool on) {
     auto it = watched_.find(uri);
     if (it == watched_.end() || --it->second > 0) return {};
     watched_.erase(it);
+    {
+      std::lock_guard updates(subscribed_mu_);
+      subscribed_.erase(uri);
+    }
     // The last watcher may go as a session is torn down, on a thread that must not wait on the
     // upstream: the unsubscribe goes out from the pool, unless the URI is watched again by then.
     auto job = [weak = weak_from_this(), uri] {
@@ -303,14 +307,28 @@ Result<void> Proxy::watch(const std::string& uri, bool on) {
     return {};
   }
   if (int& n = watched_[uri]; n++ > 0) return {};
+  {
+    // Before the request: an update may arrive before its answer does.
+    std::lock_guard updates(subscribed_mu_);
+    subscribed_.insert(uri);
+  }
   if (auto r = upstream()->subscribe(uri); !r) {
     watched_.erase(uri);
+    std::lock_guard updates(subscribed_mu_);
+    subscribed_.erase(uri);
     return fail(Error{r.error().code, "upstream " + options_.name + " refused the subscription: " + r.error().message, {}});
   }
   return {};
 }
 
 void Proxy::resource_updated(const std::string& uri) {
+  {
+    // Only what the gateway subscribed to at this upstream: an upstream announcing a URI it was
+    // not asked about (one that /mcp serves through another upstream's template, say) is not
+    // heard.
+    std::lock_guard updates(subscribed_mu_);
+    if (!subscribed_.contains(uri)) return;
+  }
   server_->notify_resource_updated(uri);
   std::shared_ptr<ProxyObserver> observer;
   {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <mutex>
 
 #include "../examples/tmp_dir.hpp"
 #include "gateway/aggregate.hpp"
@@ -110,6 +111,39 @@ class GatewayProxy : public ::testing::Test {
     return s ? *s : std::nullopt;
   }
 };
+
+// What the proxy tells its observer (the aggregate), recorded.
+struct UpdateRecorder final : ProxyObserver {
+  std::mutex mu;
+  std::vector<std::string> updated;
+  void served(Proxy&, ListKind, const std::string&, const json::object&) override {}
+  void unserved(Proxy&, ListKind, const std::string&) override {}
+  void changed(Proxy&, ListKind) override {}
+  void vouched(Proxy&) override {}
+  void resource_updated(Proxy&, const std::string& uri) override {
+    std::lock_guard lock(mu);
+    updated.push_back(uri);
+  }
+  std::vector<std::string> seen() {
+    std::lock_guard lock(mu);
+    return updated;
+  }
+};
+
+TEST_F(GatewayProxy, AnUpstreamsUpdateForAUriNotWatchedThroughItIsDropped) {
+  auto recorder = std::make_shared<UpdateRecorder>();
+  proxy->observe(recorder);
+  // As the upstream's client calls it, on its reader thread.
+  proxy->resource_updated("mem://note");
+  EXPECT_TRUE(recorder->seen().empty()) << "an update nobody subscribed to went through";
+  ASSERT_TRUE(proxy->watch("mem://note", true));
+  proxy->resource_updated("mem://note");
+  proxy->resource_updated("mem://items/7");  // another URI, however well formed
+  EXPECT_EQ(recorder->seen(), std::vector<std::string>{"mem://note"});
+  ASSERT_TRUE(proxy->watch("mem://note", false));
+  proxy->resource_updated("mem://note");
+  EXPECT_EQ(recorder->seen().size(), 1u) << "an update after the last watcher left went through";
+}
 
 TEST_F(GatewayProxy, PromptsResourcesAndTemplatesAreServedAndPinned) {
   auto prompts = client->list_all_prompts();
