@@ -69,6 +69,22 @@ json::object ReviewPage::chain() {
 json::object ReviewPage::snapshot() {
   json::object out;
   out["upstreams"] = source_.upstreams ? source_.upstreams() : json::array{};
+  // What upstreams and clients chose (definitions, arguments) fills the answer up to kMaxShownBytes
+  // in all; past that it is named but not shown, so a page polled every second never costs more.
+  std::size_t budget = kMaxShownBytes;
+  const auto within = [&budget](std::size_t bytes) {
+    if (bytes > budget) return false;
+    budget -= bytes;
+    return true;
+  };
+  const auto shown = [&](const std::optional<std::string>& text) -> json::value {
+    if (!text) return nullptr;
+    if (!within(text->size())) {
+      return json::object{{"(not shown)", "this definition is " + std::to_string(text->size()) +
+                                              " bytes, more than the page shows at once; decide the others first"}};
+    }
+    return definition(text);
+  };
   json::array quarantined, pins;
   std::size_t total = 0;
   if (auto all = state_.pins->pins()) {
@@ -81,8 +97,8 @@ json::object ReviewPage::snapshot() {
                                            {"state", to_string(p.state)},
                                            {"updated", p.updated},
                                            {"seenHash", p.seen_hash},
-                                           {"approved", definition(p.approved_definition)},
-                                           {"seen", definition(p.seen_definition)}});
+                                           {"approved", shown(p.approved_definition)},
+                                           {"seen", shown(p.seen_definition)}});
       }
       if (pins.size() < kMaxPins) {
         pins.push_back(json::object{{"server", p.server}, {"kind", result_key(p.kind)}, {"key", p.key},
@@ -97,8 +113,15 @@ json::object ReviewPage::snapshot() {
   json::array pending, decided;
   // Every waiting call (at most Approvals::kMaxWaiting per gateway), however many were asked since.
   if (auto waiting = state_.asks->pending()) {
-    for (const auto& a : *waiting)
-      if (pending.size() < kMaxPending) pending.push_back(to_json(a));
+    for (const auto& a : *waiting) {
+      if (pending.size() >= kMaxPending) break;
+      json::object shown_ask = to_json(a);
+      if (!within(a.arguments.size())) {
+        shown_ask["arguments"] = "(" + std::to_string(a.arguments.size()) +
+                                 " bytes: more than the page shows at once; `mcp-trust gateway pending` shows them)";
+      }
+      pending.push_back(std::move(shown_ask));
+    }
   }
   if (auto asks = state_.asks->recent(50)) {
     for (const auto& a : *asks)

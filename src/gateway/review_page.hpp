@@ -15,7 +15,8 @@
 //   POST /ui/api/calls  {"id","decision":"allow"|"deny"}                        (token, same origin)
 //
 // Decisions are recorded as made by "review page (PEER)". Bounded: at most kMaxQuarantined changes
-// and kMaxPins pins in one state, the last kAuditTail audit records; the chain is verified in full
+// and kMaxPins pins in one state, kMaxShownBytes of definitions and arguments, the last kAuditTail
+// audit records; the chain is verified in full
 // at most every kFullVerifyEvery and only for what is new in between.
 //
 // Thread-safety: the routes run on the HTTP server's I/O threads, concurrently.
@@ -55,6 +56,7 @@ class ReviewPage : public std::enable_shared_from_this<ReviewPage> {
   static constexpr std::size_t kMaxQuarantined = 200;
   static constexpr std::size_t kMaxPins = 1000;
   static constexpr std::size_t kMaxPending = 1000;  // calls waiting, over every gateway sharing the state
+  static constexpr std::size_t kMaxShownBytes = 4 << 20;  // of definitions and arguments in one state
   static constexpr std::size_t kAuditTail = 25;
   static constexpr std::chrono::seconds kFullVerifyEvery{60};
 

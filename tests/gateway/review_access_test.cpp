@@ -193,6 +193,23 @@ TEST_F(GatewayReviewApi, TheChainStateShowsARemovedTailEvenBetweenFullChecks) {
       << json::serialize(after);
 }
 
+TEST_F(GatewayReviewApi, AFloodOfHugeDefinitionsIsNamedButNotAllShown) {
+  // A hostile upstream offers 40 tools whose changed definitions are 512 KiB each: 20 MiB that
+  // a page polling every second would be sent again and again.
+  const std::string huge(512 * 1024, 'x');
+  for (int i = 0; i < 40; ++i) {
+    const std::string name = "big" + std::to_string(i);
+    ASSERT_TRUE(state.pins->observe("up", ListKind::tools, name, json::object{{"name", name}, {"description", "short"}}, NewItems::allow));
+    ASSERT_TRUE(state.pins->observe("up", ListKind::tools, name, json::object{{"name", name}, {"description", huge}}, NewItems::allow));
+  }
+  auto r = routes.at("/ui/api/state")(request("GET", "/ui/api/state", {{std::string(kReviewTokenHeader), kToken}}));
+  ASSERT_EQ(r.status, 200);
+  EXPECT_LT(r.body.size(), ReviewPage::kMaxShownBytes + (1 << 20)) << "the state grew with what the upstream offers";
+  auto s = json::parse(r.body).as_object();
+  EXPECT_EQ(s.at("quarantined").as_array().size(), 41u) << "every change is still named";
+  EXPECT_NE(r.body.find("more than the page shows at once"), std::string::npos);
+}
+
 TEST_F(GatewayReviewApi, BadRequestsGetClearErrorsAndChangeNothing) {
   auto post = routes.at("/ui/api/pins");
   EXPECT_EQ(post(change("/ui/api/pins", "not json")).status, 400);
