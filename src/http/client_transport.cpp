@@ -182,11 +182,13 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   }
 
   // Registers a connection so close() can abort it; nullptr once closed. An idle kept-alive one
-  // is taken if there is one (`reused` says so), else a new, unconnected one.
-  std::unique_ptr<ClientConn> open_conn(bool& reused) {
+  // is taken if there is one (`reused` says so), else a new, unconnected one. `fresh`: a kept one
+  // just proved dead, so the others kept to the same server are dropped too, and a new one is made.
+  std::unique_ptr<ClientConn> open_conn(bool& reused, bool fresh = false) {
     std::lock_guard lock(mu_);
     reused = false;
     if (closed_) return nullptr;
+    if (fresh) idle_.clear();
     std::unique_ptr<ClientConn> c;
     // Newest first; older than kIdleReuse, a server may be about to close it: dropped.
     while (!idle_.empty() && !c) {
@@ -238,12 +240,13 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     req.prepare_payload();
     std::unique_ptr<Exchange> x;
     // A kept-alive connection the server closed meanwhile fails at once, before any answer: the
-    // request went nowhere, so it is sent again, once, on a new connection.
+    // request went nowhere, so it is sent again, once, on a new connection (not another kept one,
+    // which the same server closed as well).
     for (int attempt = 0;; ++attempt) {
       x = std::make_unique<Exchange>();
       x->owner = this;
       bool reused = false;
-      x->conn = open_conn(reused);
+      x->conn = open_conn(reused, /*fresh=*/attempt > 0);
       if (!x->conn) return fail(Error::connection_closed("transport closed"));
       if (stateless_key) {
         std::lock_guard lock(mu_);

@@ -87,6 +87,36 @@ TEST(KeepAliveStale, AKeptConnectionTheServerClosedIsReplacedWithoutAFailure) {
   second.stop();
 }
 
+TEST(KeepAliveStale, EveryKeptConnectionTheServerClosedIsDroppedNotTriedInTurn) {
+  // Two calls at once leave two kept connections; the server restarts; the next request's retry
+  // must go out on a new connection, not on the other dead one (it did: a flaky failure, "no HTTP
+  // response ... end of stream", under parallel runs).
+  auto gate = std::make_shared<Gate>();
+  auto server = make_test_server(gate);
+  HttpServerOptions o;
+  auto first = std::make_unique<HttpServer>(server, o);
+  ASSERT_TRUE(first->start());
+  const auto port = first->port();
+  mcp::Client c(options("2026-07-28"));
+  ASSERT_TRUE(c.connect(transport_for("http://127.0.0.1:" + std::to_string(port) + "/mcp")));
+  std::thread other([&] { (void)c.call_tool("block", {}); });
+  std::thread another([&] { (void)c.call_tool("block", {}); });
+  for (int i = 0; i < 500 && gate->entered.load() < 2; ++i) std::this_thread::sleep_for(10ms);  // both calls in the server
+  ASSERT_EQ(gate->entered.load(), 2);
+  gate->release();
+  other.join();
+  another.join();
+  first->stop();
+  first.reset();
+  o.port = port;
+  HttpServer second(server, o);
+  auto started = second.start();
+  ASSERT_TRUE(started) << started.error().message;
+  auto r = c.call_tool("echo", {{"text", "after"}});
+  ASSERT_TRUE(r) << r.error().message;
+  second.stop();
+}
+
 }  // namespace
 
 namespace {
