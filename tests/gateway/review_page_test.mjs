@@ -71,6 +71,9 @@ const browser = await chromium.launch({
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 const pageErrors = [];
 page.on('pageerror', (e) => pageErrors.push(String(e)));
+// Offline: the page asks nothing of any host but the gateway (no CDN, no font, no analytics).
+const elsewhere = [];
+page.on('request', (r) => { if (!r.url().startsWith(base + '/')) elsewhere.push(r.url()); });
 const shot = async (name) => { if (shots) await page.screenshot({ path: path.join(shots, name), fullPage: true }); };
 const cardText = (selector) => page.locator(selector).first().innerText();
 
@@ -199,8 +202,9 @@ try {
     other.close();
   });
 
-  await check('the page raised no script error', async () => {
+  await check('the page raised no script error and fetched nothing from elsewhere', async () => {
     assert.deepEqual(pageErrors, []);
+    assert.deepEqual(elsewhere, []);
   });
 } finally {
   await browser.close();
