@@ -107,6 +107,11 @@ Result<void> ClientConn::connect(const Endpoint& ep, std::chrono::milliseconds t
   return {};
 }
 
+bool ClientConn::peer_closed(const boost::system::error_code& ec) {
+  return ec == bhttp::error::end_of_stream || ec == net::error::eof || ec == net::error::connection_reset ||
+         ec == net::error::broken_pipe || ec == net::error::connection_aborted;
+}
+
 Result<void> ClientConn::write(bhttp::request<bhttp::string_body>& req) {
   auto ec = run(timeouts_.write, [&](auto handler) {
     if (tls_) bhttp::async_write(*tls_, req, std::move(handler));
@@ -115,7 +120,10 @@ Result<void> ClientConn::write(bhttp::request<bhttp::string_body>& req) {
   if (ec == beast::error::timeout)
     return fail(Error::connection_closed("sending to " + where_ + " timed out after " +
                                          std::to_string(timeouts_.write.count()) + " ms (write_timeout)"));
-  if (ec) return fail(Error::connection_closed("sending to " + where_ + " failed: " + ec.message()));
+  if (ec) {
+    closed_by_peer_ = peer_closed(ec);
+    return fail(Error::connection_closed("sending to " + where_ + " failed: " + ec.message()));
+  }
   return {};
 }
 
@@ -127,7 +135,12 @@ Result<void> ClientConn::read_header(bhttp::response_parser<bhttp::buffer_body>&
   if (ec == beast::error::timeout)
     return fail(Error::connection_closed("no HTTP response from " + where_ + " within " +
                                          std::to_string(timeouts_.response.count()) + " ms (response_timeout)"));
-  if (ec) return fail(Error::connection_closed("no HTTP response from " + where_ + ": " + ec.message()));
+  if (ec) {
+    // Not a byte of an answer: the server closed the connection without reading the request, as
+    // one does with a kept connection it found idle.
+    closed_by_peer_ = peer_closed(ec) && !parser.got_some() && buffer_.size() == 0;
+    return fail(Error::connection_closed("no HTTP response from " + where_ + ": " + ec.message()));
+  }
   return {};
 }
 

@@ -62,6 +62,9 @@ class ClientConn {
   // on it (keep-alive), once its response was read to the end.
   bool reusable() const { return (plain_ || tls_) && !aborted_.load() && buffer_.size() == 0; }
   bool aborted() const { return aborted_.load(); }
+  // The last write or read_header failed because the server had closed the connection (EOF, a
+  // reset) before any byte of an answer: the request can be sent again elsewhere. Not a timeout.
+  bool closed_by_peer() const { return closed_by_peer_; }
   // From the reading thread, between reads: the stream_idle_timeout for the reads that follow.
   void set_idle_timeout(std::chrono::milliseconds idle) { timeouts_.idle = idle; }
   // A pooled connection taken for a new request starts again from the transport's deadlines (a
@@ -84,6 +87,8 @@ class ClientConn {
   std::string where_;
   std::atomic<int> fd_{-1};
   std::atomic<bool> aborted_{false};
+  bool closed_by_peer_ = false;
+  static bool peer_closed(const boost::system::error_code& ec);
 };
 
 }  // namespace mcp::http

@@ -260,7 +260,9 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
       auto sent = x->conn->write(req);
       if (sent) sent = x->conn->read_header(x->parser);
       if (sent) break;
-      if (!reused || attempt > 0 || closed() || x->conn->aborted()) return fail(sent.error());  // aborted: cancelled
+      // Sent again only when the server closed the kept connection before answering at all: a
+      // timeout, or an answer cut short, may mean the server ran the request.
+      if (!reused || attempt > 0 || closed() || x->conn->aborted() || !x->conn->closed_by_peer()) return fail(sent.error());
     }
     if (auto sid = x->parser.get()["mcp-session-id"]; !sid.empty() && !stateless_key) {
       std::lock_guard lock(mu_);

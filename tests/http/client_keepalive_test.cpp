@@ -117,6 +117,25 @@ TEST(KeepAliveStale, EveryKeptConnectionTheServerClosedIsDroppedNotTriedInTurn) 
   second.stop();
 }
 
+TEST(KeepAliveStale, ARequestThatTimedOutOnAKeptConnectionIsNotSentAgain) {
+  // The server may be running it: only a connection closed before any answer is retried.
+  TestServer s;
+  ASSERT_TRUE(s.started);
+  HttpClientOptions o;
+  o.url = s.url();
+  o.response_timeout = 500ms;
+  auto t = HttpClientTransport::create(o);
+  ASSERT_TRUE(t);
+  mcp::Client c(options("2026-07-28"));
+  ASSERT_TRUE(c.connect(*t));
+  ASSERT_TRUE(c.call_tool("echo", {{"text", "keeps a connection"}}));
+  auto r = c.call_tool("block", {});  // held by the gate past the response timeout
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("response_timeout"), std::string::npos) << r.error().message;
+  EXPECT_EQ(s.gate->entered.load(), 1) << "the timed-out request was sent again";
+  s.gate->release();
+}
+
 }  // namespace
 
 namespace {
