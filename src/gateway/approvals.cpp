@@ -20,7 +20,7 @@ Error denial(const Ask& a) {
 }  // namespace
 
 Result<std::shared_ptr<Approvals>> Approvals::start(std::shared_ptr<AskStore> store) {
-  auto abandoned = store->abandon_orphans("the gateway that held the call stopped while it waited");
+  auto abandoned = store->abandon_orphans(/*starting=*/true);
   if (!abandoned) return fail(abandoned.error());
   if (*abandoned) MCP_LOG_WARN("gateway: denied {} call(s) a stopped gateway left waiting for a decision", *abandoned);
   return std::shared_ptr<Approvals>(new Approvals(std::move(store)));
@@ -127,9 +127,19 @@ void Approvals::resolve(std::int64_t id, const Ask& a) {
 
 void Approvals::run(std::stop_token stop) {
   std::unique_lock lock(mu_);
+  auto swept = std::chrono::steady_clock::now();
   while (!stop.stop_requested()) {
-    cv_.wait(lock, stop, [&] { return !waiting_.empty(); });
+    // Now and then, what stopped gateways sharing the state left waiting is ended (their calls
+    // would otherwise stay on the review page, where allowing them does nothing).
+    if (std::chrono::steady_clock::now() - swept >= kSweepEvery) {
+      swept = std::chrono::steady_clock::now();
+      lock.unlock();
+      if (auto r = store_->abandon_orphans(/*starting=*/false); !r) MCP_LOG_WARN("gateway: {}", r.error().message);
+      lock.lock();
+    }
+    cv_.wait_for(lock, stop, kSweepEvery, [&] { return !waiting_.empty(); });
     if (stop.stop_requested()) return;
+    if (waiting_.empty()) continue;
     cv_.wait_for(lock, stop, kPoll, [] { return false; });
     if (stop.stop_requested()) return;
     // What to do about each waiting call, decided under the lock, done without it.
@@ -164,7 +174,24 @@ void Approvals::run(std::stop_token stop) {
         MCP_LOG_WARN("gateway: cannot read call {}'s decision: {}", id, a.error().message);
         continue;
       }
-      if (*a && (*a)->decision) resolve(id, **a);
+      if (*a && (*a)->decision) {
+        resolve(id, **a);
+      } else if (!*a) {
+        // Its record is gone (removed by hand from the state): nobody can allow it any more.
+        Ask gone;
+        gone.id = id;
+        gone.reason = "its record is gone from the gateway's state";
+        {
+          std::lock_guard relock(mu_);
+          if (auto it = waiting_.find(id); it != waiting_.end()) {
+            gone.method = it->second.ask.method;
+            gone.item = it->second.ask.item;
+            gone.server = it->second.ask.server;
+          }
+        }
+        gone.decision = "deny";
+        resolve(id, gone);
+      }
     }
     lock.lock();
   }

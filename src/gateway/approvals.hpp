@@ -54,6 +54,7 @@ class Approvals {
   static constexpr std::size_t kMaxWaiting = 256;
   static constexpr std::chrono::milliseconds kPoll{200};
   static constexpr std::chrono::seconds kProgressEvery{5};
+  static constexpr std::chrono::seconds kSweepEvery{10};  // AskStore::abandon_orphans
 
  private:
   explicit Approvals(std::shared_ptr<AskStore> store);

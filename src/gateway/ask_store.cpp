@@ -89,12 +89,21 @@ json::object to_json(const Ask& a) {
 }
 
 Result<std::shared_ptr<AskStore>> AskStore::open(std::shared_ptr<Db> db, std::shared_ptr<AuditLog> audit) {
-  auto ok = db->transaction([](Db& d) {
-    return d.exec(
+  auto ok = db->transaction([](Db& d) -> Result<void> {
+    auto made = d.exec(
         "CREATE TABLE IF NOT EXISTS asks (id INTEGER PRIMARY KEY AUTOINCREMENT, server TEXT NOT NULL, method TEXT NOT NULL,"
         " item TEXT NOT NULL, client TEXT NOT NULL, arguments TEXT NOT NULL, digest TEXT NOT NULL, created TEXT NOT NULL,"
         " deadline TEXT NOT NULL, decision TEXT, decided_by TEXT, reason TEXT, decided_at TEXT NOT NULL DEFAULT '',"
         " owner INTEGER NOT NULL DEFAULT 0)");
+    if (!made) return made;
+    // A table made before asks recorded their gateway: the column added (0: an owner unknown,
+    // whose asks count as abandoned).
+    auto columns = d.prepare("SELECT COUNT(*) FROM pragma_table_info('asks') WHERE name = 'owner'");
+    if (!columns) return fail(columns.error());
+    auto row = columns->step();
+    if (!row) return fail(row.error());
+    if (*row && columns->integer(0) == 0) return d.exec("ALTER TABLE asks ADD COLUMN owner INTEGER NOT NULL DEFAULT 0");
+    return {};
   });
   if (!ok) return fail(ok.error());
   return std::shared_ptr<AskStore>(new AskStore(std::move(db), std::move(audit)));
@@ -183,23 +192,42 @@ Result<std::vector<Ask>> AskStore::recent(std::size_t n) const {
   return out;
 }
 
-Result<std::size_t> AskStore::abandon_orphans(const std::string& reason) {
+Result<std::size_t> AskStore::abandon_orphans(bool starting) {
   std::size_t n = 0;
+  {
+    // Most sweeps find nothing: they then cost one read, not a write transaction and its fsync.
+    bool any = false;
+    auto read = db_->locked([&](Db& d) -> Result<void> {
+      auto s = d.prepare("SELECT COUNT(*) FROM asks WHERE decision IS NULL");
+      if (!s) return fail(s.error());
+      auto row = s->step();
+      if (!row) return fail(row.error());
+      any = *row && s->integer(0) > 0;
+      return {};
+    });
+    if (!read) return fail(read.error());
+    if (!any) return n;
+  }
   auto ok = db_->transaction([&](Db& d) -> Result<void> {
-    // Whose process is gone (or is us: a pid reused), or whose deadline passed: no call waits for
-    // them. Another gateway's, still running, are its own to decide.
-    auto open_asks = d.prepare("SELECT id, owner, deadline < " + std::string(kNow) + " FROM asks WHERE decision IS NULL ORDER BY id");
+    // Whose process is gone (at start, one of ours is too: a pid reused), or whose deadline
+    // passed more than a minute ago (its gateway would have ended it: the pid was reused by
+    // another program). Another running gateway's are its own to decide.
+    auto open_asks = d.prepare("SELECT id, owner, deadline < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds') FROM asks"
+                               " WHERE decision IS NULL ORDER BY id");
     if (!open_asks) return fail(open_asks.error());
-    std::vector<std::int64_t> orphans;
+    std::vector<std::pair<std::int64_t, std::string>> orphans;
     for (;;) {
       auto row = open_asks->step();
       if (!row) return fail(row.error());
       if (!*row) break;
       const auto owner = static_cast<pid_t>(open_asks->integer(1));
-      const bool gone = owner <= 0 || owner == ::getpid() || (::kill(owner, 0) != 0 && errno == ESRCH);
-      if (gone || open_asks->integer(2) != 0) orphans.push_back(open_asks->integer(0));
+      const bool ours = owner == ::getpid();
+      const bool gone = owner <= 0 || (ours && starting) || (!ours && ::kill(owner, 0) != 0 && errno == ESRCH);
+      if (gone) orphans.emplace_back(open_asks->integer(0), "the gateway that held the call stopped while it waited");
+      else if (!ours && open_asks->integer(2) != 0)
+        orphans.emplace_back(open_asks->integer(0), "nobody decided in time, and the gateway that held the call did not end it");
     }
-    for (auto id : orphans) {
+    for (const auto& [id, reason] : orphans) {
       auto found = select_asks(d, "WHERE id = ?", id);
       if (!found) return fail(found.error());
       if (found->empty()) continue;
@@ -207,7 +235,7 @@ Result<std::size_t> AskStore::abandon_orphans(const std::string& reason) {
       ++n;
     }
     return {};
-  });
+  }, Db::Durability::process_crash);  // not flushed: a denial lost with the power is made again by the next sweep
   if (!ok) return fail(ok.error());
   return n;
 }

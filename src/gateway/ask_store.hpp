@@ -58,10 +58,12 @@ class AskStore {
   [[nodiscard]] Result<std::vector<Ask>> pending() const;
   // The most recent `n` asks, decided or not, newest first.
   [[nodiscard]] Result<std::vector<Ask>> recent(std::size_t n) const;
-  // Denies, saying `reason`, the undecided asks no call waits for any more: those of a gateway
-  // process that is gone (each ask records its process), and those past their deadline. A
-  // gateway that starts calls it; another gateway's waiting calls on the same state are left alone.
-  [[nodiscard]] Result<std::size_t> abandon_orphans(const std::string& reason);
+  // Denies, saying why, the undecided asks no call waits for any more: those of a gateway process
+  // that is gone (each ask records its process; `starting`: this process's own are such too,
+  // from an earlier process with its id), and those a minute past their deadline whatever their
+  // process. A running gateway's waiting calls on the same state are left alone. Approvals calls
+  // it at start and now and then.
+  [[nodiscard]] Result<std::size_t> abandon_orphans(bool starting);
 
   // Decided asks kept (their arguments blanked once decided; the audit log keeps every record).
   static constexpr std::size_t kKeptAsks = 10'000;

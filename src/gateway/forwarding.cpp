@@ -8,12 +8,13 @@ namespace {
 
 Error stopping() { return Error::internal("the gateway is stopping"); }
 
-// The handler for a read of any URI the item serves.
-auto read_through(std::weak_ptr<Proxy> proxy) {
-  return [proxy = std::move(proxy)](const std::string& uri, std::shared_ptr<RequestContext> ctx, Reply<ReadResourceResult> reply) {
+// The handler for a read of any URI the item serves (`via_template`: the template that matched it).
+auto read_through(std::weak_ptr<Proxy> proxy, std::string via_template = {}) {
+  return [proxy = std::move(proxy), via_template = std::move(via_template)](
+             const std::string& uri, std::shared_ptr<RequestContext> ctx, Reply<ReadResourceResult> reply) {
     auto p = proxy.lock();
     if (!p) return void(reply(fail(stopping())));
-    p->read_resource(uri, std::move(ctx), std::move(reply));
+    p->read_resource(uri, std::move(ctx), std::move(reply), via_template);
   };
 }
 
@@ -68,7 +69,7 @@ Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const R
 
 Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const ResourceTemplate& resource_template) {
   require(server, proxy, ListKind::resource_templates, resource_template.uri_template, resource_template.uri_template);
-  auto read = read_through(proxy);
+  auto read = read_through(proxy, resource_template.uri_template);
   return server.add_async_resource_template(
       resource_template,
       [read](const std::string& uri, const UriTemplate::Variables&, std::shared_ptr<RequestContext> ctx,

@@ -101,7 +101,9 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
                  Reply<CallToolResult> reply);
   void get_prompt(const std::string& name, const std::map<std::string, std::string>& args,
                   std::shared_ptr<RequestContext> ctx, Reply<GetPromptResult> reply);
-  void read_resource(const std::string& uri, std::shared_ptr<RequestContext> ctx, Reply<ReadResourceResult> reply);
+  // `via_template`: the upstream's template that serves `uri` (empty: a listed resource).
+  void read_resource(const std::string& uri, std::shared_ptr<RequestContext> ctx, Reply<ReadResourceResult> reply,
+                     const std::string& via_template = {});
   // completion/complete for the upstream's prompt (`ref/prompt`, its name there) or template
   // (`ref/resource`), admitted like a get or a read of it, then forwarded. An error if the
   // upstream does not offer completions.
@@ -156,9 +158,11 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   struct Forwarded;
   template <class R>
   using Start = std::function<void(Client&, CallOptions, std::function<void(Result<R>)>)>;
+  // `admitted`: what the request was admitted as (a read through a template: the template and the
+  // URI), admitted again if it waited for a person.
   template <class R>
   void forward(std::string_view method, const std::string& item, const json::object& arguments,
-               std::shared_ptr<RequestContext> ctx, Reply<R> reply, Start<R> start);
+               std::shared_ptr<RequestContext> ctx, Reply<R> reply, Start<R> start, Target admitted);
   // The first round of a forwarded request (once a person allowed it, if the policy asks).
   template <class R>
   void begin(std::string_view method, const std::string& item, std::string digest, std::shared_ptr<RequestContext> ctx,

@@ -36,7 +36,8 @@ void Proxy::call_tool(const std::string& name, const json::object& args, std::sh
   forward<CallToolResult>(method::kToolsCall, name, args, std::move(ctx), std::move(reply),
                           [name, args](Client& up, CallOptions o, std::function<void(Result<CallToolResult>)> done) {
                             up.call_tool_async(name, args, std::move(o), std::move(done));
-                          });
+                          },
+                          Target{ListKind::tools, name});
 }
 
 void Proxy::get_prompt(const std::string& name, const std::map<std::string, std::string>& args,
@@ -46,14 +47,18 @@ void Proxy::get_prompt(const std::string& name, const std::map<std::string, std:
   forward<GetPromptResult>(method::kPromptsGet, name, recorded, std::move(ctx), std::move(reply),
                            [name, args](Client& up, CallOptions o, std::function<void(Result<GetPromptResult>)> done) {
                              up.get_prompt_async(name, args, std::move(o), std::move(done));
-                           });
+                           },
+                           Target{ListKind::prompts, name});
 }
 
-void Proxy::read_resource(const std::string& uri, std::shared_ptr<RequestContext> ctx, Reply<ReadResourceResult> reply) {
+void Proxy::read_resource(const std::string& uri, std::shared_ptr<RequestContext> ctx, Reply<ReadResourceResult> reply,
+                          const std::string& via_template) {
   forward<ReadResourceResult>(method::kResourcesRead, uri, json::object{}, std::move(ctx), std::move(reply),
                               [uri](Client& up, CallOptions o, std::function<void(Result<ReadResourceResult>)> done) {
                                 up.read_resource_async(uri, std::move(o), std::move(done));
-                              });
+                              },
+                              via_template.empty() ? Target{ListKind::resources, uri}
+                                                   : Target{ListKind::resource_templates, via_template, uri});
 }
 
 void Proxy::complete(CompleteRequestParams params, const RequestContext& ctx, Reply<CompleteResult> reply) {
@@ -110,7 +115,7 @@ struct Proxy::Forwarded {
 
 template <class R>
 void Proxy::forward(std::string_view method, const std::string& item, const json::object& arguments,
-                    std::shared_ptr<RequestContext> ctx, Reply<R> reply, Start<R> start) {
+                    std::shared_ptr<RequestContext> ctx, Reply<R> reply, Start<R> start, Target admitted) {
   if (const auto& state = ctx->request_state()) {
     // A retry: the call is waiting at the gateway; its client's answers go to the upstream's
     // requests that wait for them.
@@ -155,16 +160,14 @@ void Proxy::forward(std::string_view method, const std::string& item, const json
       [ctx, total](std::chrono::seconds waited, const std::string& message) {
         ctx->progress(static_cast<double>(waited.count()), total, message);
       },
-      [weak = weak_from_this(), method = std::string(method), item, digest, ctx, reply, start](Result<void> allowed) mutable {
+      [weak = weak_from_this(), method = std::string(method), item, digest, ctx, reply, start,
+       admitted = std::move(admitted)](Result<void> allowed) mutable {
         auto self = weak.lock();
         if (!allowed || !self) return void(reply(fail(allowed ? Error::internal("the gateway is stopping") : allowed.error())));
         if (ctx->cancelled()) return void(reply(fail(Error::cancelled("the request was cancelled while it waited"))));
         // The item may have changed while the call waited (a person allowed the call they saw,
-        // not a definition quarantined since): it is admitted again.
-        const ListKind kind = method == method::kToolsCall ? ListKind::tools
-                              : method == method::kPromptsGet ? ListKind::prompts
-                                                              : ListKind::resources;
-        if (auto refused = self->admission(Target{kind, item})) return void(reply(fail(std::move(*refused))));
+        // not a definition quarantined since): it is admitted again, as it was the first time.
+        if (auto refused = self->admission(admitted)) return void(reply(fail(std::move(*refused))));
         self->begin<R>(method, item, std::move(digest), std::move(ctx), std::move(reply), std::move(start));
       });
   if (!asked) return void(reply(fail(asked.error())));

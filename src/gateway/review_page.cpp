@@ -86,22 +86,27 @@ json::object ReviewPage::snapshot() {
     return definition(text);
   };
   json::array quarantined, pins;
-  std::size_t total = 0;
+  std::size_t total = 0, not_shown = 0;
   if (auto all = state_.pins->pins()) {
     total = all->size();
     for (const auto& p : *all) {
+      // A change is listed whole (its key is what a decision names) or not at all.
       if (p.state != PinState::approved && quarantined.size() < kMaxQuarantined) {
-        quarantined.push_back(json::object{{"server", p.server},
-                                           {"kind", result_key(p.kind)},
-                                           {"key", p.key},
-                                           {"state", to_string(p.state)},
-                                           {"updated", p.updated},
-                                           {"seenHash", p.seen_hash},
-                                           {"approved", shown(p.approved_definition)},
-                                           {"seen", shown(p.seen_definition)}});
+        if (!within(p.key.size())) {
+          ++not_shown;
+        } else {
+          json::object q{{"server", p.server},         {"kind", result_key(p.kind)},
+                         {"key", p.key},               {"state", to_string(p.state)},
+                         {"updated", p.updated},       {"approved", shown(p.approved_definition)},
+                         {"seen", shown(p.seen_definition)}};
+          // The hash a decision is made for, only with the definition it stands for: what the page
+          // cannot show, it cannot have approved.
+          if (q.at("seen").is_null() || !q.at("seen").as_object().contains("(not shown)")) q["seenHash"] = p.seen_hash;
+          quarantined.push_back(std::move(q));
+        }
       }
       if (pins.size() < kMaxPins) {
-        pins.push_back(json::object{{"server", p.server}, {"kind", result_key(p.kind)}, {"key", p.key},
+        pins.push_back(json::object{{"server", p.server}, {"kind", result_key(p.kind)}, {"key", peer_text(p.key, 256)},
                                     {"state", to_string(p.state)}, {"updated", p.updated}});
       }
     }
@@ -115,6 +120,10 @@ json::object ReviewPage::snapshot() {
   if (auto waiting = state_.asks->pending()) {
     for (const auto& a : *waiting) {
       if (pending.size() >= kMaxPending) break;
+      if (!within(a.item.size())) {
+        ++not_shown;
+        continue;
+      }
       json::object shown_ask = to_json(a);
       if (!within(a.arguments.size())) {
         shown_ask["arguments"] = "(" + std::to_string(a.arguments.size()) +
@@ -124,15 +133,26 @@ json::object ReviewPage::snapshot() {
     }
   }
   if (auto asks = state_.asks->recent(50)) {
-    for (const auto& a : *asks)
-      if (a.decision && decided.size() < 10) decided.push_back(to_json(a));
+    for (const auto& a : *asks) {
+      if (!a.decision || decided.size() >= 10) continue;
+      json::object d = to_json(a);
+      d["item"] = peer_text(a.item, 256);
+      decided.push_back(std::move(d));
+    }
   }
   out["pending"] = std::move(pending);
   out["decided"] = std::move(decided);
   json::array records;
   if (auto tail = state_.audit->tail(kAuditTail)) {
-    for (const auto& r : *tail) records.push_back(json::object{{"seq", r.seq}, {"time", r.time}, {"kind", r.kind}, {"body", r.body}});
+    for (const auto& r : *tail) {
+      // A record's body may name what an upstream chose (a key): shown cut, as the page shows it.
+      std::string body = json::serialize(r.body);
+      json::value shown_body = r.body;
+      if (body.size() > kMaxShownRecord) shown_body = json::object{{"(cut)", peer_text(body, kMaxShownRecord)}};
+      records.push_back(json::object{{"seq", r.seq}, {"time", r.time}, {"kind", r.kind}, {"body", std::move(shown_body)}});
+    }
   }
+  out["notShown"] = not_shown;
   out["audit"] = json::object{{"records", std::move(records)}, {"chain", chain()}};
   return out;
 }
@@ -144,12 +164,15 @@ http::PlainResponse ReviewPage::decide_pin(const http::PlainRequest& req) {
   const std::string server = string_at(*body, "server"), key = string_at(*body, "key"), decision = string_at(*body, "decision");
   const std::string seen = string_at(*body, "seenHash");
   const auto kind = list_kind_of_result_key(string_at(*body, "kind"));
-  if (server.empty() || key.empty() || !kind || seen.empty() || (decision != "approve" && decision != "reject")) {
-    return review_error(400, "send {\"server\", \"kind\", \"key\", \"seenHash\": the definition shown, \"decision\": \"approve\" or \"reject\"}");
+  if (server.empty() || key.empty() || !kind || (decision != "approve" && decision != "reject") ||
+      (decision == "approve" && seen.empty())) {
+    return review_error(400, "send {\"server\", \"kind\", \"key\", \"decision\": \"approve\" or \"reject\", \"seenHash\": "
+                             "the definition shown (to approve)}");
   }
-  // Decided for the definition the person was shown, or not at all.
+  // Approved for the definition the person was shown, or not at all; a rejection holds whatever
+  // the upstream offers.
   auto decided = decision == "approve" ? state_.pins->approve(server, key, *kind, who(req), seen)
-                                       : state_.pins->reject(server, key, *kind, who(req), seen);
+                                       : state_.pins->reject(server, key, *kind, who(req));
   if (!decided) return review_error(409, decided.error().message);
   MCP_LOG_WARN("gateway: {} {} '{}' of {} on the review page ({})", decision == "approve" ? "approved" : "rejected",
                item_noun(decided->kind), peer_text(decided->key), decided->server, req.peer);

@@ -56,7 +56,8 @@ class ReviewPage : public std::enable_shared_from_this<ReviewPage> {
   static constexpr std::size_t kMaxQuarantined = 200;
   static constexpr std::size_t kMaxPins = 1000;
   static constexpr std::size_t kMaxPending = 1000;  // calls waiting, over every gateway sharing the state
-  static constexpr std::size_t kMaxShownBytes = 4 << 20;  // of definitions and arguments in one state
+  static constexpr std::size_t kMaxShownBytes = 4 << 20;  // of keys, definitions and arguments in one state
+  static constexpr std::size_t kMaxShownRecord = 2048;     // of one audit record's body
   static constexpr std::size_t kAuditTail = 25;
   static constexpr std::chrono::seconds kFullVerifyEvery{60};
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <future>
+#include <thread>
 
 #include "../examples/tmp_dir.hpp"
 #include "gateway/proxy.hpp"
@@ -224,6 +225,38 @@ TEST_F(GatewayApprovals, AtStartWhatAStoppedGatewayLeftWaitingIsDeniedAndARunnin
   EXPECT_EQ(state.asks->get(gone->id)->value().reason, "the gateway that held the call stopped while it waited");
 }
 
+TEST_F(GatewayApprovals, ConcurrentAsksCannotPassTheBound) {
+  auto approvals = Approvals::start(state.asks);
+  ASSERT_TRUE(approvals);
+  std::atomic<int> admitted{0}, refused{0};
+  std::vector<std::thread> askers;
+  for (int t = 0; t < 8; ++t) {
+    askers.emplace_back([&, t] {
+      for (int i = 0; i < 40; ++i) {
+        auto r = (*approvals)->ask(sample("t" + std::to_string(t) + "-" + std::to_string(i)), 60s, {}, [](Result<void>) {});
+        ++(r ? admitted : refused);
+      }
+    });
+  }
+  for (auto& a : askers) a.join();
+  EXPECT_EQ(admitted.load(), static_cast<int>(Approvals::kMaxWaiting));
+  EXPECT_EQ(refused.load(), 8 * 40 - static_cast<int>(Approvals::kMaxWaiting));
+}
+
+TEST_F(GatewayApprovals, ACallWhoseRecordWasRemovedIsDeniedNotLeftWaiting) {
+  auto approvals = Approvals::start(state.asks);
+  ASSERT_TRUE(approvals);
+  Outcome outcome;
+  auto asked = (*approvals)->ask(sample(), 60s, {}, outcome.done());
+  ASSERT_TRUE(asked);
+  ASSERT_TRUE(state.db->transaction([&](Db& d) { return d.exec("DELETE FROM asks WHERE id = " + std::to_string(asked->id)); }));
+  auto r = outcome.within(10s);
+  ASSERT_TRUE(r) << "the call still waits";
+  ASSERT_FALSE(*r);
+  EXPECT_NE(r->error().message.find("its record is gone"), std::string::npos) << r->error().message;
+  EXPECT_EQ((*approvals)->waiting(), 0u);
+}
+
 TEST_F(GatewayApprovals, DecidedAsksKeepOnlyTheirDigest) {
   auto asked = state.asks->add(sample(), 60s);
   ASSERT_TRUE(asked);
@@ -245,6 +278,15 @@ class GatewayAskPolicy : public GatewayApprovals {
 
   void SetUp() override {
     GatewayApprovals::SetUp();
+    ResourceTemplate items;
+    items.uri_template = "mem://items/{id}";
+    items.name = "items";
+    ASSERT_TRUE(upstream->add_resource_template(items, [](const std::string& uri, const UriTemplate::Variables&, RequestContext&) {
+      TextResourceContents c;
+      c.uri = uri;
+      c.text = "an item";
+      return Result<ReadResourceResult>(ReadResourceResult{{c}});
+    }));
     for (const char* name : {"send", "echo"}) {
       Tool t;
       t.name = name;
@@ -263,7 +305,7 @@ class GatewayAskPolicy : public GatewayApprovals {
     ProxyOptions po;
     po.name = "up";
     po.state_dir = dir.path.string();
-    po.policy.ask = {"send"};
+    po.policy.ask = {"send", "mem://items/*"};
     po.approvals = approvals;
     po.ask_timeout = 60s;
     auto p = Proxy::start(upstream_client, state.pins, state.audit, po);
@@ -348,6 +390,34 @@ TEST_F(GatewayAskPolicy, AToolThatChangedWhileTheCallWaitedIsRefusedEvenIfAllowe
   ASSERT_EQ(call.wait_for(10s), std::future_status::ready);
   auto r = call.get();
   ASSERT_FALSE(r) << "the changed tool ran";
+  EXPECT_NE(r.error().message.find("quarantined"), std::string::npos) << r.error().message;
+}
+
+TEST_F(GatewayAskPolicy, AReadThroughATemplateQuarantinedWhileItWaitedIsRefusedEvenIfAllowed) {
+  auto told = std::make_shared<std::promise<void>>();
+  auto once = std::make_shared<std::once_flag>();
+  CallOptions o;
+  o.on_progress = [told, once](const ProgressInfo&) { std::call_once(*once, [&] { told->set_value(); }); };
+  auto result = std::make_shared<std::promise<Result<ReadResourceResult>>>();
+  auto read = result->get_future();
+  client->read_resource_async("mem://items/7", o, [result](Result<ReadResourceResult> r) { result->set_value(std::move(r)); });
+  ASSERT_EQ(told->get_future().wait_for(10s), std::future_status::ready) << "the read did not wait";
+  // The template changes meanwhile: quarantined.
+  ResourceTemplate changed;
+  changed.uri_template = "mem://items/{id}";
+  changed.name = "items";
+  changed.description = "now reads something else";
+  ASSERT_TRUE(upstream->add_resource_template(changed, [](const std::string& uri, const UriTemplate::Variables&, RequestContext&) {
+    TextResourceContents c;
+    c.uri = uri;
+    c.text = "something else";
+    return Result<ReadResourceResult>(ReadResourceResult{{c}});
+  }));
+  ASSERT_TRUE(proxy->refresh());
+  ASSERT_TRUE(approvals->decide(the_waiting_id(), true, "cli:ada"));
+  ASSERT_EQ(read.wait_for(10s), std::future_status::ready);
+  auto r = read.get();
+  ASSERT_FALSE(r) << "the changed template was read";
   EXPECT_NE(r.error().message.find("quarantined"), std::string::npos) << r.error().message;
 }
 

@@ -129,12 +129,13 @@
         fields.length ? el('p', { class: 'fields' }, 'Changed: ', ...fields.map((f) => el('span', {}, f))) : null,
         diffTable(q.approved, q.seen),
         el('div', { class: 'actions' },
-          decideButton('Approve', 'yes', 'approve-' + id, async () => {
+          // No hash: the definition is too large to show here, so it cannot be approved here.
+          !q.seenHash ? null : decideButton('Approve', 'yes', 'approve-' + id, async () => {
             await api('/ui/api/pins', { server: q.server, kind: q.kind, key: q.key, seenHash: q.seenHash, decision: 'approve' });
             return 'Approved ' + q.key + ' of ' + q.server + '.';
           }),
           q.state === 'rejected' ? null : decideButton('Reject', 'no', 'reject-' + id, async () => {
-            await api('/ui/api/pins', { server: q.server, kind: q.kind, key: q.key, seenHash: q.seenHash, decision: 'reject' });
+            await api('/ui/api/pins', { server: q.server, kind: q.kind, key: q.key, decision: 'reject' });
             return 'Rejected ' + q.key + ' of ' + q.server + '.';
           })));
     }));
@@ -148,6 +149,7 @@
   function render(s) {
     renderCalls(s.pending);
     renderChanges(s.quarantined);
+    if (s.notShown) $('changes').append(el('p', { class: 'empty' }, s.notShown + ' more waiting are too large to list here at once: decide these first.'));
     const waiting = {};
     for (const q of s.quarantined) waiting[q.server] = (waiting[q.server] || 0) + 1;
     rows($('upstreams'), s.upstreams, (u) => [u.name, { text: u.status, cls: u.status === 'connected' ? 'intact' : 'restarting' }, u.restarts, waiting[u.name] || 0]);
