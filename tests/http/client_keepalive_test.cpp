@@ -54,51 +54,54 @@ TEST_P(KeepAlive, SequentialCallsShareAConnection) {
 
 INSTANTIATE_TEST_SUITE_P(BothRevisions, KeepAlive, ::testing::Values("2025-11-25", "2026-07-28"));
 
-TEST(KeepAliveStale, AKeptConnectionTheServerClosedIsReplacedWithoutAFailure) {
-  // Stateless requests need no session, so a new server on the same port answers them: the kept
-  // connection to the old one is dead, and the request must go out again on a new one.
-  auto gate = std::make_shared<Gate>();
-  auto server = make_test_server(gate);
+// Stops `first` and serves `server` again on its port (a new HttpServer): kept connections to
+// the first are dead. The port was just freed; a bounded retry covers its release lagging the
+// first server's end on a loaded machine. Null, the test failed saying why, if it never binds.
+std::unique_ptr<HttpServer> restarted(std::unique_ptr<HttpServer> first, std::shared_ptr<mcp::Server> server) {
   HttpServerOptions o;
-  auto first = std::make_unique<HttpServer>(server, o);
-  ASSERT_TRUE(first->start());
-  const auto port = first->port();
-  mcp::Client c(options("2026-07-28"));
-  ASSERT_TRUE(c.connect(transport_for("http://127.0.0.1:" + std::to_string(port) + "/mcp")));
-  ASSERT_TRUE(c.call_tool("echo", {{"text", "one"}}));
+  o.port = first->port();
   first->stop();
   first.reset();
-  o.port = port;
-  // The port was just freed; under a loaded parallel run its release can lag the first server's
-  // end by a moment, so the second binds it with a bounded retry, saying why if it never can.
-  std::unique_ptr<HttpServer> bound;
   mcp::Result<void> started = mcp::fail(mcp::Error::internal("not tried"));
   for (int attempt = 0; attempt < 100; ++attempt) {
-    bound = std::make_unique<HttpServer>(server, o);
-    if ((started = bound->start())) break;
+    auto again = std::make_unique<HttpServer>(server, o);
+    if ((started = again->start())) return again;
     std::this_thread::sleep_for(20ms);  // nothing to wait on: the kernel frees the port
   }
-  ASSERT_TRUE(started) << "port " << port << ": " << started.error().message;
-  HttpServer& second = *bound;
-  auto r = c.call_tool("echo", {{"text", "two"}});
-  ASSERT_TRUE(r) << r.error().message;
-  EXPECT_EQ(second.accepted_connections(), 1u);
-  gate->release();
-  second.stop();
+  ADD_FAILURE() << "port " << o.port << ": " << started.error().message;
+  return nullptr;
 }
 
-TEST(KeepAliveStale, EveryKeptConnectionTheServerClosedIsDroppedNotTriedInTurn) {
+// A server, and a 2026-07-28 client of it (stateless: a new server on the same port answers it).
+class KeepAliveStale : public ::testing::Test {
+ protected:
+  std::shared_ptr<Gate> gate = std::make_shared<Gate>();
+  std::shared_ptr<mcp::Server> server = make_test_server(gate);
+  std::unique_ptr<HttpServer> first = std::make_unique<HttpServer>(server, HttpServerOptions{});
+  mcp::Client c{options("2026-07-28")};
+  void SetUp() override {
+    ASSERT_TRUE(first->start());
+    ASSERT_TRUE(c.connect(transport_for("http://127.0.0.1:" + std::to_string(first->port()) + "/mcp")));
+  }
+};
+
+TEST_F(KeepAliveStale, AKeptConnectionTheServerClosedIsReplacedWithoutAFailure) {
+  // Stateless requests need no session, so a new server on the same port answers them: the kept
+  // connection to the old one is dead, and the request must go out again on a new one.
+  ASSERT_TRUE(c.call_tool("echo", {{"text", "one"}}));
+  auto second = restarted(std::move(first), server);
+  ASSERT_TRUE(second);
+  auto r = c.call_tool("echo", {{"text", "two"}});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(second->accepted_connections(), 1u);
+  gate->release();
+  second->stop();
+}
+
+TEST_F(KeepAliveStale, EveryKeptConnectionTheServerClosedIsDroppedNotTriedInTurn) {
   // Two calls at once leave two kept connections; the server restarts; the next request's retry
   // must go out on a new connection, not on the other dead one (it did: a flaky failure, "no HTTP
   // response ... end of stream", under parallel runs).
-  auto gate = std::make_shared<Gate>();
-  auto server = make_test_server(gate);
-  HttpServerOptions o;
-  auto first = std::make_unique<HttpServer>(server, o);
-  ASSERT_TRUE(first->start());
-  const auto port = first->port();
-  mcp::Client c(options("2026-07-28"));
-  ASSERT_TRUE(c.connect(transport_for("http://127.0.0.1:" + std::to_string(port) + "/mcp")));
   std::thread other([&] { (void)c.call_tool("block", {}); });
   std::thread another([&] { (void)c.call_tool("block", {}); });
   for (int i = 0; i < 500 && gate->entered.load() < 2; ++i) std::this_thread::sleep_for(10ms);  // both calls in the server
@@ -106,18 +109,14 @@ TEST(KeepAliveStale, EveryKeptConnectionTheServerClosedIsDroppedNotTriedInTurn) 
   gate->release();
   other.join();
   another.join();
-  first->stop();
-  first.reset();
-  o.port = port;
-  HttpServer second(server, o);
-  auto started = second.start();
-  ASSERT_TRUE(started) << started.error().message;
+  auto second = restarted(std::move(first), server);
+  ASSERT_TRUE(second);
   auto r = c.call_tool("echo", {{"text", "after"}});
   ASSERT_TRUE(r) << r.error().message;
-  second.stop();
+  second->stop();
 }
 
-TEST(KeepAliveStale, ARequestThatTimedOutOnAKeptConnectionIsNotSentAgain) {
+TEST(KeepAliveRetry, ARequestThatTimedOutOnAKeptConnectionIsNotSentAgain) {
   // The server may be running it: only a connection closed before any answer is retried.
   TestServer s;
   ASSERT_TRUE(s.started);
