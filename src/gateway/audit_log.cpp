@@ -116,14 +116,12 @@ Result<std::vector<AuditRecord>> AuditLog::select_records(std::string_view where
     auto s = d.prepare("SELECT seq, time, kind, body, prev, hash FROM audit " + std::string(where));
     if (!s) return fail(s.error());
     s->bind(1, a).bind(2, b);
-    for (;;) {
-      auto row = s->step();
-      if (!row) return fail(row.error());
-      if (!*row) return {};
-      auto r = read_row(*s);
+    return s->each_row([&](const Stmt& row) -> Result<void> {
+      auto r = read_row(row);
       if (!r) return fail(r.error());
       out.push_back(std::move(*r));
-    }
+      return {};
+    });
   });
   if (!ok) return fail(ok.error());
   return out;

@@ -39,12 +39,8 @@ Result<std::vector<Pin>> select_pins(Db& d, const std::string& where, const std:
   if (!s) return fail(s.error());
   for (std::size_t i = 0; i < args.size(); ++i) s->bind(static_cast<int>(i + 1), args[i]);
   std::vector<Pin> out;
-  for (;;) {
-    auto row = s->step();
-    if (!row) return fail(row.error());
-    if (!*row) return out;
-    out.push_back(read_pin(*s));
-  }
+  if (auto ok = s->each_row([&](const Stmt& row) { out.push_back(read_pin(row)); }); !ok) return fail(ok.error());
+  return out;
 }
 
 Result<void> write_pin(Db& d, const Pin& p) {

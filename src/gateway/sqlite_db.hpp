@@ -17,6 +17,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "mcp/error.hpp"
 
@@ -40,6 +42,21 @@ class Stmt {
   std::string text(int col) const;  // "" for NULL
   std::optional<std::string> optional_text(int col) const;
   std::int64_t integer(int col) const;
+  // Steps through every row, calling `row(*this)` for each; stops at the first error, of a step
+  // or (when `row` returns a Result) of `row`.
+  template <class F>
+  [[nodiscard]] Result<void> each_row(F&& row) {
+    for (;;) {
+      auto r = step();
+      if (!r) return fail(r.error());
+      if (!*r) return {};
+      if constexpr (std::is_void_v<std::invoke_result_t<F&, const Stmt&>>) {
+        row(std::as_const(*this));
+      } else if (auto ok = row(std::as_const(*this)); !ok) {
+        return fail(ok.error());
+      }
+    }
+  }
 
  private:
   sqlite3* db_;
