@@ -36,12 +36,8 @@ Result<std::vector<Ask>> select_asks(Db& d, const std::string& rest, std::option
   if (!s) return fail(s.error());
   if (arg) s->bind(1, *arg);
   std::vector<Ask> out;
-  for (;;) {
-    auto row = s->step();
-    if (!row) return fail(row.error());
-    if (!*row) return out;
-    out.push_back(read_ask(*s));
-  }
+  if (auto ok = s->each_row([&](const Stmt& row) { out.push_back(read_ask(row)); }); !ok) return fail(ok.error());
+  return out;
 }
 
 json::object record_of(const Ask& a) {
@@ -89,31 +85,19 @@ json::object to_json(const Ask& a) {
 }
 
 Result<std::shared_ptr<AskStore>> AskStore::open(std::shared_ptr<Db> db, std::shared_ptr<AuditLog> audit) {
-  auto ok = db->transaction([](Db& d) -> Result<void> {
-    auto made = d.exec(
+  auto ok = db->transaction([](Db& d) {
+    return d.exec(
         "CREATE TABLE IF NOT EXISTS asks (id INTEGER PRIMARY KEY AUTOINCREMENT, server TEXT NOT NULL, method TEXT NOT NULL,"
         " item TEXT NOT NULL, client TEXT NOT NULL, arguments TEXT NOT NULL, digest TEXT NOT NULL, created TEXT NOT NULL,"
         " deadline TEXT NOT NULL, decision TEXT, decided_by TEXT, reason TEXT, decided_at TEXT NOT NULL DEFAULT '',"
         " owner INTEGER NOT NULL DEFAULT 0)");
-    if (!made) return made;
-    // A table made before asks recorded their gateway: the column added (0: an owner unknown,
-    // whose asks count as abandoned).
-    auto columns = d.prepare("SELECT COUNT(*) FROM pragma_table_info('asks') WHERE name = 'owner'");
-    if (!columns) return fail(columns.error());
-    auto row = columns->step();
-    if (!row) return fail(row.error());
-    if (*row && columns->integer(0) == 0) return d.exec("ALTER TABLE asks ADD COLUMN owner INTEGER NOT NULL DEFAULT 0");
-    return {};
   });
   if (!ok) return fail(ok.error());
   return std::shared_ptr<AskStore>(new AskStore(std::move(db), std::move(audit)));
 }
 
 Result<Ask> AskStore::add(Ask ask, std::chrono::milliseconds timeout) {
-  if (ask.arguments.size() > kMaxShownArguments) {
-    std::string cut = peer_text(ask.arguments, kMaxShownArguments);
-    ask.arguments = std::move(cut);
-  }
+  if (ask.arguments.size() > kMaxShownArguments) ask.arguments = peer_text(ask.arguments, kMaxShownArguments);
   const double seconds = static_cast<double>(timeout.count()) / 1000.0;
   auto ok = db_->transaction([&](Db& d) -> Result<void> {
     // What was decided long ago goes (only the audit record stays): the table holds at most
@@ -156,22 +140,10 @@ Result<Ask> AskStore::decide(std::int64_t id, bool allow, const std::string& who
   return out;
 }
 
-Result<std::optional<Ask>> AskStore::get(std::int64_t id) const {
-  std::optional<Ask> out;
-  auto ok = db_->locked([&](Db& d) -> Result<void> {
-    auto found = select_asks(d, "WHERE id = ?", id);
-    if (!found) return fail(found.error());
-    if (!found->empty()) out = std::move(found->front());
-    return {};
-  });
-  if (!ok) return fail(ok.error());
-  return out;
-}
-
-Result<std::vector<Ask>> AskStore::pending() const {
+Result<std::vector<Ask>> AskStore::read(const std::string& rest, std::optional<std::int64_t> arg) const {
   std::vector<Ask> out;
   auto ok = db_->locked([&](Db& d) -> Result<void> {
-    auto found = select_asks(d, "WHERE decision IS NULL ORDER BY id");
+    auto found = select_asks(d, rest, arg);
     if (!found) return fail(found.error());
     out = std::move(*found);
     return {};
@@ -179,59 +151,48 @@ Result<std::vector<Ask>> AskStore::pending() const {
   if (!ok) return fail(ok.error());
   return out;
 }
+
+Result<std::optional<Ask>> AskStore::get(std::int64_t id) const {
+  auto found = read("WHERE id = ?", id);
+  if (!found) return fail(found.error());
+  if (found->empty()) return std::optional<Ask>();
+  return std::optional<Ask>(std::move(found->front()));
+}
+
+Result<std::vector<Ask>> AskStore::pending() const { return read("WHERE decision IS NULL ORDER BY id"); }
 
 Result<std::vector<Ask>> AskStore::recent(std::size_t n) const {
-  std::vector<Ask> out;
-  auto ok = db_->locked([&](Db& d) -> Result<void> {
-    auto found = select_asks(d, "ORDER BY id DESC LIMIT ?", static_cast<std::int64_t>(n));
-    if (!found) return fail(found.error());
-    out = std::move(*found);
-    return {};
-  });
-  if (!ok) return fail(ok.error());
-  return out;
+  return read("ORDER BY id DESC LIMIT ?", static_cast<std::int64_t>(n));
 }
 
 Result<std::size_t> AskStore::abandon_orphans(bool starting) {
-  std::size_t n = 0;
-  {
-    // Most sweeps find nothing: they then cost one read, not a write transaction and its fsync.
-    bool any = false;
-    auto read = db_->locked([&](Db& d) -> Result<void> {
-      auto s = d.prepare("SELECT COUNT(*) FROM asks WHERE decision IS NULL");
-      if (!s) return fail(s.error());
-      auto row = s->step();
-      if (!row) return fail(row.error());
-      any = *row && s->integer(0) > 0;
-      return {};
-    });
-    if (!read) return fail(read.error());
-    if (!any) return n;
-  }
-  auto ok = db_->transaction([&](Db& d) -> Result<void> {
-    // Whose process is gone (at start, one of ours is too: a pid reused), or whose deadline
-    // passed more than a minute ago (its gateway would have ended it: the pid was reused by
-    // another program). Another running gateway's are its own to decide.
+  // Found with a read: most sweeps find nothing and then cost no write transaction (or fsync).
+  // Whose process is gone (at start, one of ours is too: a pid reused), or whose deadline passed
+  // more than a minute ago (its gateway would have ended it: the pid was reused by another
+  // program). Another running gateway's are its own to decide.
+  std::vector<std::pair<std::int64_t, std::string>> orphans;
+  auto found = db_->locked([&](Db& d) -> Result<void> {
     auto open_asks = d.prepare("SELECT id, owner, deadline < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds') FROM asks"
                                " WHERE decision IS NULL ORDER BY id");
     if (!open_asks) return fail(open_asks.error());
-    std::vector<std::pair<std::int64_t, std::string>> orphans;
-    for (;;) {
-      auto row = open_asks->step();
-      if (!row) return fail(row.error());
-      if (!*row) break;
-      const auto owner = static_cast<pid_t>(open_asks->integer(1));
+    return open_asks->each_row([&](const Stmt& row) {
+      const auto owner = static_cast<pid_t>(row.integer(1));
       const bool ours = owner == ::getpid();
       const bool gone = owner <= 0 || (ours && starting) || (!ours && ::kill(owner, 0) != 0 && errno == ESRCH);
-      if (gone) orphans.emplace_back(open_asks->integer(0), "the gateway that held the call stopped while it waited");
-      else if (!ours && open_asks->integer(2) != 0)
-        orphans.emplace_back(open_asks->integer(0), "nobody decided in time, and the gateway that held the call did not end it");
-    }
+      if (gone) orphans.emplace_back(row.integer(0), "the gateway that held the call stopped while it waited");
+      else if (!ours && row.integer(2) != 0)
+        orphans.emplace_back(row.integer(0), "nobody decided in time, and the gateway that held the call did not end it");
+    });
+  });
+  if (!found) return fail(found.error());
+  std::size_t n = 0;
+  if (orphans.empty()) return n;
+  auto ok = db_->transaction([&](Db& d) -> Result<void> {
     for (const auto& [id, reason] : orphans) {
-      auto found = select_asks(d, "WHERE id = ?", id);
-      if (!found) return fail(found.error());
-      if (found->empty()) continue;
-      if (auto r = decide_in(d, found->front(), false, "gateway", reason); !r) return r;
+      auto again = select_asks(d, "WHERE id = ?", id);
+      if (!again) return fail(again.error());
+      if (again->empty() || again->front().decision) continue;  // decided since it was read
+      if (auto r = decide_in(d, again->front(), false, "gateway", reason); !r) return r;
       ++n;
     }
     return {};

@@ -70,6 +70,8 @@ class AskStore {
 
  private:
   AskStore(std::shared_ptr<Db> db, std::shared_ptr<AuditLog> audit) : db_(std::move(db)), audit_(std::move(audit)) {}
+  // The asks `rest` (a WHERE/ORDER BY clause, its one parameter `arg`) selects, read together.
+  Result<std::vector<Ask>> read(const std::string& rest, std::optional<std::int64_t> arg = std::nullopt) const;
   std::shared_ptr<Db> db_;
   std::shared_ptr<AuditLog> audit_;
 };
