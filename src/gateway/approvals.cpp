@@ -101,6 +101,10 @@ void Approvals::withdraw(std::int64_t id, const std::string& why) {
     std::lock_guard lock(mu_);
     if (!waiting_.contains(id)) return;
   }
+  deny(id, why);
+}
+
+void Approvals::deny(std::int64_t id, const std::string& why) {
   auto decided = store_->decide(id, false, "gateway", why);
   if (decided) return resolve(id, *decided);
   // Decided meanwhile (by a person): that decision stands.
@@ -144,52 +148,39 @@ void Approvals::run(std::stop_token stop) {
     if (stop.stop_requested()) return;
     // What to do about each waiting call, decided under the lock, done without it.
     const auto now = std::chrono::steady_clock::now();
-    std::vector<std::int64_t> ids, expired;
+    std::vector<std::int64_t> still;
+    std::vector<std::pair<std::int64_t, std::string>> expired;
     std::vector<std::pair<Progress, std::pair<std::chrono::seconds, std::string>>> tell;
     for (auto& [id, w] : waiting_) {
       if (now >= w.deadline) {
-        expired.push_back(id);
+        expired.emplace_back(id, fmt::format("nobody decided within {:g} s", std::chrono::duration<double>(w.timeout).count()));
         continue;
       }
-      ids.push_back(id);
+      still.push_back(id);
       if (w.progress && now - w.told >= kProgressEvery) {
         w.told = now;
         tell.push_back({w.progress, {std::chrono::duration_cast<std::chrono::seconds>(now - w.since), message(w.ask)}});
       }
     }
-    std::map<std::int64_t, std::chrono::milliseconds> timeouts;
-    for (auto id : expired) timeouts[id] = waiting_.at(id).timeout;
     lock.unlock();
     for (auto& [progress, what] : tell) progress(what.first, what.second);
-    for (auto id : expired) {
-      const auto seconds = std::chrono::duration<double>(timeouts[id]).count();
-      auto decided = store_->decide(id, false, "gateway", fmt::format("nobody decided within {:g} s", seconds));
-      if (decided) resolve(id, *decided);
-      else if (auto a = store_->get(id); a && *a && (*a)->decision) resolve(id, **a);  // decided just now
-    }
+    for (const auto& [id, why] : expired) deny(id, why);
     // Decisions made by another process.
-    for (auto id : ids) {
+    for (auto id : still) {
       auto a = store_->get(id);
       if (!a) {
         MCP_LOG_WARN("gateway: cannot read call {}'s decision: {}", id, a.error().message);
-        continue;
-      }
-      if (*a && (*a)->decision) {
+      } else if (*a && (*a)->decision) {
         resolve(id, **a);
       } else if (!*a) {
         // Its record is gone (removed by hand from the state): nobody can allow it any more.
         Ask gone;
-        gone.id = id;
-        gone.reason = "its record is gone from the gateway's state";
         {
           std::lock_guard relock(mu_);
-          if (auto it = waiting_.find(id); it != waiting_.end()) {
-            gone.method = it->second.ask.method;
-            gone.item = it->second.ask.item;
-            gone.server = it->second.ask.server;
-          }
+          if (auto it = waiting_.find(id); it != waiting_.end()) gone = it->second.ask;
         }
         gone.decision = "deny";
+        gone.reason = "its record is gone from the gateway's state";
         resolve(id, gone);
       }
     }

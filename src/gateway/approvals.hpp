@@ -67,6 +67,8 @@ class Approvals {
   };
   // Ends the wait of `id` with `a`'s decision, if it still waits.
   void resolve(std::int64_t id, const Ask& a);
+  // Denies `id` for `why` (not a person), or, decided meanwhile, ends it with that decision.
+  void deny(std::int64_t id, const std::string& why);
   void run(std::stop_token stop);
   std::string message(const Ask& a) const;  // for the waiting client
   std::string how(const Ask& a) const;      // for the operator's log (under mu_)
