@@ -4,19 +4,23 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <span>
 
 #include <boost/asio/ip/address.hpp>
 
 #include "gateway/private_file.hpp"
+#include "mcp/trust/hex.hpp"
 
 namespace mcp::gateway {
 
 namespace {
 
 constexpr std::size_t kTokenBytes = 32;
+constexpr std::size_t kNonceBytes = 4;
 
 bool loopback_address(const std::string& peer) {
   boost::system::error_code ec;
@@ -63,29 +67,17 @@ bool same_secret(const std::string& a, const std::string& b) {
 
 Result<std::string> load_or_create_review_token(const std::filesystem::path& dir) {
   const auto file = dir / kReviewTokenFile;
-  unsigned char bytes[kTokenBytes];
+  // The token, and a nonce of its own for the temporary file's name (which must carry none of it).
+  std::array<std::uint8_t, kTokenBytes + kNonceBytes> bytes{};
   std::size_t got = 0;
-  while (got < sizeof bytes) {
-    const auto n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+  while (got < bytes.size()) {
+    const auto n = ::getrandom(bytes.data() + got, bytes.size() - got, 0);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return fail(Error::internal(std::string("getrandom: ") + std::strerror(errno)));
     got += static_cast<std::size_t>(n);
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string token;
-  for (unsigned char b : bytes) {
-    token.push_back(kHex[b >> 4]);
-    token.push_back(kHex[b & 15]);
-  }
-  // The temporary file's name must not carry any of the token: a nonce of its own.
-  std::string nonce;
-  for (int i = 0; i < 4; ++i) {
-    unsigned char b = 0;
-    if (::getrandom(&b, 1, 0) != 1) b = static_cast<unsigned char>(i);
-    nonce.push_back(kHex[b >> 4]);
-    nonce.push_back(kHex[b & 15]);
-  }
-  nonce += "-" + std::to_string(::getpid());
+  const std::string token = trust::to_hex(std::span(bytes).first(kTokenBytes));
+  const std::string nonce = trust::to_hex(std::span(bytes).subspan(kTokenBytes)) + "-" + std::to_string(::getpid());
   auto created = create_private_file(file, token + "\n", nonce);
   if (!created) return fail(created.error());
   if (*created) return token;
