@@ -15,11 +15,6 @@ namespace mcp::gateway {
 
 namespace {
 
-std::string digest_of(const json::value& arguments) {
-  auto canonical = trust::canonicalize(arguments);
-  return canonical ? trust::sha256_tag(*canonical) : std::string("(not canonicalisable)");
-}
-
 template <class R>
 std::string_view outcome_of(const Result<R>& r) {
   if (!r) return "error";
@@ -142,7 +137,9 @@ void Proxy::forward(std::string_view method, const std::string& item, const json
     call->ask_again();  // what the retry left unanswered
     return round<R>(std::move(call), std::move(fwd), std::move(ctx), std::move(reply));
   }
-  std::string digest = digest_of(arguments);
+  // The arguments in RFC 8785 form: hashed for the audit record, and shown to a person asked.
+  auto canonical = trust::canonicalize(json::value(arguments));
+  std::string digest = canonical ? trust::sha256_tag(*canonical) : std::string("(not canonicalisable)");
   if (!options_.policy.asks(item)) return begin<R>(method, item, std::move(digest), std::move(ctx), std::move(reply), std::move(start));
   // The policy asks a person first (approvals.hpp): the request waits, holding no thread, and
   // its client is told where to decide while it waits.
@@ -151,7 +148,6 @@ void Proxy::forward(std::string_view method, const std::string& item, const json
     return void(reply(fail(Error::invalid_params(std::string(method) + " of " + peer_text(item) + " (upstream " + options_.name +
                                                  ") waits for a person to allow it, and this gateway has nobody to ask"))));
   }
-  auto canonical = trust::canonicalize(json::value(arguments));
   Ask ask{.server = options_.name, .method = std::string(method), .item = item, .client = ctx->session_id(),
           .arguments = canonical ? *canonical : std::string("(not canonicalisable)"), .digest = digest};
   const double total = std::chrono::duration<double>(options_.ask_timeout).count();
