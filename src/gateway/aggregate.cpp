@@ -231,20 +231,11 @@ void Aggregate::vouch_locked() {
     for (const auto& t : signature->resource_templates)
       if (!held_by_another(ListKind::resource_templates, t.uri_template)) all.resource_templates.push_back(t);
   }
-  std::string serialized = json::serialize(to_json(all));
-  if (serialized == signature_json_) return;
   // Not held to it (as an upstream's derived one is not): the upstreams' own stages hold theirs.
   SignatureServing serving;
   serving.in_server_card = true;
   serving.self_check = false;
-  if (auto ok = server_->set_signature(std::move(all), serving); !ok) {
-    // Over the limits (many upstreams): vouch for nothing rather than for an older set.
-    MCP_LOG_ERROR("gateway /mcp: cannot serve the union of the upstreams' signatures ({}); serving an empty one",
-                  ok.error().message);
-    (void)server_->set_signature(ServerSignature{}, serving);
-    serialized = json::serialize(to_json(ServerSignature{}));
-  }
-  signature_json_ = std::move(serialized);
+  serve_vouched(*server_, std::move(all), serving, signature_json_, "/mcp");
 }
 
 }  // namespace mcp::gateway

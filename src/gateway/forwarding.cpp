@@ -1,6 +1,7 @@
 #include "gateway/forwarding.hpp"
 
 #include "gateway/proxy.hpp"
+#include "log/log.hpp"
 
 namespace mcp::gateway {
 
@@ -75,6 +76,19 @@ Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const R
       [read](const std::string& uri, const UriTemplate::Variables&, std::shared_ptr<RequestContext> ctx,
              Reply<ReadResourceResult> reply) { read(uri, std::move(ctx), std::move(reply)); },
       watched_through(proxy));
+}
+
+bool serve_vouched(Server& server, ServerSignature signature, const SignatureServing& serving, std::string& served_json,
+                   std::string_view who) {
+  std::string serialized = json::serialize(to_json(signature));
+  if (serialized == served_json) return false;
+  if (auto ok = server.set_signature(std::move(signature), serving); !ok) {
+    MCP_LOG_ERROR("gateway {}: cannot serve the signature it vouches for ({}); serving an empty one", who, ok.error().message);
+    (void)server.set_signature(ServerSignature{}, serving);
+    serialized = json::serialize(to_json(ServerSignature{}));
+  }
+  served_json = std::move(serialized);
+  return true;
 }
 
 void unserve(Server& server, const Proxy& proxy, ListKind kind, const std::string& as_served, const std::string& key) {

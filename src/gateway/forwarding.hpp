@@ -26,6 +26,13 @@ class Proxy;
 // subscription to it is forwarded too (Proxy::watch).
 [[nodiscard]] Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Resource& resource);
 [[nodiscard]] Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const ResourceTemplate& resource_template);
+// Serves `signature` on `server` if it differs from the one served (`served_json`, its
+// serialization, updated); true if it changed. One over the signature limits is not served: an
+// empty signature is, rather than an older set that may hold items rejected since (`who` names
+// the server in the error logged).
+bool serve_vouched(Server& server, ServerSignature signature, const SignatureServing& serving, std::string& served_json,
+                   std::string_view who);
+
 // Stops serving the item of `kind` served as `as_served`, `key` at `proxy`'s upstream.
 void unserve(Server& server, const Proxy& proxy, ListKind kind, const std::string& as_served, const std::string& key);
 

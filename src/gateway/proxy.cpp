@@ -211,20 +211,10 @@ SignatureServing Proxy::serving(bool self_check) const {
 }
 
 void Proxy::vouch(ServerSignature vouched) {
-  std::string serialized = json::serialize(to_json(vouched));
-  if (serialized == vouched_json_) return;
   // Not held to it: a decision made elsewhere shows at once in lists (the pin stage asks the store
   // each time), before the refresher has re-derived this; a client that holds the gateway to the
   // signature it was given sees such a change as outside it, as SEP-2091 means it to.
-  if (auto ok = server_->set_signature(std::move(vouched), serving(false)); !ok) {
-    // Over the signature's limits: the gateway vouches for nothing rather than for an older set
-    // (which may hold items rejected since).
-    MCP_LOG_ERROR("gateway {}: cannot serve the derived signature ({}); serving an empty one", options_.name,
-                  ok.error().message);
-    (void)server_->set_signature(ServerSignature{}, serving(false));
-    serialized = json::serialize(to_json(ServerSignature{}));
-  }
-  vouched_json_ = std::move(serialized);
+  if (!serve_vouched(*server_, std::move(vouched), serving(false), vouched_json_, options_.name)) return;
   if (auto o = observer_.lock()) o->vouched(*this);
 }
 
