@@ -35,6 +35,18 @@ if ((${#failed[@]})); then
     log="$dir/Testing/Temporary/LastTestsFailed.log"
     [ -s "$log" ] && [ "$log" -nt "$marker" ] && { echo "failed in $dir:" >&2; sed 's/^/  /' "$log" >&2; }
   done
+  # And what each failed test printed last (its assertion, a sanitizer report), bounded, so a
+  # failure seen only in CI can be understood from the log's tail.
+  for dir in build build-asan build-tsan; do
+    log="$dir/Testing/Temporary/LastTestsFailed.log"
+    [ -s "$log" ] && [ "$log" -nt "$marker" ] || continue
+    head -n 10 "$log" | while IFS=: read -r _ name; do
+      echo "--- $dir: $name, the last lines it printed:" >&2
+      awk -v t="Test: $name" '$0 ~ /^[0-9]+\/[0-9]+ Test: / { on = (substr($0, index($0, "Test: ")) == t) }
+                             on && /^<end of output>/ { on = 0 } on' "$dir/Testing/Temporary/LastTest.log" |
+        tail -n 40 | cut -c1-300 | sed 's/^/  /' >&2
+    done
+  done
   echo "FAILED: ${failed[*]}" >&2
   exit 1
 fi

@@ -453,9 +453,17 @@ net::awaitable<void> serve(ServerState& state, S stream, std::shared_ptr<Connect
         auto ctl = c.lock();
         if (!weak.lock() || !ctl) return;
         {
-          // It may have started on a request since it was chosen: a busy connection is never shed.
+          // It may have started on a request since it was chosen: a busy connection is never shed,
+          // and counts for the cap again.
           std::lock_guard phase_lock(state.conn_mu);
-          if (ctl->phase != ConnectionControl::Phase::reading) return;
+          if (ctl->phase != ConnectionControl::Phase::reading) {
+            if (ctl->chosen) {
+              ctl->chosen = false;
+              --state.shedding;
+              state.connections.push_back(ctl);
+            }
+            return;
+          }
         }
         boost::system::error_code ignored;
         lowest.socket().close(ignored);

@@ -160,12 +160,13 @@ bool ServerState::end_session(const std::string& id) {
   return true;
 }
 
-std::shared_ptr<ConnectionControl> ServerState::admit_connection() {
+Admission ServerState::admit_connection() {
   std::function<void()> shed;
   auto c = std::make_shared<ConnectionControl>();
   {
     std::lock_guard lock(conn_mu);
     if (connections.size() >= connection_cap) {
+      if (shedding >= kMaxShedding) return {nullptr, true};
       // Full: close the connection that has waited longest for a request (an idle keep-alive
       // connection, or a slow sender: slowloris). Connections busy with a request or stream stay.
       auto oldest = connections.end();
@@ -173,19 +174,26 @@ std::shared_ptr<ConnectionControl> ServerState::admit_connection() {
         if ((*it)->phase != ConnectionControl::Phase::reading || !(*it)->shed) continue;
         if (oldest == connections.end() || (*it)->since < (*oldest)->since) oldest = it;
       }
-      if (oldest == connections.end()) return nullptr;
-      shed = std::move((*oldest)->shed);
-      connections.erase(oldest);  // counted out now; its coroutine ends shortly
+      if (oldest == connections.end()) return {nullptr, shedding > 0};
+      shed = (*oldest)->shed;
+      (*oldest)->chosen = true;
+      ++shedding;
+      connections.erase(oldest);  // counted out of the cap now, in `shedding` until its socket closes
     }
     connections.push_back(c);
   }
   if (shed) shed();
-  return c;
+  return {c, false};
 }
 
 void ServerState::forget_connection(const std::shared_ptr<ConnectionControl>& c) {
   std::lock_guard lock(conn_mu);
-  connections.remove(c);
+  if (c->chosen) {
+    c->chosen = false;
+    --shedding;
+  } else {
+    connections.remove(c);
+  }
 }
 
 void ServerState::set_phase(ConnectionControl& c, ConnectionControl::Phase phase) {
@@ -224,7 +232,15 @@ struct HttpServer::Impl {
         continue;
       }
       ++state.accepted;
-      auto control = state.admit_connection();
+      auto admission = state.admit_connection();
+      // Shed connections are closing on their own threads: wait for their descriptors (bounded).
+      for (int tries = 0; admission.later && tries < 500; ++tries) {
+        net::steady_timer pause(acceptor.get_executor(), std::chrono::milliseconds(2));
+        co_await pause.async_wait(net::as_tuple(net::use_awaitable));
+        if (state.stopping) co_return;
+        admission = state.admit_connection();
+      }
+      auto control = std::move(admission.control);
       if (!control) {
         // Every connection is busy with a request: refuse this one, without blocking on it.
         static constexpr std::string_view busy =

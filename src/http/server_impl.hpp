@@ -47,6 +47,13 @@ struct ConnectionControl {
   Phase phase = Phase::reading;        // guarded by ServerState::conn_mu
   Clock::time_point since = Clock::now();
   std::function<void()> shed;
+  bool chosen = false;  // picked to be shed, its socket not yet closed (guarded by conn_mu)
+};
+
+// What the accept loop does with a connection it accepted.
+struct Admission {
+  std::shared_ptr<ConnectionControl> control;  // admitted
+  bool later = false;  // not yet: connections being shed still hold their descriptors
 };
 
 struct ServerState {
@@ -84,6 +91,12 @@ struct ServerState {
   std::mutex conn_mu;
   std::list<std::shared_ptr<ConnectionControl>> connections;
   std::size_t connection_cap = 0;
+  // Connections chosen to be shed whose sockets are not closed yet: out of `connections` but still
+  // holding a descriptor each. Admission waits while there are kMaxShedding of them, so a flood
+  // accepted faster than the connections' threads close the shed ones cannot run the process out
+  // of descriptors (the cap's reserve covers kMaxShedding).
+  static constexpr std::size_t kMaxShedding = 16;
+  std::size_t shedding = 0;
 
   // New session for a valid initialize request. At max_sessions, the session that matters least is
   // ended to make room: the oldest one that never completed its handshake, else the one idle the
@@ -99,8 +112,9 @@ struct ServerState {
   void end_sessions_of(const McpEndpoint& endpoint);
 
   // Registers a new connection; at the cap, sheds the connection that has waited longest for a
-  // request. Returns null if the cap is reached and nothing can be shed (the caller refuses it).
-  std::shared_ptr<ConnectionControl> admit_connection();
+  // request. No control if the cap is reached and nothing can be shed (the caller refuses it), or
+  // `later` while too many shed connections still hold their descriptors (the caller retries).
+  Admission admit_connection();
   void forget_connection(const std::shared_ptr<ConnectionControl>& c);
   void set_phase(ConnectionControl& c, ConnectionControl::Phase phase);
   std::size_t connection_count();
