@@ -12,6 +12,7 @@
 #include "mcp/protocol/methods.hpp"
 #include "mcp/protocol/stateless.hpp"
 #include "mcp/session/session.hpp"
+#include "session/timer.hpp"
 #include "mcp/session/thread_pool.hpp"
 
 namespace mcp {
@@ -38,16 +39,21 @@ struct Pending {
 
   // request_async(): called with the answer instead of storing it in `result`.
   std::function<void(Result<json::value>)> on_done;
+  // request_async(): its timeout, cancelled when the answer comes (guarded by mu).
+  detail::TimerHandle timer;
 
   void complete(Result<json::value> r) {
     std::function<void(Result<json::value>)> callback;
+    detail::TimerHandle armed;
     {
       std::lock_guard lock(mu);
       if (done.load(std::memory_order_relaxed)) return;
       if (on_done) callback = std::move(on_done);
       else result = std::move(r);
       done.store(true, std::memory_order_release);
+      armed = std::exchange(timer, {});
     }
+    detail::cancel_timer(armed);
     cv.notify_all();
     if (callback) {
       {

@@ -86,7 +86,7 @@ void Session::Impl::arm_timeout(std::int64_t id, const std::shared_ptr<Pending>&
     std::lock_guard lock(p->mu);
     when = p->deadline;
   }
-  detail::run_at(when, [weak_self = weak_from_this(), weak_p = std::weak_ptr<Pending>(p), id,
+  auto armed = detail::run_at(when, [weak_self = weak_from_this(), weak_p = std::weak_ptr<Pending>(p), id,
                         method = std::move(method), related = std::move(related)]() mutable {
     auto self = weak_self.lock();
     auto pending = weak_p.lock();
@@ -102,6 +102,13 @@ void Session::Impl::arm_timeout(std::int64_t id, const std::shared_ptr<Pending>&
     }
     self->abandon(id, pending, timed_out(method, *pending), related);
   });
+  bool answered;
+  {
+    std::lock_guard lock(p->mu);
+    answered = p->done.load(std::memory_order_relaxed);
+    if (!answered) p->timer = armed;
+  }
+  if (answered) detail::cancel_timer(armed);  // the answer came first: nothing to time out
 }
 
 void Session::Impl::route_progress(const json::object& params) {
