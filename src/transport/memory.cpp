@@ -9,10 +9,12 @@ namespace mcp {
 
 namespace {
 
-// The state both ends share: one inbox per end, one lock for both, so closing is atomic.
+// The state both ends share: one inbox per end, one lock for both, so closing is atomic. One
+// condition per inbox, so a send wakes only the reader of the other end (with one for both, every
+// send also woke the sender's own reader for nothing: a wasted wake-up per message on two cores).
 struct Link {
   std::mutex mu;
-  std::condition_variable cv;
+  std::condition_variable cv[2];
   std::deque<std::string> inbox[2];
   bool closed = false;
 };
@@ -40,7 +42,7 @@ class MemoryEnd final : public Transport {
       if (link_->closed) return fail(Error::connection_closed("transport closed"));
       link_->inbox[1 - side_].push_back(std::move(frame));
     }
-    link_->cv.notify_all();
+    link_->cv[1 - side_].notify_one();
     return {};
   }
 
@@ -49,14 +51,15 @@ class MemoryEnd final : public Transport {
       std::lock_guard lock(link_->mu);
       link_->closed = true;
     }
-    link_->cv.notify_all();
+    link_->cv[0].notify_all();
+    link_->cv[1].notify_all();
   }
 
  private:
   void run(const Callbacks& cb) {
     std::unique_lock lock(link_->mu);
     for (;;) {
-      link_->cv.wait(lock, [&] { return link_->closed || !link_->inbox[side_].empty(); });
+      link_->cv[side_].wait(lock, [&] { return link_->closed || !link_->inbox[side_].empty(); });
       // Deliver what was already sent before the close, as a pipe would.
       if (link_->inbox[side_].empty()) break;
       std::string frame = std::move(link_->inbox[side_].front());
