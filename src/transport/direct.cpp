@@ -1,0 +1,116 @@
+#include "mcp/transport/direct.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+namespace mcp {
+
+namespace {
+
+// What both ends share, under one lock: per end, its callbacks, the frames sent to it and not yet
+// delivered, and which thread (if any) is delivering to it.
+struct DirectLink {
+  struct End {
+    Transport::Callbacks cb;
+    bool started = false;
+    bool gone = false;  // destroyed: nothing more is delivered to it
+    std::deque<std::string> inbox;
+    bool delivering = false;
+    std::thread::id deliverer;
+    bool close_told = false;
+  };
+  std::mutex mu;
+  std::condition_variable idle;  // an end stopped delivering
+  End end[2];
+  bool closed = false;
+};
+
+class DirectEnd final : public Transport {
+ public:
+  DirectEnd(std::shared_ptr<DirectLink> link, int side) : link_(std::move(link)), side_(side) {}
+
+  ~DirectEnd() override {
+    close();
+    Callbacks dropped;
+    std::unique_lock lock(link_->mu);
+    auto& me = link_->end[side_];
+    me.gone = true;
+    // Another thread may be inside one of our callbacks: they use what the callbacks capture,
+    // which may die with us. From inside our own callback (the session destroyed there), the
+    // callback is still running: it is left to the link.
+    link_->idle.wait(lock, [&] { return !me.delivering || me.deliverer == std::this_thread::get_id(); });
+    if (!me.delivering) dropped = std::move(me.cb);
+  }
+
+  Result<void> start(Callbacks cb) override {
+    std::unique_lock lock(link_->mu);
+    auto& me = link_->end[side_];
+    if (me.started) return fail(Error::internal("transport already started"));
+    me.cb = std::move(cb);
+    me.started = true;
+    deliver(side_, lock);  // what was sent before, and a close that came before
+    return {};
+  }
+
+  Result<void> send(std::string frame, const SendInfo&) override {
+    std::unique_lock lock(link_->mu);
+    if (link_->closed) return fail(Error::connection_closed("transport closed"));
+    link_->end[1 - side_].inbox.push_back(std::move(frame));
+    deliver(1 - side_, lock);
+    return {};
+  }
+
+  void close() override {
+    std::unique_lock lock(link_->mu);
+    if (link_->closed) return;
+    link_->closed = true;
+    deliver(side_, lock);
+    deliver(1 - side_, lock);
+  }
+
+ private:
+  // Delivers what waits for end `to`, unless a thread is already doing so (it will deliver this
+  // too, in order): frames first, then on_close once the link is closed. Called and returns with
+  // the lock held; the callbacks run without it.
+  void deliver(int to, std::unique_lock<std::mutex>& lock) {
+    auto& e = link_->end[to];
+    if (!e.started || e.gone || e.delivering) return;
+    e.delivering = true;
+    e.deliverer = std::this_thread::get_id();
+    while (!e.gone) {
+      if (!e.inbox.empty()) {
+        std::string frame = std::move(e.inbox.front());
+        e.inbox.pop_front();
+        lock.unlock();
+        e.cb.on_message(std::move(frame));
+        lock.lock();
+        continue;
+      }
+      if (link_->closed && !e.close_told) {
+        e.close_told = true;
+        lock.unlock();
+        e.cb.on_close(std::nullopt);
+        lock.lock();
+        continue;
+      }
+      break;
+    }
+    e.delivering = false;
+    e.deliverer = {};
+    link_->idle.notify_all();
+  }
+
+  std::shared_ptr<DirectLink> link_;
+  int side_;
+};
+
+}  // namespace
+
+std::pair<std::shared_ptr<Transport>, std::shared_ptr<Transport>> make_direct_transport_pair() {
+  auto link = std::make_shared<DirectLink>();
+  return {std::make_shared<DirectEnd>(link, 0), std::make_shared<DirectEnd>(link, 1)};
+}
+
+}  // namespace mcp
