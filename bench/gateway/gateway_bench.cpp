@@ -5,10 +5,10 @@
 // and metrics are all on. Prints p50/p99 of each path and the added p50, then throughput with 4
 // concurrent callers, then the memory of 1,000 idle client sessions on the proxy's server.
 //
-//   bench_gateway [--iterations N] [--bin DIR] [--state DIR]
+//   bench_gateway [--iterations N] [--bin DIR] [--state DIR] [--only NAME]
 //     N: calls per path per round (default 5000); DIR: where everything-server is (default: this
 //     program's folder); --state: the state folder (default: a new folder under the current one,
-//     so on disk, not tmpfs).
+//     so on disk, not tmpfs); --only: one row (in-process, in-process-threaded, stdio, http).
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,6 +27,7 @@
 #include "mcp/client/client.hpp"
 #include "mcp/http/client_transport.hpp"
 #include "mcp/stdio/child_process.hpp"
+#include "mcp/transport/direct.hpp"
 #include "mcp/transport/memory.hpp"
 
 namespace {
@@ -99,7 +100,8 @@ struct Pair {
 };
 
 Pair make_pair(const std::string& name, const std::string& tool, std::shared_ptr<Client> direct,
-               std::shared_ptr<Client> upstream_of_proxy, const gateway::State& state, const std::string& state_dir) {
+               std::shared_ptr<Client> upstream_of_proxy, const gateway::State& state, const std::string& state_dir,
+               bool inline_client = false) {
   gateway::ProxyOptions po;
   po.name = name;
   po.state_dir = state_dir;
@@ -107,7 +109,7 @@ Pair make_pair(const std::string& name, const std::string& tool, std::shared_ptr
   po.metrics = std::make_shared<gateway::Metrics>();
   auto proxy = gateway::Proxy::start(std::move(upstream_of_proxy), state.pins, state.audit, po);
   if (!proxy) die("proxy: " + proxy.error().message);
-  auto [a, b] = make_memory_transport_pair();
+  auto [a, b] = inline_client ? make_direct_transport_pair() : make_memory_transport_pair();
   if (!(*proxy)->server()->connect(a)) die("proxy session");
   return Pair{name, tool, std::move(direct), connected(b), *proxy};
 }
@@ -122,7 +124,7 @@ void report(const Pair& p, int iterations) {
   }
   const Stats sd = stats(d), sg = stats(g);
   const double td = throughput(*p.direct, p.tool, iterations), tg = throughput(*p.through, p.tool, iterations);
-  std::printf("%-10s direct p50 %7.1f us p99 %7.1f | gateway p50 %7.1f us p99 %7.1f | added p50 %6.1f us | "
+  std::printf("%-19s direct p50 %7.1f us p99 %7.1f | gateway p50 %7.1f us p99 %7.1f | added p50 %6.1f us | "
               "4 callers: direct %7.0f/s gateway %7.0f/s (%.0f%%)\n",
               p.name.c_str(), sd.p50, sd.p99, sg.p50, sg.p99, sg.p50 - sd.p50, td, tg, 100.0 * tg / td);
 }
@@ -131,6 +133,7 @@ void report(const Pair& p, int iterations) {
 
 int main(int argc, char** argv) {
   int iterations = 5000;
+  std::string only;
   std::string bin = fs::path(argv[0]).parent_path().string();
   std::string state_dir = (fs::current_path() / ("bench-gateway-state-" + std::to_string(::getpid()))).string();
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -138,6 +141,7 @@ int main(int argc, char** argv) {
     if (a == "--iterations") iterations = std::max(40, std::atoi(argv[i + 1]));
     else if (a == "--bin") bin = argv[i + 1];
     else if (a == "--state") state_dir = argv[i + 1];
+    else if (a == "--only") only = argv[i + 1];
     else die("unknown argument " + a);
   }
   auto state = gateway::open_state(state_dir);
@@ -150,8 +154,8 @@ int main(int argc, char** argv) {
   echo.input_schema = json::object{{"type", "object"}};
   upstream->add_tool(echo, [](const json::object&, RequestContext&) { return Result<CallToolResult>(CallToolResult::text("ok")); },
                      ToolOptions{.non_blocking = true});
-  auto in_process = [&] {
-    auto [a, b] = make_memory_transport_pair();
+  auto in_process = [&](bool inline_link) {
+    auto [a, b] = inline_link ? make_direct_transport_pair() : make_memory_transport_pair();
     if (!upstream->connect(a)) die("upstream session");
     return connected(b);
   };
@@ -164,7 +168,15 @@ int main(int argc, char** argv) {
     return connected(*t);
   };
   std::vector<Pair> pairs;
-  pairs.push_back(make_pair("in-process", "echo", in_process(), in_process(), *state, state_dir));
+  // The client of either path reaches its server through a memory transport (a delivery thread per
+  // end, as a socket's reader would be). The proxy reaches the in-process upstream inline (the
+  // direct transport: what an embedding would use, so the difference is the gateway's own work),
+  // or, in the second row, through a memory transport too (two more thread hand-offs per call).
+  pairs.push_back(make_pair("in-process", "echo", in_process(false), in_process(true), *state, state_dir));
+  pairs.push_back(make_pair("in-process-threaded", "echo", in_process(false), in_process(false), *state, state_dir));
+  // Every link inline, the clients' too: no thread hand-off on either path, so both columns are
+  // the work alone (what a call costs in CPU, and what the gateway adds to it).
+  pairs.push_back(make_pair("in-process-inline", "echo", in_process(true), in_process(true), *state, state_dir, true));
   pairs.push_back(make_pair("stdio", "test_simple_text", child({}), child({}), *state, state_dir));
 
   // HTTP: one everything-server --http; the direct client and the proxy's each have a session.
@@ -190,7 +202,8 @@ int main(int argc, char** argv) {
   pairs.push_back(make_pair("http", "test_simple_text", http_client(), http_client(), *state, state_dir));
 
   std::printf("tools/call, %d calls per path (pinning, policy, audit on disk, metrics on)\n", iterations);
-  for (const auto& p : pairs) report(p, iterations);
+  for (const auto& p : pairs)
+    if (only.empty() || p.name == only) report(p, iterations);
 
   // Memory of idle client sessions on the proxy's server (what the gateway keeps per client).
   const long before = rss_kib();
