@@ -146,6 +146,8 @@ int main(int argc, char** argv) {
   }
   auto state = gateway::open_state(state_dir);
   if (!state) die(state.error().message);
+  // As a serving gateway does: call records through the journal (call_journal.hpp).
+  if (auto j = state->audit->start_journal(); !j) die(j.error().message);
 
   // In process: an upstream Server with one non-blocking tool.
   auto upstream = std::make_shared<Server>();

@@ -55,17 +55,46 @@ Result<std::unique_ptr<AuditLog>> AuditLog::open(std::shared_ptr<Db> db) {
         " body TEXT NOT NULL, prev TEXT NOT NULL, hash TEXT NOT NULL)");
   });
   if (!ok) return fail(ok.error());
+  if (auto r = CallJournal::recover(*db, db->file().parent_path()); !r) return fail(r.error());
   return std::unique_ptr<AuditLog>(new AuditLog(std::move(db)));
 }
 
+AuditLog::~AuditLog() = default;
+
+Result<void> AuditLog::start_journal() {
+  if (journal_) return {};
+  auto j = CallJournal::start(db_->file());
+  if (!j) return fail(j.error());
+  journal_ = std::move(*j);
+  return {};
+}
+
+Result<void> AuditLog::append_call(json::object body) {
+  if (journal_) {
+    if (auto j = journal_->append(now_iso8601(), std::move(body)); j) return {};
+    // The journal failed (a full disk): the record is committed on this thread instead.
+  }
+  auto a = append("call", std::move(body), Db::Durability::process_crash);
+  if (!a) return fail(a.error());
+  return {};
+}
+
+Result<void> AuditLog::flush() const {
+  if (!journal_) return {};
+  return journal_->flush();
+}
+
 Result<std::int64_t> AuditLog::append_in(Db& d, std::string_view kind, const json::object& body) {
+  return append_at(d, kind, body, now_iso8601());
+}
+
+Result<std::int64_t> AuditLog::append_at(Db& d, std::string_view kind, const json::object& body, const std::string& time) {
   auto last = d.prepare("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1");
   if (!last) return fail(last.error());
   auto row = last->step();
   if (!row) return fail(row.error());
   const std::int64_t seq = *row ? last->integer(0) + 1 : 1;
   const std::string prev = *row ? last->text(1) : zero_hash();
-  const std::string time = now_iso8601();
   auto hash = hash_of(prev, seq, time, std::string(kind), body);
   if (!hash) return fail(hash.error());
   auto ins = d.prepare("INSERT INTO audit (seq, time, kind, body, prev, hash) VALUES (?, ?, ?, ?, ?, ?)");
@@ -91,6 +120,7 @@ Result<std::int64_t> AuditLog::append(std::string_view kind, json::object body, 
 }
 
 Result<void> AuditLog::each(const std::function<bool(const AuditRecord&)>& visit, std::int64_t after) const {
+  if (auto f = flush(); !f) return f;
   // In batches, the connection held for one batch at a time: a walk of a long log (a verify) must
   // not stop every call the gateway records meanwhile. Records appended during the walk are met
   // at its end.
@@ -106,6 +136,7 @@ Result<void> AuditLog::each(const std::function<bool(const AuditRecord&)>& visit
 }
 
 Result<std::vector<AuditRecord>> AuditLog::tail(std::size_t n) const {
+  if (auto f = flush(); !f) return fail(f.error());
   // seq > 0 is every record: the same statement shape as a batch of each().
   return select_records("WHERE seq > ? ORDER BY seq DESC LIMIT ?", 0, static_cast<std::int64_t>(n));
 }

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gateway/call_journal.hpp"
 #include "gateway/sqlite_db.hpp"
 #include "mcp/json.hpp"
 
@@ -42,7 +43,11 @@ struct ChainCheck {
 class AuditLog {
  public:
   // Creates the table if needed.
+  // Creates the table if needed, and adds to the chain the call records of journals left by
+  // gateways that are gone (call_journal.hpp).
   static Result<std::unique_ptr<AuditLog>> open(std::shared_ptr<Db> db);
+  // Commits the calls still journaled and removes the journal.
+  ~AuditLog();
 
   // Appends one record in its own transaction, durable as `durability` says (sqlite_db.hpp) when it
   // returns. Its sequence number.
@@ -51,6 +56,16 @@ class AuditLog {
   // The same inside a transaction the caller holds on the same Db, so that a change and its record
   // commit together or not at all.
   [[nodiscard]] static Result<std::int64_t> append_in(Db& d, std::string_view kind, const json::object& body);
+  // append_in with the record's time given (a call journaled earlier: call_journal.hpp).
+  [[nodiscard]] static Result<std::int64_t> append_at(Db& d, std::string_view kind, const json::object& body,
+                                                      const std::string& time);
+  // A call's record: through this process's journal once start_journal() ran (durable against
+  // kill -9 when this returns, in the chain within milliseconds), else append()ed at once.
+  [[nodiscard]] Result<void> append_call(json::object body);
+  // Call records go through a journal in the state folder from now on (the serving gateway).
+  [[nodiscard]] Result<void> start_journal();
+  // Commits the calls journaled so far (readers in this process see them; a stopping gateway).
+  [[nodiscard]] Result<void> flush() const;
   // Walks the chain from the start, or on from `from` (the check of its first records, whose
   // head and count it starts from): a page that verified the chain once checks only what came
   // since. A check that found the chain broken is returned as it is.
@@ -72,6 +87,7 @@ class AuditLog {
   // while they are read.
   Result<std::vector<AuditRecord>> select_records(std::string_view where, std::int64_t a, std::int64_t b) const;
   std::shared_ptr<Db> db_;
+  std::unique_ptr<CallJournal> journal_;  // set once, by start_journal, before calls are served
 };
 
 json::object to_json(const AuditRecord& r);

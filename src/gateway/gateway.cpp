@@ -19,6 +19,8 @@ Result<std::unique_ptr<Gateway>> Gateway::start(const GatewayConfig& config, Sta
   std::unique_ptr<Gateway> g(new Gateway());
   g->state_ = std::move(state);
   g->state_dir_ = options.state_dir;
+  // Call records go through a journal, off the calls' path (call_journal.hpp).
+  if (auto j = g->state_.audit->start_journal(); !j) return fail(j.error());
   g->listen_ = config.listen;
   g->ui_ = config.ui;
   std::vector<std::unique_ptr<Upstream>> started;

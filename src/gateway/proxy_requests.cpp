@@ -271,9 +271,10 @@ Result<R> Proxy::record(std::string_view method, const std::string& item, const 
                       {"latencyUs", us},
                       {"outcome", outcome_of(r)}};
   if (!r) record["error"] = peer_text(r.error().message);
-  // A call record survives the gateway being killed; it reaches the disk with the next decision
-  // or checkpoint (an fsync per call would cost ~1 ms).
-  if (auto a = audit_->append("call", std::move(record), Db::Durability::process_crash); !a) {
+  // A call record survives the gateway being killed once this returns (journaled, or committed:
+  // call_journal.hpp); it reaches the disk with the next decision or checkpoint (an fsync per
+  // call would cost ~1 ms).
+  if (auto a = audit_->append_call(std::move(record)); !a) {
     // An unrecorded request is not answered: the log must hold every call that happened.
     return fail(Error::internal("the gateway could not record the call: " + a.error().message));
   }

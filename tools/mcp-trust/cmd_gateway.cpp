@@ -70,6 +70,8 @@ void tell(const GatewayCliOptions& o, const std::string& what) {
 Result<gateway::State> open_serving_state(const GatewayCliOptions& o) {
   auto state = gateway::open_state(state_dir(o));
   if (!state) return state;
+  // Call records go through a journal, off the calls' path (call_journal.hpp).
+  if (auto j = state->audit->start_journal(); !j) return fail(j.error());
   auto key = gateway::load_or_create_key(state_dir(o));
   if (!key) return fail(key.error());
   state->key = std::move(*key);
