@@ -127,11 +127,17 @@ Result<PinState> PinStore::observe(const std::string& server, ListKind kind, con
 }
 
 Result<std::optional<PinState>> PinStore::state(const std::string& server, ListKind kind, const std::string& key) const {
+  // On every call: the state column alone (not the two definitions select_pins copies out), by a
+  // statement whose text is a constant (the prepared-statement cache's lookup builds no string).
   std::optional<PinState> out;
   auto ok = db_->locked([&](Db& d) -> Result<void> {
-    auto found = select_pins(d, "WHERE server = ? AND kind = ? AND key = ?", {server, kind_name(kind), key});
-    if (!found) return fail(found.error());
-    if (!found->empty()) out = found->front().state;
+    auto s = d.prepare("SELECT state FROM pins WHERE server = ? AND kind = ? AND key = ?");
+    if (!s) return fail(s.error());
+    s->bind(1, server).bind(2, kind_name(kind)).bind(3, key);
+    auto row = s->step();
+    if (!row) return fail(row.error());
+    // An unknown state (a hand-edited file) blocks the item rather than allowing it.
+    if (*row) out = state_named(s->text(0)).value_or(PinState::rejected);
     return {};
   });
   if (!ok) return fail(ok.error());
