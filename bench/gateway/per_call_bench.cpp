@@ -1,7 +1,8 @@
 // The gateway's own work per forwarded tools/call, piece by piece, without the thread hand-offs of
 // any transport: the pin lookup (PinStore::state, what the pins stage asks on every call and list
-// item), the policy check, the arguments' digest (RFC 8785 + SHA-256), the audit record (a SQLite
-// commit, process-crash durable, in a state folder on disk), the metrics, and all of them together.
+// item), the policy check, the arguments' digest (RFC 8785 + SHA-256), the audit record (journaled,
+// as the gateway does: call_journal.hpp; and committed on the call's thread, the fallback), the
+// metrics, and all of them together (journaled). State folders on disk.
 //
 //   bench_gateway_per_call [--benchmark_* flags]   (the state folder is made in the current folder)
 #include <benchmark/benchmark.h>
@@ -24,6 +25,7 @@ using namespace mcp::gateway;
 struct Fixture {
   std::filesystem::path dir = std::filesystem::current_path() / ("bench-gateway-per-call-" + std::to_string(::getpid()));
   State state;
+  State journaled;  // another folder, its call records through the journal
   ItemPolicy policy;
   Metrics metrics;
   Tool tool;
@@ -32,6 +34,9 @@ struct Fixture {
     auto s = open_state(dir);
     if (!s) throw std::runtime_error(s.error().message);
     state = *s;
+    auto j = open_state(dir / "journaled");
+    if (!j || !j->audit->start_journal()) throw std::runtime_error("journaled state");
+    journaled = *j;
     tool.name = "write_note";
     tool.input_schema = json::object{{"type", "object"}};
     (void)state.pins->observe("files", ListKind::tools, tool.name, to_json(tool).as_object(), NewItems::allow);
@@ -41,10 +46,15 @@ struct Fixture {
   }
   ~Fixture() { std::filesystem::remove_all(dir); }
   std::string digest() const { return trust::sha256_tag(*trust::canonicalize(arguments)); }
+  json::object call_record(const std::string& digest) const {
+    return json::object{{"server", "files"}, {"method", "tools/call"}, {"item", tool.name}, {"arguments", digest},
+                        {"client", "0123456789abcdef0123456789abcdef"}, {"latencyUs", 42}, {"outcome", "ok"}};
+  }
   void record(const std::string& digest) {
-    json::object r{{"server", "files"}, {"method", "tools/call"}, {"item", tool.name}, {"arguments", digest},
-                   {"client", "0123456789abcdef0123456789abcdef"}, {"latencyUs", 42}, {"outcome", "ok"}};
-    if (!state.audit->append("call", std::move(r), Db::Durability::process_crash)) throw std::runtime_error("append");
+    if (!state.audit->append("call", call_record(digest), Db::Durability::process_crash)) throw std::runtime_error("append");
+  }
+  void journal(const std::string& digest) {
+    if (!journaled.audit->append_call(call_record(digest))) throw std::runtime_error("append_call");
   }
 };
 
@@ -71,12 +81,19 @@ void ArgumentsDigest(benchmark::State& s) {
 }
 BENCHMARK(ArgumentsDigest);
 
-void AuditRecord(benchmark::State& s) {
+void AuditRecordJournaled(benchmark::State& s) {
+  auto& f = fixture();
+  const std::string d = f.digest();
+  for (auto _ : s) f.journal(d);
+}
+BENCHMARK(AuditRecordJournaled);
+
+void AuditRecordCommitted(benchmark::State& s) {
   auto& f = fixture();
   const std::string d = f.digest();
   for (auto _ : s) f.record(d);
 }
-BENCHMARK(AuditRecord);
+BENCHMARK(AuditRecordCommitted);
 
 void MetricsObserve(benchmark::State& s) {
   auto& f = fixture();
@@ -91,7 +108,7 @@ void WholeCall(benchmark::State& s) {
   for (auto _ : s) {
     benchmark::DoNotOptimize(f.policy.denies(ListKind::tools, f.tool.name, &f.tool));
     benchmark::DoNotOptimize(f.state.pins->state("files", ListKind::tools, f.tool.name));
-    f.record(f.digest());
+    f.journal(f.digest());
     f.metrics.observe("files", "tools/call", "ok", std::chrono::microseconds(42));
   }
 }
