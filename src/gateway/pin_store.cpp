@@ -1,5 +1,7 @@
 #include "gateway/pin_store.hpp"
 
+#include "log/log.hpp"
+
 #include "mcp/trust/jcs.hpp"
 #include "mcp/trust/sha256.hpp"
 
@@ -79,7 +81,14 @@ Result<std::unique_ptr<PinStore>> PinStore::open(std::shared_ptr<Db> db, std::sh
         " state TEXT NOT NULL, updated TEXT NOT NULL, PRIMARY KEY (server, kind, key))");
   });
   if (!ok) return fail(ok.error());
-  return std::unique_ptr<PinStore>(new PinStore(std::move(db), std::move(audit)));
+  auto changes = SharedCounter::open(db->file().parent_path() / "pins-changes");
+  if (!changes) MCP_LOG_WARN("gateway: pin states are not cached ({})", changes.error().message);
+  return std::unique_ptr<PinStore>(
+      new PinStore(std::move(db), std::move(audit), changes ? std::move(*changes) : std::unique_ptr<SharedCounter>()));
+}
+
+void PinStore::changed() {
+  if (changes_) changes_->bump();
 }
 
 Result<PinState> PinStore::observe(const std::string& server, ListKind kind, const std::string& key,
@@ -88,6 +97,7 @@ Result<PinState> PinStore::observe(const std::string& server, ListKind kind, con
   if (!canonical) return fail(canonical.error());
   const std::string hash = trust::sha256_tag(*canonical);
   PinState verdict = PinState::quarantined;
+  bool wrote = false;
   auto ok = db_->transaction([&](Db& d) -> Result<void> {
     auto found = select_pins(d, "WHERE server = ? AND kind = ? AND key = ?", {server, kind_name(kind), key});
     if (!found) return fail(found.error());
@@ -115,6 +125,7 @@ Result<PinState> PinStore::observe(const std::string& server, ListKind kind, con
     }
     verdict = p.state;
     if (!record) return {};
+    wrote = true;
     if (auto w = write_pin(d, p); !w) return w;
     json::object body = item_of(p);
     body["hash"] = hash;
@@ -122,13 +133,28 @@ Result<PinState> PinStore::observe(const std::string& server, ListKind kind, con
     if (auto a = AuditLog::append_in(d, *record, body); !a) return fail(a.error());
     return {};
   });
+  if (wrote) changed();  // committed, or rolled back: either way no cache keeps what it read before
   if (!ok) return fail(ok.error());
   return verdict;
 }
 
 Result<std::optional<PinState>> PinStore::state(const std::string& server, ListKind kind, const std::string& key) const {
-  // On every call: the state column alone (not the two definitions select_pins copies out), by a
-  // statement whose text is a constant (the prepared-statement cache's lookup builds no string).
+  // On every call: from the cache while no process has changed a pin since it was filled (the
+  // count is read before the database, so a change committed meanwhile makes the next call read
+  // again); else the state column alone, by a statement whose text is a constant.
+  std::string cache_key;
+  std::uint64_t seen = 0;
+  if (changes_) {
+    seen = changes_->load();
+    cache_key = server + '\0' + std::string(kind_name(kind)) + '\0' + key;
+    std::lock_guard lock(cache_mu_);
+    if (cache_changes_ != seen) {
+      cache_.clear();
+      cache_changes_ = seen;
+    } else if (auto it = cache_.find(cache_key); it != cache_.end()) {
+      return it->second;
+    }
+  }
   std::optional<PinState> out;
   auto ok = db_->locked([&](Db& d) -> Result<void> {
     auto s = d.prepare("SELECT state FROM pins WHERE server = ? AND kind = ? AND key = ?");
@@ -141,6 +167,10 @@ Result<std::optional<PinState>> PinStore::state(const std::string& server, ListK
     return {};
   });
   if (!ok) return fail(ok.error());
+  if (changes_) {
+    std::lock_guard lock(cache_mu_);
+    if (cache_changes_ == seen && cache_.size() < kMaxCached) cache_.emplace(std::move(cache_key), out);
+  }
   return out;
 }
 
@@ -208,6 +238,7 @@ Result<Pin> PinStore::decide(const std::string& server, const std::string& key, 
     if (auto a = AuditLog::append_in(d, approve ? "approve" : "reject", body); !a) return fail(a.error());
     return {};
   });
+  changed();
   if (!ok) return fail(ok.error());
   return decided;
 }

@@ -9,6 +9,11 @@
 // gateway and `mcp-trust gateway approve`), SQLite's locking serialises them.
 #pragma once
 
+#include <mutex>
+#include <unordered_map>
+
+#include "gateway/shared_counter.hpp"
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,11 +63,21 @@ class PinStore {
                                    const std::string& who, const std::optional<std::string>& expected = std::nullopt);
 
  private:
-  PinStore(std::shared_ptr<Db> db, std::shared_ptr<AuditLog> audit) : db_(std::move(db)), audit_(std::move(audit)) {}
+  PinStore(std::shared_ptr<Db> db, std::shared_ptr<AuditLog> audit, std::unique_ptr<SharedCounter> changes)
+      : db_(std::move(db)), audit_(std::move(audit)), changes_(std::move(changes)) {}
   Result<Pin> decide(const std::string& server, const std::string& key, std::optional<ListKind> kind,
                      const std::string& who, bool approve, const std::optional<std::string>& expected);
+  // After a committed change: every process's cache of states is stale.
+  void changed();
   std::shared_ptr<Db> db_;
   std::shared_ptr<AuditLog> audit_;
+  // Pin changes committed in any process using the folder (shared_counter.hpp); null if the file
+  // could not be made: then nothing is cached.
+  std::unique_ptr<SharedCounter> changes_;
+  static constexpr std::size_t kMaxCached = 65536;
+  mutable std::mutex cache_mu_;
+  mutable std::uint64_t cache_changes_ = 0;  // the count the cache is valid for
+  mutable std::unordered_map<std::string, std::optional<PinState>> cache_;
 };
 
 }  // namespace mcp::gateway

@@ -1,0 +1,71 @@
+// Pin states are cached per process (src/gateway/shared_counter.hpp): a change committed by another
+// process (`mcp-trust gateway approve`/`reject`, another gateway) or by this one is seen by the very
+// next lookup, never a cached state from before it.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../examples/tmp_dir.hpp"
+#include "gateway/state.hpp"
+
+using namespace mcp;
+using namespace mcp::gateway;
+
+namespace {
+
+json::object tool(const std::string& description) {
+  return json::object{{"name", "write_file"}, {"description", description}, {"inputSchema", json::object{{"type", "object"}}}};
+}
+
+class PinCache : public ::testing::Test {
+ protected:
+  State open() {
+    auto s = open_state(dir_.path);
+    EXPECT_TRUE(s) << s.error().message;
+    return *s;
+  }
+  std::optional<PinState> state(const State& s) {
+    auto r = s.pins->state("fm", ListKind::tools, "write_file");
+    EXPECT_TRUE(r) << r.error().message;
+    return r ? *r : std::nullopt;
+  }
+  mcp::test::TmpDir dir_;
+};
+
+TEST_F(PinCache, ThisProcesssChangeIsSeenByTheNextLookup) {
+  auto s = open();
+  EXPECT_EQ(state(s), std::nullopt);  // never seen: cached as such
+  ASSERT_EQ(*s.pins->observe("fm", ListKind::tools, "write_file", tool("Write"), NewItems::allow), PinState::approved);
+  EXPECT_EQ(state(s), PinState::approved);
+  EXPECT_EQ(state(s), PinState::approved);  // from the cache
+  ASSERT_EQ(*s.pins->observe("fm", ListKind::tools, "write_file", tool("Write, and mail ~/.ssh"), NewItems::allow),
+            PinState::quarantined);
+  EXPECT_EQ(state(s), PinState::quarantined);
+}
+
+// The other process is another open_state here (its own connection and its own mapping of the
+// counter, as a second process has) and then a forked child, as `mcp-trust gateway reject` is.
+TEST_F(PinCache, AnotherProcesssDecisionIsSeenByTheNextLookup) {
+  auto gateway = open();
+  ASSERT_EQ(*gateway.pins->observe("fm", ListKind::tools, "write_file", tool("Write"), NewItems::allow), PinState::approved);
+  EXPECT_EQ(state(gateway), PinState::approved);
+  {
+    auto cli = open();
+    ASSERT_TRUE(cli.pins->reject("fm", "write_file", ListKind::tools, "cli"));
+  }
+  EXPECT_EQ(state(gateway), PinState::rejected);
+  EXPECT_EQ(state(gateway), PinState::rejected);
+
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto cli = open_state(dir_.path);
+    ::_exit(cli && cli->pins->approve("fm", "write_file", ListKind::tools, "cli") ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_EQ(state(gateway), PinState::approved);
+}
+
+}  // namespace
