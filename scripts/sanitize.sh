@@ -23,7 +23,7 @@ case "$kind" in
     flags="-fsanitize=thread -fno-omit-frame-pointer"
     targets=(tests/session_test tests/stdio_test tests/stdio_hostile_test tests/server_test tests/http_test tests/http_fd_limit_test
              tests/interop_client_test tests/interop_ts2_server_test tests/file_manager_root_test
-             tests/gateway_cli_test tests/gateway_http_test tests/gateway_proxy_test tests/gateway_restart_test
+             tests/gateway_cli_test tests/gateway_http_test tests/gateway_proxy_test tests/gateway_state_test tests/gateway_restart_test
              tests/gateway_trust_test tests/gateway_reload_test tests/gateway_forward_test mcp-inspect everything-server file-manager)
     tests=(-L concurrency)
     export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
