@@ -86,6 +86,7 @@ class AuditLog {
   // The records `where` selects (its two parameters bound to `a` and `b`), the connection held
   // while they are read.
   Result<std::vector<AuditRecord>> select_records(std::string_view where, std::int64_t a, std::int64_t b) const;
+  void flush_for_reading() const;
   std::shared_ptr<Db> db_;
   std::unique_ptr<CallJournal> journal_;  // set once, by start_journal, before calls are served
 };

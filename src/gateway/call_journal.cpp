@@ -6,20 +6,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
-#include <vector>
+#include <ctime>
+#include <map>
 
 #include "gateway/audit_log.hpp"
 #include "log/log.hpp"
 #include "mcp/trust/hex.hpp"
+#include "mcp/trust/jcs.hpp"
 
 namespace mcp::gateway {
 
 namespace {
 
 constexpr std::string_view kPrefix = "audit-journal-";
+constexpr std::string_view kCreating = ".audit-journal-creating-";  // not yet locked: never replayed
 
 Error sys_error(const std::string& what) { return Error::internal(what + ": " + std::strerror(errno)); }
 
@@ -51,71 +56,128 @@ Result<void> drop_mark(Db& d, const std::string& name) {
   return {};
 }
 
-// Reads up to `limit` bytes of `fd` from its start.
-Result<std::string> read_all(int fd, std::size_t limit) {
-  std::string out;
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = ::pread(fd, buf, sizeof buf, static_cast<off_t>(out.size()));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail(sys_error("read"));
+// An open file, closed when this goes (its flock with it).
+struct Fd {
+  int fd = -1;
+  explicit Fd(int f) : fd(f) {}
+  Fd(Fd&& o) noexcept : fd(std::exchange(o.fd, -1)) {}
+  Fd& operator=(Fd&&) = delete;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// Opens and locks `path` if no live process holds it, and it is still the file at that path (an
+// opener that replayed and removed it meanwhile leaves nothing to do).
+std::optional<Fd> lock_if_dead(const std::filesystem::path& path) {
+  Fd f(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+  if (f.fd < 0 || ::flock(f.fd, LOCK_EX | LOCK_NB) != 0) return std::nullopt;
+  struct stat held{}, named{};
+  if (::fstat(f.fd, &held) != 0 || ::stat(path.c_str(), &named) != 0 || held.st_ino != named.st_ino ||
+      held.st_dev != named.st_dev || !S_ISREG(held.st_mode)) {
+    return std::nullopt;
+  }
+  return f;
+}
+
+// Calls `line` with each complete line of `fd`, read in pieces (any size of file); lines longer
+// than kMaxLineBytes are skipped and counted. A last line without its newline was cut by a failing
+// write: its call was never answered, and it is left out.
+Result<std::size_t> each_line(int fd, const std::function<Result<void>(std::string_view)>& line) {
+  std::string pending;
+  bool skipping = false;
+  std::size_t skipped = 0;
+  std::array<char, 65536> buf;
+  for (off_t at = 0;;) {
+    const ssize_t n = ::pread(fd, buf.data(), buf.size(), at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return fail(sys_error("read"));
+    if (n == 0) return skipped;
+    at += n;
+    std::string_view piece(buf.data(), static_cast<std::size_t>(n));
+    while (!piece.empty()) {
+      const auto nl = piece.find('\n');
+      const auto part = piece.substr(0, nl);
+      if (!skipping) pending.append(part);
+      if (pending.size() > CallJournal::kMaxLineBytes) {
+        pending.clear();
+        skipping = true;
+      }
+      if (nl == std::string_view::npos) break;
+      piece.remove_prefix(nl + 1);
+      if (skipping) {
+        ++skipped;
+        skipping = false;
+        continue;
+      }
+      if (auto r = line(pending); !r) return fail(r.error());
+      pending.clear();
     }
-    if (n == 0) return out;
-    if (out.size() + static_cast<std::size_t>(n) > limit) {
-      return fail(Error::internal("larger than " + std::to_string(limit) + " bytes"));
-    }
-    out.append(buf, static_cast<std::size_t>(n));
   }
 }
 
-// Replays one journal whose owner is gone: its records past the mark, in one transaction, then the
-// file and its mark go. Held: the journal's flock (so no other opener replays it meanwhile).
-Result<void> replay(Db& db, const std::filesystem::path& path, int fd) {
-  const std::string name = path.filename().string();
-  auto text = read_all(fd, CallJournal::kMaxJournalBytes);
-  if (!text) return fail(Error::internal("audit journal " + name + ": " + text.error().message));
+// Replays one journal whose process is gone: its records past the mark, segment by segment in
+// order, each in one transaction with the mark; each segment is removed once its records are in.
+// Held: every segment's flock (so no other opener replays it meanwhile).
+Result<void> replay(Db& db, const std::string& name, std::vector<std::pair<std::filesystem::path, Fd>>& segments) {
   std::size_t replayed = 0, skipped = 0;
-  auto ok = db.transaction(
-      [&](Db& d) -> Result<void> {
-        auto through = committed_through(d, name);
-        if (!through) return fail(through.error());
-        std::int64_t last = *through;
-        std::size_t at = 0;
-        while (at < text->size()) {
-          std::size_t end = text->find('\n', at);
-          // A line without its newline was cut by a failing write: its call was never answered.
-          if (end == std::string::npos) break;
-          std::string_view line(text->data() + at, end - at);
-          at = end + 1;
-          boost::system::error_code ec;
-          json::value v = json::parse(line, ec);
-          const json::object* o = !ec ? v.if_object() : nullptr;
-          const json::value* j = o ? o->if_contains("j") : nullptr;
-          const json::value* t = o ? o->if_contains("t") : nullptr;
-          const json::value* b = o ? o->if_contains("b") : nullptr;
-          if (!j || !j->is_int64() || !t || !t->is_string() || !b || !b->is_object()) {
-            ++skipped;
-            continue;
-          }
-          if (j->get_int64() <= last) continue;  // committed before the process went
-          auto a = AuditLog::append_at(d, "call", b->get_object(), std::string(t->get_string()));
-          if (!a) return fail(a.error());
-          last = j->get_int64();
-          ++replayed;
-        }
-        return set_mark(d, name, last);
-      },
-      Db::Durability::power_loss);
-  if (!ok) return fail(Error::internal("audit journal " + name + ": " + ok.error().message));
+  for (auto& [path, fd] : segments) {
+    auto ok = db.transaction(
+        [&](Db& d) -> Result<void> {
+          auto through = committed_through(d, name);
+          if (!through) return fail(through.error());
+          std::int64_t last = *through;
+          auto lines = each_line(fd.fd, [&](std::string_view line) -> Result<void> {
+            boost::system::error_code ec;
+            json::value v = json::parse(line, ec);
+            const json::object* o = !ec ? v.if_object() : nullptr;
+            const json::value* j = o ? o->if_contains("j") : nullptr;
+            const json::value* t = o ? o->if_contains("t") : nullptr;
+            const json::value* b = o ? o->if_contains("b") : nullptr;
+            if (!j || !j->is_int64() || !t || !t->is_string() || !b || !b->is_object()) {
+              ++skipped;
+              return {};
+            }
+            if (j->get_int64() <= last) return {};  // committed before the process went
+            auto a = AuditLog::append_at(d, "call", b->get_object(), std::string(t->get_string()));
+            // A record that cannot be chained (written before records were checked) is left out,
+            // not allowed to stop the others.
+            if (!a) {
+              ++skipped;
+              return {};
+            }
+            last = j->get_int64();
+            ++replayed;
+            return {};
+          });
+          if (!lines) return fail(lines.error());
+          skipped += *lines;
+          return set_mark(d, name, last);
+        },
+        Db::Durability::power_loss);
+    if (!ok) return fail(Error::internal(path.filename().string() + ": " + ok.error().message));
+    // Removed once its records are committed with the mark (a crash before the unlink replays
+    // nothing twice: the mark says where it ended).
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT) return fail(sys_error("remove " + path.string()));
+  }
   if (replayed > 0 || skipped > 0) {
     MCP_LOG_WARN("gateway: audit journal {} of a gateway that is gone: {} call record(s) added to the chain{}", name, replayed,
                  skipped > 0 ? ", " + std::to_string(skipped) + " unreadable line(s) left out" : std::string());
   }
-  // Removed once its records are committed with the mark (a crash before the unlink replays
-  // nothing twice: the mark says where it ended); the mark goes after the file.
-  if (::unlink(path.c_str()) != 0 && errno != ENOENT) return fail(sys_error("remove " + path.string()));
   return db.transaction([&](Db& d) { return drop_mark(d, name); }, Db::Durability::process_crash);
+}
+
+// "audit-journal-PID-NONCE-N" -> ("audit-journal-PID-NONCE", N).
+std::optional<std::pair<std::string, std::uint64_t>> parse_segment(const std::string& file) {
+  if (!file.starts_with(kPrefix)) return std::nullopt;
+  const auto dash = file.rfind('-');
+  if (dash == std::string::npos || dash < kPrefix.size()) return std::nullopt;
+  std::uint64_t n = 0;
+  const char* first = file.data() + dash + 1;
+  const char* last = file.data() + file.size();
+  auto [end, ec] = std::from_chars(first, last, n);
+  if (ec != std::errc() || end != last || first == last) return std::nullopt;
+  return std::pair{file.substr(0, dash), n};
 }
 
 }  // namespace
@@ -125,29 +187,54 @@ Result<void> CallJournal::recover(Db& db, const std::filesystem::path& dir) {
     return d.exec("CREATE TABLE IF NOT EXISTS audit_journal (name TEXT PRIMARY KEY, through INTEGER NOT NULL)");
   });
   if (!made) return made;
+  std::map<std::string, std::map<std::uint64_t, std::filesystem::path>> journals;
   std::error_code ec;
-  std::vector<std::filesystem::path> journals;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    const auto n = e.path().filename().string();
-    if (n.starts_with(kPrefix)) journals.push_back(e.path());
-  }
-  for (const auto& path : journals) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) continue;  // removed meanwhile, or not a plain file
-    struct Closer {
-      int fd;
-      ~Closer() { ::close(fd); }
-    } closer{fd};
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) continue;  // its gateway is running
-    // Still the file at that path (another opener may have replayed and removed it meanwhile)?
-    struct stat held{}, named{};
-    if (::fstat(fd, &held) != 0 || ::stat(path.c_str(), &named) != 0 || held.st_ino != named.st_ino ||
-        held.st_dev != named.st_dev || !S_ISREG(held.st_mode)) {
-      continue;
+    const auto file = e.path().filename().string();
+    if (auto seg = parse_segment(file)) {
+      journals[seg->first][seg->second] = e.path();
+    } else if (file.starts_with(kCreating)) {
+      // Its maker died between making and naming it (a new one is named within microseconds: an
+      // old one is left over): it never held a record.
+      struct stat st{};
+      if (::stat(e.path().c_str(), &st) == 0 && st.st_mtime < ::time(nullptr) - 60 && lock_if_dead(e.path())) {
+        ::unlink(e.path().c_str());
+      }
     }
-    if (auto r = replay(db, path, fd); !r) return r;
+  }
+  for (auto& [name, segments] : journals) {
+    // Every segment must be unlocked: one held means its gateway is running.
+    std::vector<std::pair<std::filesystem::path, Fd>> held;
+    bool dead = true;
+    for (const auto& [n, path] : segments) {
+      auto fd = lock_if_dead(path);
+      if (!fd) {
+        dead = false;
+        break;
+      }
+      held.emplace_back(path, std::move(*fd));
+    }
+    if (!dead) continue;
+    // A journal that cannot be replayed is reported and left for the next opener; it must not
+    // keep the state folder from being opened.
+    if (auto r = replay(db, name, held); !r) MCP_LOG_WARN("gateway: audit journal {} not replayed: {}", name, r.error().message);
   }
   return {};
+}
+
+Result<CallJournal::Segment> CallJournal::open_segment(std::uint64_t n) const {
+  const std::string file = name_ + "-" + std::to_string(n);
+  const auto creating = dir_ / (std::string(kCreating) + file.substr(kPrefix.size()));
+  const int fd = ::open(creating.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return fail(sys_error("create " + creating.string()));
+  // Locked before it has the name recover() looks for, and held while this process lives.
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0 || ::rename(creating.c_str(), (dir_ / file).c_str()) != 0) {
+    auto e = sys_error("lock and name " + creating.string());
+    ::close(fd);
+    ::unlink(creating.c_str());
+    return fail(std::move(e));
+  }
+  return Segment{dir_ / file, fd, 0};
 }
 
 Result<std::unique_ptr<CallJournal>> CallJournal::start(const std::filesystem::path& db_file) {
@@ -155,26 +242,20 @@ Result<std::unique_ptr<CallJournal>> CallJournal::start(const std::filesystem::p
   // (in WAL mode a reader does not wait for a writer of another connection).
   auto opened = Db::open(db_file);
   if (!opened) return fail(opened.error());
-  std::shared_ptr<Db> db = std::move(*opened);
-  const auto dir = db_file.parent_path();
   std::array<std::uint8_t, 8> nonce{};
   if (::getrandom(nonce.data(), nonce.size(), 0) != static_cast<ssize_t>(nonce.size())) return fail(sys_error("getrandom"));
-  auto file = dir / (std::string(kPrefix) + std::to_string(::getpid()) + "-" + trust::to_hex(nonce));
-  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) return fail(sys_error("create " + file.string()));
-  // Held while this process lives: recover() in another process leaves the journal alone.
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    ::close(fd);
-    ::unlink(file.c_str());
-    return fail(sys_error("lock " + file.string()));
-  }
-  std::unique_ptr<CallJournal> j(new CallJournal(std::move(db), std::move(file), fd));
+  std::string name = std::string(kPrefix) + std::to_string(::getpid()) + "-" + trust::to_hex(nonce);
+  std::unique_ptr<CallJournal> j(new CallJournal(std::move(*opened), db_file.parent_path(), std::move(name)));
+  auto first = j->open_segment(1);
+  if (!first) return fail(first.error());
+  j->current_ = std::move(*first);
+  j->segment_ = 1;
   j->writer_ = std::thread([raw = j.get()] { raw->run(); });
   return j;
 }
 
-CallJournal::CallJournal(std::shared_ptr<Db> db, std::filesystem::path file, int fd)
-    : db_(std::move(db)), file_(std::move(file)), name_(file_.filename().string()), fd_(fd) {}
+CallJournal::CallJournal(std::shared_ptr<Db> db, std::filesystem::path dir, std::string name)
+    : db_(std::move(db)), dir_(std::move(dir)), name_(std::move(name)) {}
 
 CallJournal::~CallJournal() {
   {
@@ -183,21 +264,22 @@ CallJournal::~CallJournal() {
   }
   wake_.notify_all();
   if (writer_.joinable()) writer_.join();
-  // Everything committed: the journal and its mark go. If the commit failed, the file stays for
+  // Everything committed: the files and the mark go. If the last commit failed, they stay for
   // the next opener's recover().
-  bool drained;
-  {
-    std::lock_guard lock(mu_);
-    drained = queue_.empty();
+  std::lock_guard lock(mu_);
+  const bool drained = queue_.empty();
+  full_.push_back(current_);
+  for (auto& s : full_) {
+    if (drained) ::unlink(s.path.c_str());
+    ::close(s.fd);
   }
-  if (drained) {
-    ::unlink(file_.c_str());
-    (void)db_->transaction([&](Db& d) { return drop_mark(d, name_); }, Db::Durability::process_crash);
-  }
-  ::close(fd_);
+  if (drained) (void)db_->transaction([&](Db& d) { return drop_mark(d, name_); }, Db::Durability::process_crash);
 }
 
 Result<void> CallJournal::append(std::string time, json::object&& body) {
+  // A record the chain could not hash would stop every record behind it: refused here, before the
+  // call is answered, as a committed append refuses it.
+  if (auto c = trust::canonicalize(json::value(body)); !c) return fail(Error::internal("the call record cannot be recorded: " + c.error().message));
   std::unique_lock lock(mu_);
   if (broken_) return fail(Error::internal("the audit journal failed earlier"));
   // Full: this thread commits what waits (the bound on what a flood of calls makes us hold).
@@ -206,22 +288,35 @@ Result<void> CallJournal::append(std::string time, json::object&& body) {
     if (auto c = commit_batch(); !c) return c;
     lock.lock();
   }
-  const std::int64_t jseq = next_jseq_++;
+  if (segment_bytes_ >= kSegmentBytes) {
+    // The next segment; this one goes once its records are committed.
+    if (auto next = open_segment(segment_ + 1)) {
+      current_.last_jseq = next_jseq_ - 1;
+      full_.push_back(current_);
+      current_ = std::move(*next);
+      ++segment_;
+      segment_bytes_ = 0;
+    } else {
+      MCP_LOG_WARN("gateway: audit journal: {}; writing on in the current segment", next.error().message);
+    }
+  }
+  const std::int64_t jseq = next_jseq_;
   std::string line = json::serialize(json::object{{"j", jseq}, {"t", time}, {"b", body}});
   line += '\n';
   // One write of the whole line (O_APPEND): the kernel has it when this returns.
   std::size_t done = 0;
   while (done < line.size()) {
-    const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
+    const ssize_t n = ::write(current_.fd, line.data() + done, line.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       broken_ = true;
-      // A partial line is left without its newline: recover() ignores it.
-      return fail(sys_error("write " + file_.string()));
+      // A partial line is left without its newline: recover() leaves it out.
+      return fail(sys_error("write " + current_.path.string()));
     }
     done += static_cast<std::size_t>(n);
   }
-  file_bytes_ += line.size();
+  ++next_jseq_;
+  segment_bytes_ += line.size();
   queued_bytes_ += line.size();
   queue_.push_back(Entry{jseq, line.size(), std::move(time), std::move(body)});
   if (queue_.size() == 1) wake_.notify_one();  // once per batch, not per record
@@ -231,6 +326,14 @@ Result<void> CallJournal::append(std::string time, json::object&& body) {
 std::size_t CallJournal::queued() const {
   std::lock_guard lock(mu_);
   return queue_.size();
+}
+
+std::vector<std::filesystem::path> CallJournal::files() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::filesystem::path> out;
+  for (const auto& s : full_) out.push_back(s.path);
+  out.push_back(current_.path);
+  return out;
 }
 
 Result<void> CallJournal::flush() { return commit_batch(); }
@@ -264,8 +367,15 @@ Result<void> CallJournal::commit_batch() {
       }
       return fail(ok.error());
     }
-    // Everything written is committed: the journal can start again from empty.
-    if (queue_.empty() && file_bytes_ > kTruncateAbove && ::ftruncate(fd_, 0) == 0) file_bytes_ = 0;
+    committed_ = batch.back().jseq;
+    // Full segments whose every record is in the chain: removed (unlinked while still locked, so
+    // no opener can take them for a dead journal's).
+    std::erase_if(full_, [&](const Segment& s) {
+      if (s.last_jseq > committed_) return false;
+      ::unlink(s.path.c_str());
+      ::close(s.fd);
+      return true;
+    });
     return {};
   });
 }

@@ -1,26 +1,32 @@
 // Private to the gateway: call records reach the audit chain in batches, and are kept safe from
-// kill -9 meanwhile by a journal file.
+// kill -9 meanwhile by a journal.
 //
 // Why: committing each call's record on its own costs ~25-35 µs on the call's path (SQLite's file
 // locks and WAL write, bench/RESULTS.md), more than everything else the gateway does for a call.
-// A record appended here is written to this process's journal (`audit-journal-PID-NONCE` in the
-// state folder, one write(2) of one JSON line, in the kernel's hands once it returns, as a WAL
-// commit is) before the call is answered; a writer thread then commits the records of the last
-// few milliseconds to the chain in one transaction, with how far into the journal that commit
-// reached. The journal is emptied once everything in it is committed.
+// A record appended here is written to this process's journal (one write(2) of one JSON line, in
+// the kernel's hands once it returns, as a WAL commit is) before the call is answered; a writer
+// thread then commits the records of the last few milliseconds to the chain in one transaction,
+// with how far into the journal that commit reached (the journal's mark, in table audit_journal).
 //
-// Recovery: a journal whose process is gone (its flock released, by exit or kill -9) holds records
-// that may not be in the chain yet. recover(), run by every opener of the state folder (the
-// gateway and the CLI's audit commands alike), appends those past the committed mark and removes
-// the file; a live gateway's journal is left alone.
+// Files: a journal is a run of segments `audit-journal-PID-NONCE-N` in the state folder, each
+// locked (flock) by its process while it is open. A new segment starts past kSegmentBytes, under
+// load as well as idle, and a full one is removed once every record in it is committed. A segment
+// is made under a name recover() ignores and renamed once locked, so another opener never takes a
+// live segment for a dead one.
+//
+// Recovery: a journal whose segments are all unlocked (its process gone: exit or kill -9) may hold
+// records not in the chain yet. recover(), run by every opener of the state folder (the gateway
+// and the CLI's audit commands alike), appends those past the mark and removes the files; a live
+// journal is left alone; a journal it cannot read is reported and left, never stopping the opener.
 //
 // What it changes for readers: another process sees a call's record up to kBatchWindow later than
 // the call's answer; this process's readers flush first. A call record may follow a decision
 // (pin, approval) recorded a moment after it: each record keeps its own time. A record is never
-// lost to kill -9, never recorded twice.
+// lost to kill -9, never recorded twice. A record that could not be hashed into the chain is
+// refused by append(), so no record can stop the ones behind it.
 //
-// Bounds: at most kMaxQueued records or kMaxQueuedBytes wait for the writer; past that the
-// appending thread commits them itself. A journal is read back only up to kMaxJournalBytes.
+// Bounds: at most kMaxQueued records or kMaxQueuedBytes wait for the writer (past that the
+// appending thread commits them itself), so at most that many bytes of full segments wait too.
 #pragma once
 
 #include <sys/types.h>
@@ -34,6 +40,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "gateway/sqlite_db.hpp"
 #include "mcp/json.hpp"
@@ -45,29 +52,30 @@ class CallJournal {
   static constexpr std::chrono::milliseconds kBatchWindow{2};
   static constexpr std::size_t kMaxQueued = 4096;
   static constexpr std::size_t kMaxQueuedBytes = 8u << 20;
-  static constexpr std::size_t kTruncateAbove = 256u << 10;  // bytes of journal, all committed
-  static constexpr std::size_t kMaxJournalBytes = 64u << 20;
+  static constexpr std::size_t kSegmentBytes = 256u << 10;
+  static constexpr std::size_t kMaxLineBytes = 4u << 20;  // recovery skips longer lines
 
-  // A new journal for this process beside the database `db_file`, locked while it lives, with its
-  // own connection to the database and its writer thread.
+  // A new journal for this process beside the database `db_file`, with its own connection to the
+  // database and its writer thread.
   static Result<std::unique_ptr<CallJournal>> start(const std::filesystem::path& db_file);
-  // Commits what waits, stops the writer, removes the journal.
+  // Commits what waits, stops the writer, removes the journal's files.
   ~CallJournal();
   CallJournal(const CallJournal&) = delete;
   CallJournal& operator=(const CallJournal&) = delete;
 
   // Journals a call record (`time` as the chain writes it). Once this returns, kill -9 of the
   // process cannot lose it. An error: nothing journaled and `body` left as it was (the caller
-  // records it another way).
+  // records it another way, or refuses the call).
   [[nodiscard]] Result<void> append(std::string time, json::object&& body);
   // Commits every record appended before this call to the chain.
   [[nodiscard]] Result<void> flush();
   // Records waiting for the writer (for tests of the bound).
   std::size_t queued() const;
-  const std::filesystem::path& file() const { return file_; }
+  // The journal's segment files now (for tests).
+  std::vector<std::filesystem::path> files() const;
 
   // Creates the journal table if needed, then replays and removes every journal in `dir` whose
-  // process is gone. Run under no transaction.
+  // process is gone. Run under no transaction. Fails only if the table cannot be made.
   [[nodiscard]] static Result<void> recover(Db& db, const std::filesystem::path& dir);
 
  private:
@@ -77,24 +85,35 @@ class CallJournal {
     std::string time;
     json::object body;
   };
-  CallJournal(std::shared_ptr<Db> db, std::filesystem::path file, int fd);
+  struct Segment {
+    std::filesystem::path path;
+    int fd = -1;
+    std::int64_t last_jseq = 0;  // of the records written to it (full segments)
+  };
+  CallJournal(std::shared_ptr<Db> db, std::filesystem::path dir, std::string name);
   void run();
   // Takes what waits and commits it in one transaction with the journal's mark; on failure puts it
-  // back, in order. Serialised by the Db's lock, so marks only grow.
+  // back, in order. Serialised by the Db's lock, so marks only grow. Then removes full segments
+  // whose records are all committed.
   Result<void> commit_batch();
+  // Opens segment `n`: created under a name recover() ignores, locked, then renamed into place.
+  Result<Segment> open_segment(std::uint64_t n) const;
 
   std::shared_ptr<Db> db_;
-  std::filesystem::path file_;
-  std::string name_;  // the file's name: its row in audit_journal
-  int fd_;
+  std::filesystem::path dir_;
+  std::string name_;  // audit-journal-PID-NONCE: the segments' prefix, its row in audit_journal
   mutable std::mutex mu_;
   std::condition_variable wake_;
-  std::deque<Entry> queue_;       // guarded by mu_
-  std::size_t queued_bytes_ = 0;  // guarded by mu_
-  std::size_t file_bytes_ = 0;    // guarded by mu_
-  std::int64_t next_jseq_ = 1;    // guarded by mu_
-  bool broken_ = false;           // a write failed: journal no more (guarded by mu_)
-  bool stopping_ = false;         // guarded by mu_
+  Segment current_;                 // guarded by mu_
+  std::uint64_t segment_ = 0;       // current_'s number (guarded by mu_)
+  std::vector<Segment> full_;       // written, not yet all committed (guarded by mu_)
+  std::deque<Entry> queue_;         // guarded by mu_
+  std::size_t queued_bytes_ = 0;    // guarded by mu_
+  std::size_t segment_bytes_ = 0;   // in current_ (guarded by mu_)
+  std::int64_t next_jseq_ = 1;      // guarded by mu_
+  std::int64_t committed_ = 0;      // the mark (guarded by mu_)
+  bool broken_ = false;             // a write failed: journal no more (guarded by mu_)
+  bool stopping_ = false;           // guarded by mu_
   std::thread writer_;
 };
 

@@ -81,10 +81,11 @@ Result<std::unique_ptr<PinStore>> PinStore::open(std::shared_ptr<Db> db, std::sh
         " state TEXT NOT NULL, updated TEXT NOT NULL, PRIMARY KEY (server, kind, key))");
   });
   if (!ok) return fail(ok.error());
+  // Needed by every process that changes pins, not only by those that cache them: a change whose
+  // counter is not bumped would go unseen by a gateway's cache until its time bound.
   auto changes = SharedCounter::open(db->file().parent_path() / "pins-changes");
-  if (!changes) MCP_LOG_WARN("gateway: pin states are not cached ({})", changes.error().message);
-  return std::unique_ptr<PinStore>(
-      new PinStore(std::move(db), std::move(audit), changes ? std::move(*changes) : std::unique_ptr<SharedCounter>()));
+  if (!changes) return fail(changes.error());
+  return std::unique_ptr<PinStore>(new PinStore(std::move(db), std::move(audit), std::move(*changes)));
 }
 
 void PinStore::changed() {
@@ -141,16 +142,20 @@ Result<PinState> PinStore::observe(const std::string& server, ListKind kind, con
 Result<std::optional<PinState>> PinStore::state(const std::string& server, ListKind kind, const std::string& key) const {
   // On every call: from the cache while no process has changed a pin since it was filled (the
   // count is read before the database, so a change committed meanwhile makes the next call read
-  // again); else the state column alone, by a statement whose text is a constant.
+  // again) and for at most kCacheFor (a change that bumped nothing: its process killed between
+  // its commit and the bump, or the database edited directly); else the state column alone, by a
+  // statement whose text is a constant.
   std::string cache_key;
   std::uint64_t seen = 0;
   if (changes_) {
     seen = changes_->load();
     cache_key = server + '\0' + std::string(kind_name(kind)) + '\0' + key;
+    const auto now = std::chrono::steady_clock::now();
     std::lock_guard lock(cache_mu_);
-    if (cache_changes_ != seen) {
+    if (cache_changes_ != seen || now - cache_since_ > kCacheFor) {
       cache_.clear();
       cache_changes_ = seen;
+      cache_since_ = now;
     } else if (auto it = cache_.find(cache_key); it != cache_.end()) {
       return it->second;
     }

@@ -9,6 +9,7 @@
 // gateway and `mcp-trust gateway approve`), SQLite's locking serialises them.
 #pragma once
 
+#include <chrono>
 #include <mutex>
 #include <unordered_map>
 
@@ -71,12 +72,13 @@ class PinStore {
   void changed();
   std::shared_ptr<Db> db_;
   std::shared_ptr<AuditLog> audit_;
-  // Pin changes committed in any process using the folder (shared_counter.hpp); null if the file
-  // could not be made: then nothing is cached.
+  // Pin changes committed in any process using the folder (shared_counter.hpp).
   std::unique_ptr<SharedCounter> changes_;
   static constexpr std::size_t kMaxCached = 65536;
+  static constexpr std::chrono::seconds kCacheFor{1};
   mutable std::mutex cache_mu_;
   mutable std::uint64_t cache_changes_ = 0;  // the count the cache is valid for
+  mutable std::chrono::steady_clock::time_point cache_since_{};
   mutable std::unordered_map<std::string, std::optional<PinState>> cache_;
 };
 

@@ -4,10 +4,10 @@
 // Why: a call's pin lookup is a SQLite read (~5 µs, most of it the WAL's file locks); the pins
 // rarely change. PinStore caches states while the counter it read is unchanged, and bumps the
 // counter after each change it commits, in whichever process commits it (the gateway's own
-// quarantine, `mcp-trust gateway approve` or the review page), so a cached state is never used
-// after a change is committed. A change written to the database behind the gateway's back (not
-// through PinStore) is seen at the next change or restart: such a writer can change anything in
-// the state folder anyway (docs/gateway.md, threat model).
+// quarantine, `mcp-trust gateway approve` or the review page), so the next lookup after a
+// committed change reads the database again. A change that bumped nothing (its process killed
+// between commit and bump, or the database edited behind PinStore's back) is seen within
+// PinStore's time bound on the cache (one second).
 #pragma once
 
 #include <cstdint>

@@ -242,7 +242,8 @@ struct HttpServer::Impl {
       }
       auto control = std::move(admission.control);
       if (!control) {
-        // Every connection is busy with a request: refuse this one, without blocking on it.
+        // Every connection is busy with a request (or the shed ones did not close within ~1 s):
+        // refuse this one, without blocking on it.
         static constexpr std::string_view busy =
             "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\nRetry-After: 1\r\n\r\n";
         boost::system::error_code ignored;

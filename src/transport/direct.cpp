@@ -44,38 +44,44 @@ class DirectEnd final : public Transport {
     if (!me.delivering) dropped = std::move(me.cb);
   }
 
+  // Each holds its own reference to the link: a callback may destroy this end (its owner gone),
+  // and the delivery goes on with the link alone.
   Result<void> start(Callbacks cb) override {
-    std::unique_lock lock(link_->mu);
-    auto& me = link_->end[side_];
+    auto link = link_;
+    std::unique_lock lock(link->mu);
+    auto& me = link->end[side_];
     if (me.started) return fail(Error::internal("transport already started"));
     me.cb = std::move(cb);
     me.started = true;
-    deliver(side_, lock);  // what was sent before, and a close that came before
+    deliver(*link, side_, lock);  // what was sent before, and a close that came before
     return {};
   }
 
   Result<void> send(std::string frame, const SendInfo&) override {
-    std::unique_lock lock(link_->mu);
-    if (link_->closed) return fail(Error::connection_closed("transport closed"));
-    link_->end[1 - side_].inbox.push_back(std::move(frame));
-    deliver(1 - side_, lock);
+    auto link = link_;
+    std::unique_lock lock(link->mu);
+    if (link->closed) return fail(Error::connection_closed("transport closed"));
+    link->end[1 - side_].inbox.push_back(std::move(frame));
+    deliver(*link, 1 - side_, lock);
     return {};
   }
 
   void close() override {
-    std::unique_lock lock(link_->mu);
-    if (link_->closed) return;
-    link_->closed = true;
-    deliver(side_, lock);
-    deliver(1 - side_, lock);
+    auto link = link_;
+    const int me = side_;
+    std::unique_lock lock(link->mu);
+    if (link->closed) return;
+    link->closed = true;
+    deliver(*link, me, lock);
+    deliver(*link, 1 - me, lock);
   }
 
  private:
   // Delivers what waits for end `to`, unless a thread is already doing so (it will deliver this
   // too, in order): frames first, then on_close once the link is closed. Called and returns with
-  // the lock held; the callbacks run without it.
-  void deliver(int to, std::unique_lock<std::mutex>& lock) {
-    auto& e = link_->end[to];
+  // the lock held; the callbacks run without it. Uses nothing of `this`.
+  static void deliver(DirectLink& link, int to, std::unique_lock<std::mutex>& lock) {
+    auto& e = link.end[to];
     if (!e.started || e.gone || e.delivering) return;
     e.delivering = true;
     e.deliverer = std::this_thread::get_id();
@@ -88,7 +94,7 @@ class DirectEnd final : public Transport {
         lock.lock();
         continue;
       }
-      if (link_->closed && !e.close_told) {
+      if (link.closed && !e.close_told) {
         e.close_told = true;
         lock.unlock();
         e.cb.on_close(std::nullopt);
@@ -99,7 +105,7 @@ class DirectEnd final : public Transport {
     }
     e.delivering = false;
     e.deliverer = {};
-    link_->idle.notify_all();
+    link.idle.notify_all();
   }
 
   std::shared_ptr<DirectLink> link_;

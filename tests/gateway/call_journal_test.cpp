@@ -1,11 +1,14 @@
 // Call records through the journal (src/gateway/call_journal.hpp): they reach the chain in order
-// and intact; a journal of a gateway killed with SIGKILL is replayed by the next opener with every
-// record it acknowledged, none twice; a running gateway's journal is left alone; what waits for the
-// writer is bounded; the journal file is emptied once committed and removed at the end.
+// and intact; a journal of a gateway killed with SIGKILL, over several segments, is replayed by the
+// next opener with every record it acknowledged, none twice; a running gateway's journal is left
+// alone; what waits for the writer is bounded; full segments go once committed, the rest at the
+// end; a record the chain could not hash is refused before it can stop the others.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <sqlite3.h>
 
 #include <set>
 
@@ -75,22 +78,32 @@ TEST_F(CallJournalTest, KillNineLosesNoJournaledCallAndReplaysNoneTwice) {
     ::close(acks[0]);
     auto s = open_state(dir_.path);
     if (!s || !s->audit->start_journal()) ::_exit(3);
+    const std::string pad(300, 'p');  // 3,000 records: four segments and more
+    sqlite3* blocker = nullptr;
     for (std::int64_t i = 1;; ++i) {
-      if (!s->audit->append_call(json::object{{"n", i}})) ::_exit(4);
-      if (i == 40 && !s->audit->flush()) ::_exit(6);  // some committed with their mark, the rest not
+      if (!s->audit->append_call(json::object{{"n", i}, {"pad", pad}})) ::_exit(4);
+      if (i == 40) {
+        // Some committed with their mark; then another connection holds the write lock, so the
+        // rest wait in the journal, across segments, as behind a long `gateway approve`.
+        if (!s->audit->flush()) ::_exit(6);
+        if (sqlite3_open((dir_.path / "gateway.db").c_str(), &blocker) != SQLITE_OK ||
+            sqlite3_exec(blocker, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK) {
+          ::_exit(7);
+        }
+      }
       if (::write(acks[1], &i, sizeof i) != static_cast<ssize_t>(sizeof i)) ::_exit(5);
     }
   }
   ::close(acks[1]);
   std::int64_t last = 0, n = 0;
-  while (last < 2000 && ::read(acks[0], &n, sizeof n) == static_cast<ssize_t>(sizeof n)) last = n;
+  while (last < 3000 && ::read(acks[0], &n, sizeof n) == static_cast<ssize_t>(sizeof n)) last = n;
   ::kill(child, SIGKILL);
   int status = 0;
   ::waitpid(child, &status, 0);
   ::close(acks[0]);
   ASSERT_TRUE(WIFSIGNALED(status)) << "the child stopped on its own: " << status;
-  ASSERT_GE(last, 2000);
-  ASSERT_EQ(journals(dir_.path).size(), 1u);  // left behind by the killed process
+  ASSERT_GE(last, 3000);
+  ASSERT_GE(journals(dir_.path).size(), 4u);  // the killed process's segments, left behind
 
   auto s = open();  // replays it
   EXPECT_TRUE(journals(dir_.path).empty());
@@ -115,34 +128,55 @@ TEST_F(CallJournalTest, ALiveJournalIsNotReplayedByAnotherOpener) {
   for (std::int64_t i = 1; i <= 50; ++i) ASSERT_TRUE(running.audit->append_call(json::object{{"n", i}}));
   auto other = open();  // recover() meets a locked journal
   EXPECT_EQ(journals(dir_.path).size(), 1u);
+  {
+    auto third = open_state(dir_.path);  // and again, while the first reads
+    ASSERT_TRUE(third);
+  }
   ASSERT_TRUE(running.audit->flush());
   EXPECT_EQ(call_numbers(*other.audit).size(), 50u);
 }
 
 // A flood of calls holds at most kMaxQueued records for the writer (past it the appending thread
-// commits them itself), and the journal file is emptied once what it holds is committed.
-TEST_F(CallJournalTest, AFloodIsBoundedAndTheJournalIsEmptiedOnceCommitted) {
+// commits them itself); the journal moves on to new segments under load and removes the full ones
+// once their records are committed, so its files stay small however long the load lasts.
+TEST_F(CallJournalTest, AFloodIsBoundedAndFullSegmentsGoOnceCommitted) {
   auto s = open();
-  ASSERT_TRUE(s.audit->start_journal());
-  const auto file = journals(dir_.path).at(0);
   const std::string padding(400, 'x');
-  std::size_t most = 0;
-  auto j = CallJournal::start(dir_.path / "gateway.db");  // a second journal, to read its queue
+  std::size_t most = 0, most_files = 0;
+  auto j = CallJournal::start(dir_.path / "gateway.db");
   ASSERT_TRUE(j) << j.error().message;
   for (std::int64_t i = 1; i <= 12000; ++i) {
     ASSERT_TRUE((*j)->append("2026-11-26T00:00:00.000Z", json::object{{"n", i}, {"pad", padding}}));
     most = std::max(most, (*j)->queued());
+    most_files = std::max(most_files, (*j)->files().size());
   }
   EXPECT_LE(most, CallJournal::kMaxQueued);
+  // ~5.4 MB written: 20 segments' worth; never more than the queue's bytes in full segments.
+  EXPECT_LE(most_files, CallJournal::kMaxQueuedBytes / CallJournal::kSegmentBytes + 2);
   ASSERT_TRUE((*j)->flush());
   EXPECT_EQ((*j)->queued(), 0u);
-  // 12,000 lines of ~450 bytes were written; what is left is less than the truncation point.
-  EXPECT_LE(std::filesystem::file_size((*j)->file()), CallJournal::kTruncateAbove);
+  const auto left = (*j)->files();
+  ASSERT_EQ(left.size(), 1u);  // the current segment only
+  EXPECT_LE(std::filesystem::file_size(left[0]), CallJournal::kSegmentBytes + 1024);
   EXPECT_EQ(call_numbers(*s.audit).size(), 12000u);
-  const auto second = (*j)->file();
   j->reset();
-  EXPECT_FALSE(std::filesystem::exists(second));
-  EXPECT_TRUE(std::filesystem::exists(file));
+  EXPECT_TRUE(journals(dir_.path).empty());
+}
+
+// Invalid UTF-8 (an upstream's stderr in an error message) cannot be hashed into the chain: such a
+// record is refused when it is journaled, as a committed append refuses it, so the call is not
+// answered unrecorded, and the records after it still reach the chain.
+TEST_F(CallJournalTest, ARecordTheChainCannotHashIsRefusedAndStopsNothing) {
+  auto s = open();
+  ASSERT_TRUE(s.audit->start_journal());
+  ASSERT_TRUE(s.audit->append_call(json::object{{"n", 1}}));
+  auto bad = s.audit->append_call(json::object{{"n", 2}, {"error", std::string("caf\xE9")}});
+  EXPECT_FALSE(bad);
+  ASSERT_TRUE(s.audit->append_call(json::object{{"n", 3}}));
+  EXPECT_EQ(call_numbers(*s.audit), (std::vector<std::int64_t>{1, 3}));
+  auto c = s.audit->verify();
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_FALSE(c->first_broken) << c->why;
 }
 
 }  // namespace

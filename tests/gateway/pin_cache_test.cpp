@@ -2,7 +2,10 @@
 // process (`mcp-trust gateway approve`/`reject`, another gateway) or by this one is seen by the very
 // next lookup, never a cached state from before it.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
+
+#include <thread>
 #include <unistd.h>
 
 #include "../examples/tmp_dir.hpp"
@@ -66,6 +69,26 @@ TEST_F(PinCache, AnotherProcesssDecisionIsSeenByTheNextLookup) {
   ::waitpid(child, &status, 0);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   EXPECT_EQ(state(gateway), PinState::approved);
+}
+
+// A change that bumped nothing (written straight into the database here, as a process killed
+// between its commit and its bump would leave it): the cached state is used meanwhile, which shows
+// there is a cache, and the change is seen once the cache's time bound has passed.
+TEST_F(PinCache, AChangeThatBumpedNothingIsSeenWithinTheTimeBound) {
+  auto s = open();
+  ASSERT_EQ(*s.pins->observe("fm", ListKind::tools, "write_file", tool("Write"), NewItems::allow), PinState::approved);
+  EXPECT_EQ(state(s), PinState::approved);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dir_.path / "gateway.db").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE pins SET state = 'rejected'", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  const auto changed = std::chrono::steady_clock::now();
+  EXPECT_EQ(state(s), PinState::approved);  // from the cache: nothing told it
+  std::optional<PinState> now;
+  while ((now = state(s)) == PinState::approved && std::chrono::steady_clock::now() - changed < std::chrono::seconds(5)) {
+    std::this_thread::yield();
+  }
+  EXPECT_EQ(now, PinState::rejected) << "still cached 5 s after the change (the bound is 1 s)";
 }
 
 }  // namespace

@@ -5,14 +5,20 @@
 // than the work (the gateway's Proxy in front of an in-process Server: bench/RESULTS.md). What one
 // end sends, the other receives in order, one frame at a time, by the thread that sent it; a frame
 // sent while another thread is delivering to that end is queued and delivered by that thread, so
-// a callback that sends (a handler answering inline) never recurses into the same end and never
-// waits for a lock. Frames sent before the other end starts wait for its start().
+// a callback that sends (a handler answering inline) never recurses into the same end. Frames
+// sent before the other end starts wait for its start().
 //
-// What it asks of the two ends, beyond Transport's contract: a callback must not block waiting for
-// a message from the other end (it would be queued behind the callback itself); the session
-// engine never does (its blocking requests run on worker threads, not in callbacks). Closing
-// either end closes both: each end's on_close comes after the frames already sent to it, from the
-// thread that closed or that was delivering.
+// What it asks of the two ends, beyond Transport's contract:
+//  - A callback must not block waiting for a message from the other end (it would be queued
+//    behind the callback itself); the session engine never does (its blocking requests run on
+//    worker threads, not in callbacks).
+//  - send() and close() run the other end's callbacks (close() both ends' on_close, and so the
+//    failing of requests still pending) on the calling thread: never call them holding a lock a
+//    callback may take.
+//  - A send() may also deliver what other threads sent meanwhile, returning when nothing waits:
+//    under a stream of frames from many threads, one sender carries them.
+// Closing either end closes both: each end's on_close comes after the frames already sent to it,
+// from the thread that closed or that was delivering.
 #pragma once
 
 #include <memory>
