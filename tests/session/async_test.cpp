@@ -159,15 +159,14 @@ TEST(AsyncSession, RequestAsyncDeliversTheAnswer) {
 // An answered request forgets its timeout: the timer holds what is in flight, not every request of
 // the last request_timeout (at the gateway's rate, hundreds of thousands of entries a minute).
 TEST(AsyncSession, AnAnsweredRequestLeavesNoTimerBehind) {
+  Answers answers, held;  // before the sessions: the held request is failed when they close
   AsyncPair p;
   const auto before = mcp::detail::timers_pending();
-  Answers answers;
   answers.expected = 500;
   for (int i = 0; i < 500; ++i) p.client->request_async("echo", {}, {}, answers.callback());
   ASSERT_TRUE(answers.all.wait());
   EXPECT_LE(mcp::detail::timers_pending(), before);
   // One held unanswered keeps its timer until it is answered or times out.
-  Answers held;
   p.client->request_async("hold", {}, {}, held.callback());
   EXPECT_EQ(mcp::detail::timers_pending(), before + 1);
 }
