@@ -4,8 +4,6 @@
 // alone; what waits for the writer is bounded; full segments go once committed, the rest at the
 // end; a record the chain could not hash is refused before it can stop the others.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -13,6 +11,7 @@
 #include <set>
 
 #include "../examples/tmp_dir.hpp"
+#include "kill_nine.hpp"
 #include "gateway/state.hpp"
 
 using namespace mcp;
@@ -70,12 +69,7 @@ TEST_F(CallJournalTest, RecordsReachTheChainInOrderAndTheJournalGoesAtTheEnd) {
 // each after append_call returns; it is killed mid-stream. The next opener finds every reported
 // record in the chain, none twice, the chain intact, and the journal gone.
 TEST_F(CallJournalTest, KillNineLosesNoJournaledCallAndReplaysNoneTwice) {
-  int acks[2];
-  ASSERT_EQ(::pipe(acks), 0);
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    ::close(acks[0]);
+  auto acked = mcp::test::kill_nine_after(3000, [&](const auto& ack) {
     auto s = open_state(dir_.path);
     if (!s || !s->audit->start_journal()) ::_exit(3);
     const std::string pad(300, 'p');  // 3,000 records: four segments and more
@@ -91,17 +85,11 @@ TEST_F(CallJournalTest, KillNineLosesNoJournaledCallAndReplaysNoneTwice) {
           ::_exit(7);
         }
       }
-      if (::write(acks[1], &i, sizeof i) != static_cast<ssize_t>(sizeof i)) ::_exit(5);
+      ack(i);
     }
-  }
-  ::close(acks[1]);
-  std::int64_t last = 0, n = 0;
-  while (last < 3000 && ::read(acks[0], &n, sizeof n) == static_cast<ssize_t>(sizeof n)) last = n;
-  ::kill(child, SIGKILL);
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  ::close(acks[0]);
-  ASSERT_TRUE(WIFSIGNALED(status)) << "the child stopped on its own: " << status;
+  });
+  ASSERT_TRUE(acked) << acked.error().message;
+  const std::int64_t last = *acked;
   ASSERT_GE(last, 3000);
   ASSERT_GE(journals(dir_.path).size(), 4u);  // the killed process's segments, left behind
 

@@ -208,10 +208,16 @@ TEST_F(GatewayHttp, EveryCallIsInTheAuditLogAndTheChainVerifies) {
   ASSERT_TRUE(c);
   auto echo = c->call_tool("echo", {{"message", "audited"}});
   ASSERT_TRUE(echo) << echo.error().message;
+  // The running gateway commits a call's record within milliseconds of answering it (its journal
+  // holds it meanwhile: call_journal.hpp); another process reads it once it is in.
+  test::ProgramOutcome exported;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  do {
+    exported = test::run_program(bin("mcp-trust"), {"audit", "export", "--state", state}, dir->path / "gw");
+    ASSERT_EQ(exported.code, 0) << exported.err;
+  } while (exported.out.find(R"("item":"echo")") == std::string::npos && std::chrono::steady_clock::now() < deadline);
   const auto verify = test::run_program(bin("mcp-trust"), {"audit", "verify", "--state", state}, dir->path / "gw");
   EXPECT_EQ(verify.code, 0) << verify.out << verify.err;
-  const auto exported = test::run_program(bin("mcp-trust"), {"audit", "export", "--state", state}, dir->path / "gw");
-  ASSERT_EQ(exported.code, 0) << exported.err;
   EXPECT_NE(exported.out.find(R"("server":"everything")"), std::string::npos) << exported.out.substr(0, 2000);
   EXPECT_NE(exported.out.find(R"("item":"echo")"), std::string::npos);
   // The arguments are recorded as a digest, never in clear.

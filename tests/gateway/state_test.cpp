@@ -2,13 +2,12 @@
 // and an audit chain that names the first record changed, removed or reordered; what a commit
 // acknowledged survives kill -9 of the process.
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <sqlite3.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "gateway/state.hpp"
 #include "../examples/tmp_dir.hpp"
+#include "kill_nine.hpp"
 
 using namespace mcp;
 using namespace mcp::gateway;
@@ -139,28 +138,17 @@ TEST_F(GatewayState, ReorderedRecordsBreakTheChain) {
 // A child appends records and reports each one after its commit returns; it is killed with
 // SIGKILL mid-stream. Every record it reported is there, and the chain is intact.
 TEST_F(GatewayState, KillNineLosesNothingAcknowledged) {
-  int acks[2];
-  ASSERT_EQ(::pipe(acks), 0);
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    ::close(acks[0]);
+  auto acked = mcp::test::kill_nine_after(50, [&](const auto& ack) {
     auto s = open_state(dir_.path);
     if (!s) ::_exit(3);
     for (std::int64_t i = 1;; ++i) {
       auto seq = s->audit->append("call", json::object{{"n", i}});
       if (!seq) ::_exit(4);
-      if (::write(acks[1], &*seq, sizeof *seq) != static_cast<ssize_t>(sizeof *seq)) ::_exit(5);
+      ack(*seq);
     }
-  }
-  ::close(acks[1]);
-  std::int64_t last = 0, seq = 0;
-  while (last < 50 && ::read(acks[0], &seq, sizeof seq) == static_cast<ssize_t>(sizeof seq)) last = seq;
-  ::kill(child, SIGKILL);
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  ::close(acks[0]);
-  ASSERT_TRUE(WIFSIGNALED(status)) << "the child stopped on its own: " << status;
+  });
+  ASSERT_TRUE(acked) << acked.error().message;
+  const std::int64_t last = *acked;
   ASSERT_GE(last, 50);
   auto s = open();
   auto c = s.audit->verify();
