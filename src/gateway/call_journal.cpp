@@ -266,13 +266,19 @@ CallJournal::~CallJournal() {
   if (writer_.joinable()) writer_.join();
   // Everything committed: the files and the mark go. If the last commit failed, they stay for
   // the next opener's recover().
-  std::lock_guard lock(mu_);
-  const bool drained = queue_.empty();
-  full_.push_back(current_);
-  for (auto& s : full_) {
+  bool drained;
+  std::vector<Segment> files;
+  {
+    std::lock_guard lock(mu_);
+    drained = queue_.empty();
+    files = std::move(full_);
+    files.push_back(current_);
+  }
+  for (auto& s : files) {
     if (drained) ::unlink(s.path.c_str());
     ::close(s.fd);
   }
+  // Without mu_: the lock order is the Db's, then mu_ (commit_batch).
   if (drained) (void)db_->transaction([&](Db& d) { return drop_mark(d, name_); }, Db::Durability::process_crash);
 }
 
