@@ -17,7 +17,7 @@
 #include "gateway/audit_log.hpp"
 #include "log/log.hpp"
 #include "mcp/trust/hex.hpp"
-#include "mcp/trust/jcs.hpp"
+#include "trust/utf8.hpp"
 
 namespace mcp::gateway {
 
@@ -167,6 +167,22 @@ Result<void> replay(Db& db, const std::string& name, std::vector<std::pair<std::
   return db.transaction([&](Db& d) { return drop_mark(d, name); }, Db::Durability::process_crash);
 }
 
+bool well_formed_utf8(std::string_view text) {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* end = p + text.size();
+  while (p < end) {
+    if (*p < 0x80) {
+      ++p;
+      continue;
+    }
+    char32_t cp;
+    const std::size_t n = trust::detail::decode_utf8(p, end, cp);
+    if (n == 0) return false;
+    p += n;
+  }
+  return true;
+}
+
 // "audit-journal-PID-NONCE-N" -> ("audit-journal-PID-NONCE", N).
 std::optional<std::pair<std::string, std::uint64_t>> parse_segment(const std::string& file) {
   if (!file.starts_with(kPrefix)) return std::nullopt;
@@ -283,9 +299,11 @@ CallJournal::~CallJournal() {
 }
 
 Result<void> CallJournal::append(std::string time, json::object&& body) {
-  // A record the chain could not hash would stop every record behind it: refused here, before the
-  // call is answered, as a committed append refuses it.
-  if (auto c = trust::canonicalize(json::value(body)); !c) return fail(Error::internal("the call record cannot be recorded: " + c.error().message));
+  std::string line = json::serialize(body);  // the body's text: checked, then framed below
+  // A record the chain could not hash (JCS refuses ill-formed UTF-8: an upstream's bytes in an
+  // error message) is refused here, before the call is answered, as a committed append refuses
+  // it. Checked on the text, not by canonicalizing (which cost more than the rest of the append).
+  if (!well_formed_utf8(line)) return fail(Error::internal("the call record cannot be recorded: it holds ill-formed UTF-8"));
   std::unique_lock lock(mu_);
   if (broken_) return fail(Error::internal("the audit journal failed earlier"));
   // Full: this thread commits what waits (the bound on what a flood of calls makes us hold).
@@ -307,8 +325,7 @@ Result<void> CallJournal::append(std::string time, json::object&& body) {
     }
   }
   const std::int64_t jseq = next_jseq_;
-  std::string line = json::serialize(json::object{{"j", jseq}, {"t", time}, {"b", body}});
-  line += '\n';
+  line = "{\"j\":" + std::to_string(jseq) + ",\"t\":" + json::serialize(json::string(time)) + ",\"b\":" + line + "}\n";
   // One write of the whole line (O_APPEND): the kernel has it when this returns.
   std::size_t done = 0;
   while (done < line.size()) {
@@ -359,6 +376,11 @@ Result<void> CallJournal::commit_batch() {
         [&](Db& d) -> Result<void> {
           for (const auto& e : batch) {
             auto a = AuditLog::append_at(d, "call", e.body, e.time);
+            // One the chain cannot hash after all (append() checks the known case) stands in the
+            // chain as such rather than stopping every record behind it.
+            if (!a && a.error().code == error_code::kInvalidParams) {
+              a = AuditLog::append_at(d, "call", json::object{{"unrecordable", a.error().message}}, e.time);
+            }
             if (!a) return fail(a.error());
           }
           return set_mark(d, name_, batch.back().jseq);
