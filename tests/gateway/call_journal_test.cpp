@@ -81,6 +81,7 @@ TEST_F(CallJournalTest, KillNineLosesNoJournaledCallAndReplaysNoneTwice) {
         // rest wait in the journal, across segments, as behind a long `gateway approve`.
         if (!s->audit->flush()) ::_exit(6);
         if (sqlite3_open((dir_.path / "gateway.db").c_str(), &blocker) != SQLITE_OK ||
+            sqlite3_busy_timeout(blocker, 5000) != SQLITE_OK ||
             sqlite3_exec(blocker, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK) {
           ::_exit(7);
         }
