@@ -42,7 +42,6 @@ struct ChainCheck {
 
 class AuditLog {
  public:
-  // Creates the table if needed.
   // Creates the table if needed, and adds to the chain the call records of journals left by
   // gateways that are gone (call_journal.hpp).
   static Result<std::unique_ptr<AuditLog>> open(std::shared_ptr<Db> db);

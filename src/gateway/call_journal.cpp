@@ -395,11 +395,11 @@ Result<void> CallJournal::commit_batch() {
       }
       return fail(ok.error());
     }
-    committed_ = batch.back().jseq;
+    const std::int64_t committed = batch.back().jseq;
     // Full segments whose every record is in the chain: removed (unlinked while still locked, so
     // no opener can take them for a dead journal's).
     std::erase_if(full_, [&](const Segment& s) {
-      if (s.last_jseq > committed_) return false;
+      if (s.last_jseq > committed) return false;
       ::unlink(s.path.c_str());
       ::close(s.fd);
       return true;

@@ -111,7 +111,6 @@ class CallJournal {
   std::size_t queued_bytes_ = 0;    // guarded by mu_
   std::size_t segment_bytes_ = 0;   // in current_ (guarded by mu_)
   std::int64_t next_jseq_ = 1;      // guarded by mu_
-  std::int64_t committed_ = 0;      // the mark (guarded by mu_)
   bool broken_ = false;             // a write failed: journal no more (guarded by mu_)
   bool stopping_ = false;           // guarded by mu_
   std::thread writer_;

@@ -1,7 +1,5 @@
 #include "gateway/pin_store.hpp"
 
-#include "log/log.hpp"
-
 #include "mcp/trust/jcs.hpp"
 #include "mcp/trust/sha256.hpp"
 
@@ -88,9 +86,7 @@ Result<std::unique_ptr<PinStore>> PinStore::open(std::shared_ptr<Db> db, std::sh
   return std::unique_ptr<PinStore>(new PinStore(std::move(db), std::move(audit), std::move(*changes)));
 }
 
-void PinStore::changed() {
-  if (changes_) changes_->bump();
-}
+void PinStore::changed() { changes_->bump(); }
 
 Result<PinState> PinStore::observe(const std::string& server, ListKind kind, const std::string& key,
                                    const json::object& definition, NewItems policy) {
@@ -145,11 +141,9 @@ Result<std::optional<PinState>> PinStore::state(const std::string& server, ListK
   // again) and for at most kCacheFor (a change that bumped nothing: its process killed between
   // its commit and the bump, or the database edited directly); else the state column alone, by a
   // statement whose text is a constant.
-  std::string cache_key;
-  std::uint64_t seen = 0;
-  if (changes_) {
-    seen = changes_->load();
-    cache_key = server + '\0' + std::string(kind_name(kind)) + '\0' + key;
+  const std::uint64_t seen = changes_->load();
+  std::string cache_key = server + '\0' + std::string(kind_name(kind)) + '\0' + key;
+  {
     const auto now = std::chrono::steady_clock::now();
     std::lock_guard lock(cache_mu_);
     if (cache_changes_ != seen || now - cache_since_ > kCacheFor) {
@@ -172,7 +166,7 @@ Result<std::optional<PinState>> PinStore::state(const std::string& server, ListK
     return {};
   });
   if (!ok) return fail(ok.error());
-  if (changes_) {
+  {
     std::lock_guard lock(cache_mu_);
     if (cache_changes_ == seen && cache_.size() < kMaxCached) cache_.emplace(std::move(cache_key), out);
   }

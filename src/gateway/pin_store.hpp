@@ -10,17 +10,15 @@
 #pragma once
 
 #include <chrono>
-#include <mutex>
-#include <unordered_map>
-
-#include "gateway/shared_counter.hpp"
-
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "gateway/audit_log.hpp"
+#include "gateway/shared_counter.hpp"
 #include "mcp/protocol/list_kind.hpp"
 
 namespace mcp::gateway {

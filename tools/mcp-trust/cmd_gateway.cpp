@@ -70,8 +70,6 @@ void tell(const GatewayCliOptions& o, const std::string& what) {
 Result<gateway::State> open_serving_state(const GatewayCliOptions& o) {
   auto state = gateway::open_state(state_dir(o));
   if (!state) return state;
-  // Call records go through a journal, off the calls' path (call_journal.hpp).
-  if (auto j = state->audit->start_journal(); !j) return fail(j.error());
   auto key = gateway::load_or_create_key(state_dir(o));
   if (!key) return fail(key.error());
   state->key = std::move(*key);
@@ -97,6 +95,8 @@ int run_stdio(const GatewayCliOptions& o) {
   if (o.log_format == "json") set_log_format("json");
   auto state = open_serving_state(o);
   if (!state) { tell(o, state.error().message); return kExitError; }
+  // Call records through a journal, off the calls' path (call_journal.hpp), as Gateway::start does.
+  if (auto j = state->audit->start_journal(); !j) { tell(o, j.error().message); return kExitError; }
   gateway::UpstreamConfig c;
   c.name = o.name.empty() ? std::filesystem::path(o.command.front()).filename().string() : o.name;
   c.command = o.command.front();
