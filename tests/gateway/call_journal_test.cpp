@@ -10,9 +10,8 @@
 
 #include <set>
 
-#include "../examples/tmp_dir.hpp"
 #include "kill_nine.hpp"
-#include "gateway/state.hpp"
+#include "state_folder.hpp"
 
 using namespace mcp;
 using namespace mcp::gateway;
@@ -36,15 +35,7 @@ std::vector<std::int64_t> call_numbers(const AuditLog& audit) {
   return out;
 }
 
-class CallJournalTest : public ::testing::Test {
- protected:
-  State open() {
-    auto s = open_state(dir_.path);
-    EXPECT_TRUE(s) << s.error().message;
-    return *s;
-  }
-  mcp::test::TmpDir dir_;
-};
+class CallJournalTest : public mcp::test::StateFolderTest {};
 
 TEST_F(CallJournalTest, RecordsReachTheChainInOrderAndTheJournalGoesAtTheEnd) {
   {
