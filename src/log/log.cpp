@@ -70,8 +70,9 @@ void apply_format(spdlog::logger& l, bool json) {
 }  // namespace
 
 spdlog::logger& logger() {
-  static std::shared_ptr<spdlog::logger> instance = [] {
-    auto l = std::make_shared<spdlog::logger>("mcp", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+  // Never destroyed: threads of the shared pool may still log while the process exits.
+  static spdlog::logger* instance = [] {
+    auto* l = new spdlog::logger("mcp", std::make_shared<spdlog::sinks::stderr_sink_mt>());
     const char* format = std::getenv("MCP_LOG_FORMAT");
     apply_format(*l, format != nullptr && std::string_view(format) == "json");
     l->set_level(spdlog::level::warn);

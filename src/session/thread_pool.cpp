@@ -25,7 +25,8 @@ struct ThreadPool::State {
   Options opts;
   mutable std::mutex mu;
   std::condition_variable cv;       // work arrived, or stopping
-  std::condition_variable gone_cv;  // a thread exited
+  std::condition_variable gone_cv;  // a thread exited, or went idle while someone waits for that
+  std::size_t idle_waiters = 0;     // callers of wait_idle: only then does going idle notify
   std::deque<std::function<void()>> jobs;
   std::size_t threads = 0;
   std::size_t idle = 0;
@@ -36,6 +37,7 @@ struct ThreadPool::State {
     std::unique_lock lock(self->mu);
     for (;;) {
       ++self->idle;
+      if (self->idle_waiters > 0) self->gone_cv.notify_all();
       bool woke = self->cv.wait_for(lock, self->opts.idle_exit, [&] { return self->stopping || !self->jobs.empty(); });
       --self->idle;
       if (self->jobs.empty() && (self->stopping || !woke)) break;  // stopping, or idle long enough
@@ -104,6 +106,16 @@ std::size_t ThreadPool::threads() const {
 std::size_t ThreadPool::queued() const {
   std::lock_guard lock(state_->mu);
   return state_->jobs.size();
+}
+
+bool ThreadPool::wait_idle(std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(state_->mu);
+  ++state_->idle_waiters;
+  // A thread counts as idle from the top of its loop, after its last job was destroyed.
+  const bool idle = state_->gone_cv.wait_for(
+      lock, timeout, [&] { return state_->jobs.empty() && state_->idle == state_->threads; });
+  --state_->idle_waiters;
+  return idle;
 }
 
 }  // namespace mcp

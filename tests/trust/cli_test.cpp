@@ -240,7 +240,7 @@ TEST_F(CliTest, UntrustedStringsCannotForgeLinesOrTerminalEscapes) {
 TEST_F(CliTest, ClientEndsOnAnOversizedServerMessage) {
   const std::string server =
       "read line; printf '{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"pad\":\"'; "
-      "head -c 5000000 /dev/zero | tr '\\0' a; printf '\"}}\\n'; sleep 30";
+      "head -c 5000000 /dev/zero | tr '\\0' a; printf '\"}}\\n'; exec sleep 30";
   auto r = run({"client", "--", "/bin/sh", "-c", server, "tools"});
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("max_message_bytes"), std::string::npos) << r.err;

@@ -49,6 +49,12 @@ class ThreadPool {
   // Jobs waiting for a thread.
   [[nodiscard]] std::size_t queued() const;
 
+  // Waits until no job is queued or running (what each job captured already destroyed), or until
+  // `timeout` passes; returns whether the pool got idle. The shared pool's threads are never
+  // joined, so a program that must not exit under a finishing handler (one still releasing its
+  // session, or logging) waits here first; a job posted after this returns is not waited for.
+  [[nodiscard]] bool wait_idle(std::chrono::milliseconds timeout) const;
+
   struct State;
 
  private:
