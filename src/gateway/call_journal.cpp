@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -80,9 +81,10 @@ std::optional<Fd> lock_if_dead(const std::filesystem::path& path) {
   return f;
 }
 
-// Calls `line` with each complete line of `fd`, read in pieces (any size of file); lines longer
-// than kMaxLineBytes are skipped and counted. A last line without its newline was cut by a failing
-// write: its call was never answered, and it is left out.
+// Calls `line` with each complete line of `fd`, read in pieces (any size of file), up to its first
+// zero byte (a segment's unwritten tail); lines longer than kMaxLineBytes are skipped and counted.
+// A last line without its newline was cut by a failing write or by the process's death in the
+// middle of its copy: its call was never answered, and it is left out.
 Result<std::size_t> each_line(int fd, const std::function<Result<void>(std::string_view)>& line) {
   std::string pending;
   bool skipping = false;
@@ -95,6 +97,8 @@ Result<std::size_t> each_line(int fd, const std::function<Result<void>(std::stri
     if (n == 0) return skipped;
     at += n;
     std::string_view piece(buf.data(), static_cast<std::size_t>(n));
+    const auto zero = piece.find('\0');
+    if (zero != std::string_view::npos) piece = piece.substr(0, zero);
     while (!piece.empty()) {
       const auto nl = piece.find('\n');
       const auto part = piece.substr(0, nl);
@@ -113,6 +117,7 @@ Result<std::size_t> each_line(int fd, const std::function<Result<void>(std::stri
       if (auto r = line(pending); !r) return fail(r.error());
       pending.clear();
     }
+    if (zero != std::string_view::npos) return skipped;
   }
 }
 
@@ -241,7 +246,7 @@ Result<void> CallJournal::recover(Db& db, const std::filesystem::path& dir) {
 Result<CallJournal::Segment> CallJournal::open_segment(std::uint64_t n) const {
   const std::string file = name_ + "-" + std::to_string(n);
   const auto creating = dir_ / (std::string(kCreating) + file.substr(kPrefix.size()));
-  const int fd = ::open(creating.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+  const int fd = ::open(creating.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return fail(sys_error("create " + creating.string()));
   // Locked before it has the name recover() looks for, and held while this process lives.
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0 || ::rename(creating.c_str(), (dir_ / file).c_str()) != 0) {
@@ -250,7 +255,31 @@ Result<CallJournal::Segment> CallJournal::open_segment(std::uint64_t n) const {
     ::unlink(creating.c_str());
     return fail(std::move(e));
   }
-  return Segment{dir_ / file, fd, 0};
+  Segment s{dir_ / file, fd, 0};
+  // Allocated first: a store into a mapping whose blocks the disk cannot give would be SIGBUS. A
+  // file system that cannot allocate or map leaves the segment to pwrite(2) (a tail the failed
+  // allocation may have left is zeros, where reading stops).
+  if (::posix_fallocate(fd, 0, kSegmentBytes) == 0) {
+    void* m = ::mmap(nullptr, kSegmentBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m != MAP_FAILED) {
+      s.map = static_cast<char*>(m);
+      s.mapped = kSegmentBytes;
+    }
+  }
+  return s;
+}
+
+void CallJournal::unmap(Segment& s) {
+  if (s.map != nullptr) ::munmap(s.map, s.mapped);
+  s.map = nullptr;
+  s.mapped = 0;
+}
+
+void CallJournal::close_segment(Segment& s, bool remove) {
+  unmap(s);
+  if (remove) ::unlink(s.path.c_str());
+  if (s.fd >= 0) ::close(s.fd);
+  s.fd = -1;
 }
 
 Result<std::unique_ptr<CallJournal>> CallJournal::start(const std::filesystem::path& db_file) {
@@ -290,10 +319,7 @@ CallJournal::~CallJournal() {
     files = std::move(full_);
     files.push_back(current_);
   }
-  for (auto& s : files) {
-    if (drained) ::unlink(s.path.c_str());
-    ::close(s.fd);
-  }
+  for (auto& s : files) close_segment(s, drained);
   // Without mu_: the lock order is the Db's, then mu_ (commit_batch).
   if (drained) (void)db_->transaction([&](Db& d) { return drop_mark(d, name_); }, Db::Durability::process_crash);
 }
@@ -312,10 +338,13 @@ Result<void> CallJournal::append(std::string time, json::object&& body) {
     if (auto c = commit_batch(); !c) return c;
     lock.lock();
   }
-  if (segment_bytes_ >= kSegmentBytes) {
+  const std::int64_t jseq = next_jseq_;
+  line = "{\"j\":" + std::to_string(jseq) + ",\"t\":" + json::serialize(json::string(time)) + ",\"b\":" + line + "}\n";
+  if (segment_bytes_ > 0 && segment_bytes_ + line.size() > kSegmentBytes) {
     // The next segment; this one goes once its records are committed.
     if (auto next = open_segment(segment_ + 1)) {
       current_.last_jseq = next_jseq_ - 1;
+      unmap(current_);  // written no more
       full_.push_back(current_);
       current_ = std::move(*next);
       ++segment_;
@@ -324,19 +353,21 @@ Result<void> CallJournal::append(std::string time, json::object&& body) {
       MCP_LOG_WARN("gateway: audit journal: {}; writing on in the current segment", next.error().message);
     }
   }
-  const std::int64_t jseq = next_jseq_;
-  line = "{\"j\":" + std::to_string(jseq) + ",\"t\":" + json::serialize(json::string(time)) + ",\"b\":" + line + "}\n";
-  // One write of the whole line (O_APPEND): the kernel has it when this returns.
-  std::size_t done = 0;
-  while (done < line.size()) {
-    const ssize_t n = ::write(current_.fd, line.data() + done, line.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      broken_ = true;
-      // A partial line is left without its newline: recover() leaves it out.
-      return fail(sys_error("write " + current_.path.string()));
+  // The kernel's page cache has the line when this returns, copied into the mapping or written.
+  if (segment_bytes_ + line.size() <= current_.mapped) {
+    std::memcpy(current_.map + segment_bytes_, line.data(), line.size());
+  } else {
+    for (std::size_t done = 0; done < line.size();) {
+      const ssize_t n = ::pwrite(current_.fd, line.data() + done, line.size() - done,
+                                 static_cast<off_t>(segment_bytes_ + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        broken_ = true;
+        // A partial line is left without its newline: recover() leaves it out.
+        return fail(sys_error("write " + current_.path.string()));
+      }
+      done += static_cast<std::size_t>(n);
     }
-    done += static_cast<std::size_t>(n);
   }
   ++next_jseq_;
   segment_bytes_ += line.size();
@@ -398,10 +429,9 @@ Result<void> CallJournal::commit_batch() {
     const std::int64_t committed = batch.back().jseq;
     // Full segments whose every record is in the chain: removed (unlinked while still locked, so
     // no opener can take them for a dead journal's).
-    std::erase_if(full_, [&](const Segment& s) {
+    std::erase_if(full_, [&](Segment& s) {
       if (s.last_jseq > committed) return false;
-      ::unlink(s.path.c_str());
-      ::close(s.fd);
+      close_segment(s, true);
       return true;
     });
     return {};

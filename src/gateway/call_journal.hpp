@@ -3,8 +3,9 @@
 //
 // Why: committing each call's record on its own costs ~25-35 µs on the call's path (SQLite's file
 // locks and WAL write, bench/RESULTS.md), more than everything else the gateway does for a call.
-// A record appended here is written to this process's journal (one write(2) of one JSON line, in
-// the kernel's hands once it returns, as a WAL commit is) before the call is answered; a writer
+// A record appended here is written to this process's journal (one JSON line copied into the
+// segment's shared mapping, in the kernel's page cache once copied, as a WAL commit is) before the
+// call is answered; a writer
 // thread then commits the records of the last few milliseconds to the chain in one transaction,
 // with how far into the journal that commit reached (the journal's mark, in table audit_journal).
 //
@@ -12,7 +13,12 @@
 // locked (flock) by its process while it is open. A new segment starts past kSegmentBytes, under
 // load as well as idle, and a full one is removed once every record in it is committed. A segment
 // is made under a name recover() ignores and renamed once locked, so another opener never takes a
-// live segment for a dead one.
+// live segment for a dead one. A segment's blocks are allocated when it is made (so that a store
+// into its mapping never meets a full disk), and it is mapped shared: appending is a copy, not a
+// system call. Past its mapping (a line that does not fit, or a file system that cannot allocate
+// or map) lines are written with pwrite(2) at the same offsets; both reach the same page cache.
+// A segment's unwritten tail is zeros, which no line holds (JSON escapes control characters):
+// reading a segment stops at its first zero byte.
 //
 // Recovery: a journal whose segments are all unlocked (its process gone: exit or kill -9) may hold
 // records not in the chain yet. recover(), run by every opener of the state folder (the gateway
@@ -89,6 +95,8 @@ class CallJournal {
     std::filesystem::path path;
     int fd = -1;
     std::int64_t last_jseq = 0;  // of the records written to it (full segments)
+    char* map = nullptr;         // the segment's first `mapped` bytes, shared (null: not mapped)
+    std::size_t mapped = 0;
   };
   CallJournal(std::shared_ptr<Db> db, std::filesystem::path dir, std::string name);
   void run();
@@ -96,8 +104,12 @@ class CallJournal {
   // back, in order. Serialised by the Db's lock, so marks only grow. Then removes full segments
   // whose records are all committed.
   Result<void> commit_batch();
-  // Opens segment `n`: created under a name recover() ignores, locked, then renamed into place.
+  // Opens segment `n`: created under a name recover() ignores, locked, then renamed into place;
+  // allocated and mapped if the file system allows.
   Result<Segment> open_segment(std::uint64_t n) const;
+  static void unmap(Segment& s);
+  // Unmaps and closes `s`, and removes its file first if `remove`.
+  static void close_segment(Segment& s, bool remove);
 
   std::shared_ptr<Db> db_;
   std::filesystem::path dir_;

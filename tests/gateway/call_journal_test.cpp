@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 
+#include <fstream>
 #include <set>
 
 #include "kill_nine.hpp"
@@ -98,6 +99,29 @@ TEST_F(CallJournalTest, KillNineLosesNoJournaledCallAndReplaysNoneTwice) {
   // And a second opener finds nothing more to add.
   auto again = open();
   EXPECT_EQ(call_numbers(*again.audit).size(), seen.size());
+}
+
+// What a dead gateway's segment holds past its last record: a line cut by the process's death in
+// the middle of its copy, then the zeros of the segment's allocated, unwritten tail. The next
+// opener replays the complete records only, and removes the segment.
+TEST_F(CallJournalTest, ACutLastLineAndTheZeroTailOfADeadSegmentAreLeftOut) {
+  { auto first = open(); }  // the database and its tables
+  std::string text;
+  for (int n = 1; n <= 2; ++n) {
+    text += R"({"j":)" + std::to_string(n) + R"(,"t":"2026-11-26T17:00:00.000Z","b":{"n":)" + std::to_string(n) + "}}\n";
+  }
+  text += R"({"j":3,"t":"2026-11-26T17:00:00.000Z","b":{"n":3)";  // cut: no end, no newline
+  text.resize(CallJournal::kSegmentBytes, '\0');
+  // Past the zeros nothing is read: not even a complete line, which no journal writes there.
+  text += "\n" R"({"j":4,"t":"2026-11-26T17:00:00.000Z","b":{"n":4}})" "\n";
+  const auto segment = dir_.path / "audit-journal-1-00112233aabbccdd-1";
+  std::ofstream(segment, std::ios::binary) << text;
+  auto s = open();
+  EXPECT_EQ(call_numbers(*s.audit), (std::vector<std::int64_t>{1, 2}));
+  EXPECT_FALSE(std::filesystem::exists(segment));
+  auto c = s.audit->verify();
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_FALSE(c->first_broken) << c->why;
 }
 
 // A running gateway's journal is its own: another opener of the state folder (the CLI's audit
