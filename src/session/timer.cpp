@@ -20,6 +20,9 @@ struct Timer {
   std::map<Key, std::function<void()>> queue;
   std::uint64_t next_seq = 1;  // 0 names no callback
   bool started = false;
+  // What the thread sleeps until: an earlier new deadline wakes it, a later one does not.
+  Clock::time_point wakes_at = Clock::time_point::max();
+  std::uint64_t wakeups = 0;  // times the thread woke (for tests)
 
   TimerHandle add(Clock::time_point when, std::function<void()> callback) {
     TimerHandle h{when, 0};
@@ -27,15 +30,16 @@ struct Timer {
     {
       std::lock_guard lock(mu);
       h.seq = next_seq++;
-      auto it = queue.emplace(Key{when, h.seq}, std::move(callback)).first;
-      earliest = it == queue.begin();
+      queue.emplace(Key{when, h.seq}, std::move(callback));
+      earliest = when < wakes_at;
+      if (earliest) wakes_at = when;  // told once, even if more come before it runs
       if (!started) {
         started = true;
         std::thread([this] { loop(); }).detach();
       }
     }
-    // Only a new first deadline changes when the thread must wake: waking it for every request
-    // cost a context switch per call.
+    // Only a deadline before the one the thread sleeps until changes when it must wake: waking it
+    // for every request cost a context switch per call.
     if (earliest) cv.notify_one();
     return h;
   }
@@ -52,13 +56,17 @@ struct Timer {
   void loop() {
     std::unique_lock lock(mu);
     for (;;) {
-      if (queue.empty()) {
-        cv.wait(lock);
-        continue;
-      }
-      const Clock::time_point next = queue.begin()->first.first;
-      if (Clock::now() < next) {
-        cv.wait_until(lock, next);
+      const auto now = Clock::now();
+      if (queue.empty() || now < queue.begin()->first.first) {
+        // Until the first deadline; with none, until the one it slept for, if still ahead. A
+        // request answered in time cancels its deadline without waking this thread, so the next
+        // request's deadline (a later one, from the same timeout) needs no wake-up either: the
+        // thread wakes once when the cancelled one passes, not once per request.
+        if (!queue.empty()) wakes_at = queue.begin()->first.first;
+        else if (wakes_at <= now) wakes_at = Clock::time_point::max();
+        if (wakes_at == Clock::time_point::max()) cv.wait(lock);
+        else cv.wait_until(lock, wakes_at);
+        ++wakeups;
         continue;
       }
       auto callback = std::move(queue.begin()->second);
@@ -89,6 +97,12 @@ std::size_t timers_pending() {
   auto& t = timer();
   std::lock_guard lock(t.mu);
   return t.queue.size();
+}
+
+std::uint64_t timer_wakeups() {
+  auto& t = timer();
+  std::lock_guard lock(t.mu);
+  return t.wakeups;
 }
 
 }  // namespace mcp::detail

@@ -4,7 +4,7 @@
 // and thousands may be in flight. Callbacks run on the timer's thread: they must be short and must
 // not wait on anything that could wait on the timer. A request answered in time cancels its
 // timeout, so the timer holds only what is still in flight (not every request of the last
-// minute), and the thread is woken only when a new deadline comes before every other.
+// minute), and the thread is woken only when a new deadline comes before the one it sleeps until.
 #pragma once
 
 #include <chrono>
@@ -28,5 +28,8 @@ void cancel_timer(const TimerHandle& handle);
 
 // How many callbacks wait (for tests: that cancelled ones are gone).
 std::size_t timers_pending();
+// How many times the timer's thread has woken (for tests: that requests answered in time do not
+// wake it).
+std::uint64_t timer_wakeups();
 
 }  // namespace mcp::detail

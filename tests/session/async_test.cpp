@@ -171,6 +171,35 @@ TEST(AsyncSession, AnAnsweredRequestLeavesNoTimerBehind) {
   EXPECT_EQ(mcp::detail::timers_pending(), before + 1);
 }
 
+// Requests answered one after another within their timeout do not wake the timer's thread: each
+// one's deadline comes after the one the thread already sleeps until (a wake-up per request was a
+// context switch per forwarded call at the gateway).
+TEST(AsyncSession, RequestsAnsweredInTimeDoNotWakeTheTimer) {
+  AsyncPair p;
+  {
+    Answers first;  // the first may set what the thread sleeps until
+    p.client->request_async("echo", {}, {}, first.callback());
+    ASSERT_TRUE(first.all.wait());
+  }
+  const auto before = mcp::detail::timer_wakeups();
+  for (int i = 0; i < 200; ++i) {
+    Answers one;
+    p.client->request_async("echo", {}, {}, one.callback());
+    ASSERT_TRUE(one.all.wait());
+  }
+  EXPECT_LE(mcp::detail::timer_wakeups() - before, 2u);
+}
+
+// A deadline earlier than the one the timer's thread sleeps until (a cancelled, longer one) still
+// runs on time.
+TEST(AsyncSession, AnEarlierDeadlineAfterACancelledLaterOneStillRuns) {
+  const auto far = mcp::detail::run_at(std::chrono::steady_clock::now() + 60s, [] {});
+  mcp::detail::cancel_timer(far);
+  Event ran;
+  (void)mcp::detail::run_at(std::chrono::steady_clock::now() + 20ms, [&] { ran.set(); });
+  EXPECT_TRUE(ran.wait());
+}
+
 TEST(AsyncSession, RequestAsyncTimesOutAndCancelsThePeer) {
   AsyncPair p;
   Answers answers;
