@@ -4,6 +4,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/statfs.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -172,6 +173,18 @@ Result<void> replay(Db& db, const std::string& name, std::vector<std::pair<std::
   return db.transaction([&](Db& d) { return drop_mark(d, name); }, Db::Durability::process_crash);
 }
 
+// Whether a store into a mapping of `fd`'s allocated blocks is known never to fault: on ext4, XFS
+// and tmpfs an allocated block needs nothing more at the first write. Copy-on-write file systems
+// (btrfs, ZFS, bcachefs) allocate again at that write, and could fail it with SIGBUS where a
+// write(2) fails with an error; there, and wherever unknown, the journal writes with pwrite(2).
+bool safe_to_map(int fd) {
+  constexpr long kExt4 = 0xEF53, kXfs = 0x58465342, kTmpfs = 0x01021994;
+  struct statfs fs{};
+  if (::fstatfs(fd, &fs) != 0) return false;
+  const long type = static_cast<long>(fs.f_type);
+  return type == kExt4 || type == kXfs || type == kTmpfs;
+}
+
 bool well_formed_utf8(std::string_view text) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const auto* end = p + text.size();
@@ -257,9 +270,9 @@ Result<CallJournal::Segment> CallJournal::open_segment(std::uint64_t n) const {
   }
   Segment s{dir_ / file, fd, 0};
   // Allocated first: a store into a mapping whose blocks the disk cannot give would be SIGBUS. A
-  // file system that cannot allocate or map leaves the segment to pwrite(2) (a tail the failed
-  // allocation may have left is zeros, where reading stops).
-  if (::posix_fallocate(fd, 0, kSegmentBytes) == 0) {
+  // file system that cannot allocate or map, or not known to be safe to map, leaves the segment
+  // to pwrite(2) (a tail a failed allocation may have left is zeros, where reading stops).
+  if (safe_to_map(fd) && ::posix_fallocate(fd, 0, kSegmentBytes) == 0) {
     void* m = ::mmap(nullptr, kSegmentBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (m != MAP_FAILED) {
       s.map = static_cast<char*>(m);

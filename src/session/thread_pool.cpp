@@ -109,11 +109,13 @@ std::size_t ThreadPool::queued() const {
 }
 
 bool ThreadPool::wait_idle(std::chrono::milliseconds timeout) const {
+  // Called from one of this pool's own jobs, that job's thread is not waited for.
+  const std::size_t self = tls_current_pool == state_.get() ? 1 : 0;
   std::unique_lock lock(state_->mu);
   ++state_->idle_waiters;
   // A thread counts as idle from the top of its loop, after its last job was destroyed.
   const bool idle = state_->gone_cv.wait_for(
-      lock, timeout, [&] { return state_->jobs.empty() && state_->idle == state_->threads; });
+      lock, timeout, [&] { return state_->jobs.empty() && state_->idle + self == state_->threads; });
   --state_->idle_waiters;
   return idle;
 }

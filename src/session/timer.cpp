@@ -3,8 +3,11 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <utility>
+
+#include "log/log.hpp"
 
 namespace mcp::detail {
 
@@ -34,8 +37,13 @@ struct Timer {
       earliest = when < wakes_at;
       if (earliest) wakes_at = when;  // told once, even if more come before it runs
       if (!started) {
-        started = true;
-        std::thread([this] { loop(); }).detach();
+        // Marked started only once it is: a system out of threads now leaves the next call to try.
+        try {
+          std::thread([this] { loop(); }).detach();
+          started = true;
+        } catch (const std::system_error& e) {
+          MCP_LOG_ERROR("timer: cannot start its thread ({}); timeouts wait for the next try", e.what());
+        }
       }
     }
     // Only a deadline before the one the thread sleeps until changes when it must wake: waking it

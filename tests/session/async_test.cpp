@@ -194,9 +194,9 @@ TEST(AsyncSession, RequestsAnsweredInTimeDoNotWakeTheTimer) {
 TEST(AsyncSession, AnEarlierDeadlineAfterACancelledLaterOneStillRuns) {
   const auto far = mcp::detail::run_at(std::chrono::steady_clock::now() + 60s, [] {});
   mcp::detail::cancel_timer(far);
-  Event ran;
-  (void)mcp::detail::run_at(std::chrono::steady_clock::now() + 20ms, [&] { ran.set(); });
-  EXPECT_TRUE(ran.wait());
+  auto ran = std::make_shared<Event>();  // the callback's own: it may run after a failed wait
+  (void)mcp::detail::run_at(std::chrono::steady_clock::now() + 20ms, [ran] { ran->set(); });
+  EXPECT_TRUE(ran->wait());
 }
 
 TEST(AsyncSession, RequestAsyncTimesOutAndCancelsThePeer) {

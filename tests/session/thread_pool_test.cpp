@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <memory>
 
 #include "mcp/session/thread_pool.hpp"
@@ -43,6 +44,15 @@ TEST(ThreadPoolIdle, WaitsForQueuedJobsBehindTheOnlyThread) {
   release.set();
   ASSERT_TRUE(pool->wait_idle(10s));
   EXPECT_EQ(ran.load(), 6) << "idle with jobs still queued";
+}
+
+TEST(ThreadPoolIdle, FromOneOfItsOwnJobsItWaitsForTheOthersOnly) {
+  auto pool = mcp::ThreadPool::create({});
+  auto idle = std::make_shared<std::promise<bool>>();
+  auto got = idle->get_future();
+  ASSERT_TRUE(pool->post([pool, idle] { idle->set_value(pool->wait_idle(10s)); }));
+  ASSERT_EQ(got.wait_for(20s), std::future_status::ready);
+  EXPECT_TRUE(got.get()) << "a job waited for its own thread";
 }
 
 TEST(ThreadPoolIdle, APoolThatNeverRanAJobIsIdle) {

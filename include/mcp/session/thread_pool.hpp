@@ -53,6 +53,7 @@ class ThreadPool {
   // `timeout` passes; returns whether the pool got idle. The shared pool's threads are never
   // joined, so a program that must not exit under a finishing handler (one still releasing its
   // session, or logging) waits here first; a job posted after this returns is not waited for.
+  // From one of the pool's own jobs, it waits for the others.
   [[nodiscard]] bool wait_idle(std::chrono::milliseconds timeout) const;
 
   struct State;
