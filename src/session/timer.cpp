@@ -72,8 +72,9 @@ struct Timer {
         // thread wakes once when the cancelled one passes, not once per request.
         if (!queue.empty()) wakes_at = queue.begin()->first.first;
         else if (wakes_at <= now) wakes_at = Clock::time_point::max();
-        if (wakes_at == Clock::time_point::max()) cv.wait(lock);
-        else cv.wait_until(lock, wakes_at);
+        const auto until = wakes_at;  // add() may lower wakes_at while this waits
+        if (until == Clock::time_point::max()) cv.wait(lock);
+        else cv.wait_until(lock, until);
         ++wakeups;
         continue;
       }
