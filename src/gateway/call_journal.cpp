@@ -17,6 +17,7 @@
 #include <map>
 
 #include "gateway/audit_log.hpp"
+#include "gateway/unique_fd.hpp"
 #include "log/log.hpp"
 #include "mcp/trust/hex.hpp"
 #include "trust/utf8.hpp"
@@ -58,21 +59,10 @@ Result<void> drop_mark(Db& d, const std::string& name) {
   return {};
 }
 
-// An open file, closed when this goes (its flock with it).
-struct Fd {
-  int fd = -1;
-  explicit Fd(int f) : fd(f) {}
-  Fd(Fd&& o) noexcept : fd(std::exchange(o.fd, -1)) {}
-  Fd& operator=(Fd&&) = delete;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
 // Opens and locks `path` if no live process holds it, and it is still the file at that path (an
 // opener that replayed and removed it meanwhile leaves nothing to do).
-std::optional<Fd> lock_if_dead(const std::filesystem::path& path) {
-  Fd f(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+std::optional<UniqueFd> lock_if_dead(const std::filesystem::path& path) {
+  UniqueFd f(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
   if (f.fd < 0 || ::flock(f.fd, LOCK_EX | LOCK_NB) != 0) return std::nullopt;
   struct stat held{}, named{};
   if (::fstat(f.fd, &held) != 0 || ::stat(path.c_str(), &named) != 0 || held.st_ino != named.st_ino ||
@@ -125,7 +115,8 @@ Result<std::size_t> each_line(int fd, const std::function<Result<void>(std::stri
 // Replays one journal whose process is gone: its records past the mark, segment by segment in
 // order, each in one transaction with the mark; each segment is removed once its records are in.
 // Held: every segment's flock (so no other opener replays it meanwhile).
-Result<void> replay(Db& db, const std::string& name, std::vector<std::pair<std::filesystem::path, Fd>>& segments) {
+Result<void> replay(Db& db, const std::string& name,
+                    std::vector<std::pair<std::filesystem::path, UniqueFd>>& segments) {
   std::size_t replayed = 0, skipped = 0;
   for (auto& [path, fd] : segments) {
     auto ok = db.transaction(
@@ -238,7 +229,7 @@ Result<void> CallJournal::recover(Db& db, const std::filesystem::path& dir) {
   }
   for (auto& [name, segments] : journals) {
     // Every segment must be unlocked: one held means its gateway is running.
-    std::vector<std::pair<std::filesystem::path, Fd>> held;
+    std::vector<std::pair<std::filesystem::path, UniqueFd>> held;
     bool dead = true;
     for (const auto& [n, path] : segments) {
       auto fd = lock_if_dead(path);

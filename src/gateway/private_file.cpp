@@ -7,18 +7,13 @@
 #include <cerrno>
 #include <cstring>
 
+#include "gateway/unique_fd.hpp"
+
 namespace mcp::gateway {
 
 namespace {
 
 std::string errno_text(int e) { return std::strerror(e); }
-
-struct Fd {
-  int fd = -1;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
 
 Result<void> write_all(int fd, std::string_view data) {
   while (!data.empty()) {
@@ -33,7 +28,7 @@ Result<void> write_all(int fd, std::string_view data) {
 }  // namespace
 
 Result<std::string> read_private_file(const std::filesystem::path& file, std::size_t max_bytes) {
-  Fd f;
+  UniqueFd f;
   f.fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (f.fd < 0) return fail(Error::internal("cannot open " + file.string() + ": " + errno_text(errno)));
   struct stat st {};
@@ -62,7 +57,7 @@ Result<bool> create_private_file(const std::filesystem::path& file, std::string_
   if (std::error_code ec; std::filesystem::exists(file, ec)) return false;
   const auto tmp = file.parent_path() / (file.filename().string() + ".tmp." + std::string(nonce));
   {
-    Fd f;
+    UniqueFd f;
     f.fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (f.fd < 0) return fail(Error::internal("cannot create " + tmp.string() + ": " + errno_text(errno)));
     auto w = write_all(f.fd, content);
@@ -79,7 +74,7 @@ Result<bool> create_private_file(const std::filesystem::path& file, std::string_
     return fail(Error::internal("cannot create " + file.string() + ": " + errno_text(link_errno)));
   }
   // The new name reaches the disk with the folder's metadata.
-  if (Fd d; (d.fd = ::open(file.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) (void)::fsync(d.fd);
+  if (UniqueFd d; (d.fd = ::open(file.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) (void)::fsync(d.fd);
   return true;
 }
 
