@@ -95,7 +95,8 @@ Result<std::int64_t> AuditLog::append_in(Db& d, std::string_view kind, const jso
   return append_at(d, kind, body, now_iso8601());
 }
 
-Result<std::int64_t> AuditLog::append_at(Db& d, std::string_view kind, const json::object& body, const std::string& time) {
+Result<std::int64_t> AuditLog::append_at(Db& d, std::string_view kind, const json::object& body, const std::string& time,
+                                         std::string_view body_text) {
   auto last = d.prepare("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1");
   if (!last) return fail(last.error());
   auto row = last->step();
@@ -106,7 +107,9 @@ Result<std::int64_t> AuditLog::append_at(Db& d, std::string_view kind, const jso
   if (!hash) return fail(hash.error());
   auto ins = d.prepare("INSERT INTO audit (seq, time, kind, body, prev, hash) VALUES (?, ?, ?, ?, ?, ?)");
   if (!ins) return fail(ins.error());
-  ins->bind(1, seq).bind(2, time).bind(3, kind).bind(4, json::serialize(body)).bind(5, prev).bind(6, *hash);
+  // An object's text is never empty ("{}" at least): empty means not given.
+  const std::string serialized = body_text.empty() ? json::serialize(body) : std::string();
+  ins->bind(1, seq).bind(2, time).bind(3, kind).bind(4, body_text.empty() ? serialized : body_text).bind(5, prev).bind(6, *hash);
   auto done = ins->step();
   if (!done) return fail(done.error());
   return seq;

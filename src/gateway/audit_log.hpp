@@ -55,9 +55,10 @@ class AuditLog {
   // The same inside a transaction the caller holds on the same Db, so that a change and its record
   // commit together or not at all.
   [[nodiscard]] static Result<std::int64_t> append_in(Db& d, std::string_view kind, const json::object& body);
-  // append_in with the record's time given (a call journaled earlier: call_journal.hpp).
+  // append_in with the record's time given (a call journaled earlier: call_journal.hpp), and
+  // `body_text` if the caller has json::serialize(body) already (empty: it is serialized here).
   [[nodiscard]] static Result<std::int64_t> append_at(Db& d, std::string_view kind, const json::object& body,
-                                                      const std::string& time);
+                                                      const std::string& time, std::string_view body_text = {});
   // A call's record: through this process's journal once start_journal() ran (durable against
   // kill -9 when this returns, in the chain within milliseconds), else append()ed at once.
   [[nodiscard]] Result<void> append_call(json::object body);

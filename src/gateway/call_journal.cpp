@@ -329,11 +329,11 @@ CallJournal::~CallJournal() {
 }
 
 Result<void> CallJournal::append(std::string time, json::object&& body) {
-  std::string line = json::serialize(body);  // the body's text: checked, then framed below
+  std::string text = json::serialize(body);  // the body's text: checked, framed below, and stored
   // A record the chain could not hash (JCS refuses ill-formed UTF-8: an upstream's bytes in an
   // error message) is refused here, before the call is answered, as a committed append refuses
   // it. Checked on the text, not by canonicalizing (which cost more than the rest of the append).
-  if (!well_formed_utf8(line)) return fail(Error::internal("the call record cannot be recorded: it holds ill-formed UTF-8"));
+  if (!well_formed_utf8(text)) return fail(Error::internal("the call record cannot be recorded: it holds ill-formed UTF-8"));
   std::unique_lock lock(mu_);
   if (broken_) return fail(Error::internal("the audit journal failed earlier"));
   // Full: this thread commits what waits (the bound on what a flood of calls makes us hold).
@@ -343,7 +343,10 @@ Result<void> CallJournal::append(std::string time, json::object&& body) {
     lock.lock();
   }
   const std::int64_t jseq = next_jseq_;
-  line = "{\"j\":" + std::to_string(jseq) + ",\"t\":" + json::serialize(json::string(time)) + ",\"b\":" + line + "}\n";
+  std::string line = "{\"j\":" + std::to_string(jseq) + ",\"t\":" + json::serialize(json::string(time)) + ",\"b\":";
+  const std::size_t body_at = line.size();
+  line += text;
+  line += "}\n";
   if (segment_bytes_ > 0 && segment_bytes_ + line.size() > kSegmentBytes) {
     // The next segment; this one goes once its records are committed.
     if (auto next = open_segment(segment_ + 1)) {
@@ -376,7 +379,7 @@ Result<void> CallJournal::append(std::string time, json::object&& body) {
   ++next_jseq_;
   segment_bytes_ += line.size();
   queued_bytes_ += line.size();
-  queue_.push_back(Entry{jseq, line.size(), std::move(time), std::move(body)});
+  queue_.push_back(Entry{jseq, std::move(line), body_at, text.size(), std::move(time), std::move(body)});
   if (queue_.size() == 1) wake_.notify_one();  // once per batch, not per record
   return {};
 }
@@ -410,7 +413,7 @@ Result<void> CallJournal::commit_batch() {
     auto ok = db_->transaction(
         [&](Db& d) -> Result<void> {
           for (const auto& e : batch) {
-            auto a = AuditLog::append_at(d, "call", e.body, e.time);
+            auto a = AuditLog::append_at(d, "call", e.body, e.time, std::string_view(e.line).substr(e.body_at, e.body_size));
             // One the chain cannot hash after all (append() checks the known case) stands in the
             // chain as such rather than stopping every record behind it.
             if (!a && a.error().code == error_code::kInvalidParams) {
@@ -425,7 +428,7 @@ Result<void> CallJournal::commit_batch() {
     if (!ok) {
       // Back in front, in order, for the next attempt; the journal still holds them.
       for (auto it = batch.rbegin(); it != batch.rend(); ++it) {
-        queued_bytes_ += it->bytes;
+        queued_bytes_ += it->line.size();
         queue_.push_front(std::move(*it));
       }
       return fail(ok.error());

@@ -88,7 +88,9 @@ class CallJournal {
  private:
   struct Entry {
     std::int64_t jseq;
-    std::size_t bytes;  // of its journal line
+    std::string line;  // as journaled: the chain stores its body's text (at body_at, body_size)
+    std::size_t body_at;
+    std::size_t body_size;
     std::string time;
     json::object body;
   };
