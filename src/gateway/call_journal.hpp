@@ -5,21 +5,21 @@
 // locks and WAL write, bench/RESULTS.md), more than everything else the gateway does for a call.
 // A record appended here is written to this process's journal (one JSON line copied into the
 // segment's shared mapping, in the kernel's page cache once copied, as a WAL commit is) before the
-// call is answered; a writer
-// thread then commits the records of the last few milliseconds to the chain in one transaction,
-// with how far into the journal that commit reached (the journal's mark, in table audit_journal).
+// call is answered; a writer thread then commits the records of the last few milliseconds to the
+// chain in one transaction, with how far into the journal that commit reached (the journal's mark,
+// in table audit_journal).
 //
 // Files: a journal is a run of segments `audit-journal-PID-NONCE-N` in the state folder, each
 // locked (flock) by its process while it is open. A new segment starts before a line would cross
-// kSegmentBytes, under load as well as idle, and a full one is removed once every record in it is committed. A segment
-// is made under a name recover() ignores and renamed once locked, so another opener never takes a
-// live segment for a dead one. On ext4, XFS and tmpfs a segment's blocks are allocated when it is
-// made (so that a store into its mapping never meets a full disk), and it is mapped shared:
-// appending is a copy, not a system call (a failing disk can still fault such a store, which
-// stops the process). Past its mapping (a line that does not fit, or a file system that cannot allocate
-// or map) lines are written with pwrite(2) at the same offsets; both reach the same page cache.
-// A segment's unwritten tail is zeros, which no line holds (JSON escapes control characters):
-// reading a segment stops at its first zero byte.
+// kSegmentBytes, under load as well as idle, and a full one is removed once every record in it is
+// committed. A segment is made under a name recover() ignores and renamed once locked, so another
+// opener never takes a live segment for a dead one. On ext4, XFS and tmpfs a segment's blocks are
+// allocated when it is made (so that a store into its mapping never meets a full disk), and it is
+// mapped shared: appending is a copy, not a system call (a failing disk can still fault such a
+// store, which stops the process). Past its mapping (a line that does not fit, or a file system
+// that cannot allocate or map) lines are written with pwrite(2) at the same offsets; both reach
+// the same page cache. A segment's unwritten tail is zeros, which no line holds (JSON escapes
+// control characters): reading a segment stops at its first zero byte.
 //
 // Recovery: a journal whose segments are all unlocked (its process gone: exit or kill -9) may hold
 // records not in the chain yet. recover(), run by every opener of the state folder (the gateway
