@@ -1,5 +1,6 @@
 #include "gateway/audit_log.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "log/log.hpp"
@@ -42,6 +43,26 @@ Result<AuditRecord> read_row(const Stmt& s) {
 
 std::string AuditLog::zero_hash() { return "sha256:" + std::string(64, '0'); }
 
+bool AuditLog::plain(std::string_view s) {
+  return std::ranges::all_of(s, [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+}
+
+Result<std::string> AuditLog::record_text(std::int64_t seq, std::string_view time, std::string_view kind,
+                                          std::string_view canonical_body) {
+  // The members in RFC 8785 order (body, kind, seq, time), spliced around the body's canonical
+  // text instead of canonicalizing a copy of the body: the same bytes, as hash_of's test shows.
+  if (!plain(time) || !plain(kind)) {
+    auto body = trust::parse_strict(canonical_body);
+    if (!body || !body->is_object()) return fail(Error::invalid_params("a record's body is not canonical JSON"));
+    return trust::canonicalize(json::object{{"seq", seq}, {"time", time}, {"kind", kind}, {"body", std::move(*body)}});
+  }
+  std::string out;
+  out.reserve(canonical_body.size() + time.size() + kind.size() + 48);
+  out.append("{\"body\":").append(canonical_body).append(",\"kind\":\"").append(kind).append("\",\"seq\":");
+  out.append(std::to_string(seq)).append(",\"time\":\"").append(time).append("\"}");
+  return out;
+}
+
 Result<std::string> AuditLog::hash_of(const std::string& prev, std::int64_t seq, const std::string& time,
                                       const std::string& kind, const json::object& body) {
   auto canonical = trust::canonicalize(json::object{{"seq", seq}, {"time", time}, {"kind", kind}, {"body", body}});
@@ -72,7 +93,7 @@ Result<void> AuditLog::start_journal() {
 
 Result<void> AuditLog::append_call(json::object body) {
   if (journal_) {
-    if (auto j = journal_->append(now_iso8601(), std::move(body)); j) return {};
+    if (auto j = journal_->append(now_iso8601(), body); j) return {};
     // The journal failed (a full disk): the record is committed on this thread instead.
   }
   auto a = append("call", std::move(body), Db::Durability::process_crash);
@@ -95,24 +116,41 @@ Result<std::int64_t> AuditLog::append_in(Db& d, std::string_view kind, const jso
   return append_at(d, kind, body, now_iso8601());
 }
 
-Result<std::int64_t> AuditLog::append_at(Db& d, std::string_view kind, const json::object& body, const std::string& time,
-                                         std::string_view body_text) {
+Result<std::int64_t> AuditLog::append_at(Db& d, std::string_view kind, const json::object& body, const std::string& time) {
+  auto canonical = trust::canonicalize(body);
+  if (!canonical) return fail(canonical.error());
+  auto head = head_in(d);
+  if (!head) return fail(head.error());
+  if (auto a = append_canonical(d, *head, kind, time, *canonical); !a) return fail(a.error());
+  return head->seq;
+}
+
+Result<ChainHead> AuditLog::head_in(Db& d) {
   auto last = d.prepare("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1");
   if (!last) return fail(last.error());
   auto row = last->step();
   if (!row) return fail(row.error());
-  const std::int64_t seq = *row ? last->integer(0) + 1 : 1;
-  const std::string prev = *row ? last->text(1) : zero_hash();
-  auto hash = hash_of(prev, seq, time, std::string(kind), body);
-  if (!hash) return fail(hash.error());
+  if (!*row) return ChainHead{0, zero_hash()};
+  return ChainHead{last->integer(0), last->text(1)};
+}
+
+Result<void> AuditLog::append_canonical(Db& d, ChainHead& head, std::string_view kind, std::string_view time,
+                                        std::string_view canonical_body) {
+  const std::int64_t seq = head.seq + 1;
+  auto text = record_text(seq, time, kind, canonical_body);
+  if (!text) return fail(text.error());
+  trust::Sha256 h;
+  h.update(head.hash);
+  h.update("\n");
+  h.update(*text);
+  std::string hash = trust::sha256_tag(h.finish());
   auto ins = d.prepare("INSERT INTO audit (seq, time, kind, body, prev, hash) VALUES (?, ?, ?, ?, ?, ?)");
   if (!ins) return fail(ins.error());
-  // An object's text is never empty ("{}" at least): empty means not given.
-  const std::string serialized = body_text.empty() ? json::serialize(body) : std::string();
-  ins->bind(1, seq).bind(2, time).bind(3, kind).bind(4, body_text.empty() ? serialized : body_text).bind(5, prev).bind(6, *hash);
+  ins->bind(1, seq).bind(2, time).bind(3, kind).bind(4, canonical_body).bind(5, head.hash).bind(6, hash);
   auto done = ins->step();
   if (!done) return fail(done.error());
-  return seq;
+  head = ChainHead{seq, std::move(hash)};
+  return {};
 }
 
 Result<std::int64_t> AuditLog::append(std::string_view kind, json::object body, Db::Durability durability) {

@@ -3,7 +3,7 @@
 //
 //   hash = "sha256:" + hex(SHA-256(prev_hash + "\n" + RFC 8785 canonical {"body","kind","seq","time"}))
 //
-// starting from "sha256:" + 64 zeros. verify() walks the chain in sequence order and names the
+// starting from "sha256:" + 64 zeros. A body is stored as its canonical text. verify() walks the chain in sequence order and names the
 // first record that was changed (its hash no longer matches), removed (a gap in the sequence, or
 // the next record's prev no longer matches) or reordered. What a chain cannot show alone is the
 // removal of its last records: head() gives the latest hash, to be kept elsewhere (docs/gateway.md).
@@ -33,6 +33,12 @@ struct AuditRecord {
   std::string hash;
 };
 
+// The last record of the chain: its sequence number (0: none) and hash (the zero hash: none).
+struct ChainHead {
+  std::int64_t seq = 0;
+  std::string hash;
+};
+
 struct ChainCheck {
   std::int64_t records = 0;
   std::optional<std::int64_t> first_broken;  // set when the chain is not intact
@@ -55,10 +61,15 @@ class AuditLog {
   // The same inside a transaction the caller holds on the same Db, so that a change and its record
   // commit together or not at all.
   [[nodiscard]] static Result<std::int64_t> append_in(Db& d, std::string_view kind, const json::object& body);
-  // append_in with the record's time given (a call journaled earlier: call_journal.hpp), and
-  // `body_text` if the caller has json::serialize(body) already (empty: it is serialized here).
+  // append_in with the record's time given (a call journaled earlier: call_journal.hpp).
   [[nodiscard]] static Result<std::int64_t> append_at(Db& d, std::string_view kind, const json::object& body,
-                                                      const std::string& time, std::string_view body_text = {});
+                                                      const std::string& time);
+  // For a writer appending many records in one transaction it holds: the chain's last record,
+  // read once, then each record appended after it (`head` moves on). `canonical_body` is the
+  // body's RFC 8785 text (trust::canonicalize), stored as it is.
+  [[nodiscard]] static Result<ChainHead> head_in(Db& d);
+  [[nodiscard]] static Result<void> append_canonical(Db& d, ChainHead& head, std::string_view kind, std::string_view time,
+                                                     std::string_view canonical_body);
   // A call's record: through this process's journal once start_journal() ran (durable against
   // kill -9 when this returns, in the chain within milliseconds), else append()ed at once.
   [[nodiscard]] Result<void> append_call(json::object body);
@@ -80,6 +91,13 @@ class AuditLog {
   // The hash a record with these fields must have.
   static Result<std::string> hash_of(const std::string& prev, std::int64_t seq, const std::string& time,
                                      const std::string& kind, const json::object& body);
+  // The canonical text a record's hash covers (after its prev and a newline), made from its
+  // body's canonical text.
+  // Whether `s` is printable ASCII without '"' or '\\': JSON and JCS write it as it is, between
+  // quotes (the times and kinds the gateway writes).
+  static bool plain(std::string_view s);
+  static Result<std::string> record_text(std::int64_t seq, std::string_view time, std::string_view kind,
+                                         std::string_view canonical_body);
 
  private:
   explicit AuditLog(std::shared_ptr<Db> db) : db_(std::move(db)) {}

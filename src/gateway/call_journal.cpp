@@ -20,7 +20,7 @@
 #include "gateway/unique_fd.hpp"
 #include "log/log.hpp"
 #include "mcp/trust/hex.hpp"
-#include "trust/utf8.hpp"
+#include "mcp/trust/jcs.hpp"
 
 namespace mcp::gateway {
 
@@ -176,22 +176,6 @@ bool safe_to_map(int fd) {
   return type == kExt4 || type == kXfs || type == kTmpfs;
 }
 
-bool well_formed_utf8(std::string_view text) {
-  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-  const auto* end = p + text.size();
-  while (p < end) {
-    if (*p < 0x80) {
-      ++p;
-      continue;
-    }
-    char32_t cp;
-    const std::size_t n = trust::detail::decode_utf8(p, end, cp);
-    if (n == 0) return false;
-    p += n;
-  }
-  return true;
-}
-
 // "audit-journal-PID-NONCE-N" -> ("audit-journal-PID-NONCE", N).
 std::optional<std::pair<std::string, std::uint64_t>> parse_segment(const std::string& file) {
   if (!file.starts_with(kPrefix)) return std::nullopt;
@@ -328,12 +312,14 @@ CallJournal::~CallJournal() {
   if (drained) (void)db_->transaction([&](Db& d) { return drop_mark(d, name_); }, Db::Durability::process_crash);
 }
 
-Result<void> CallJournal::append(std::string time, json::object&& body) {
-  std::string text = json::serialize(body);  // the body's text: checked, framed below, and stored
-  // A record the chain could not hash (JCS refuses ill-formed UTF-8: an upstream's bytes in an
-  // error message) is refused here, before the call is answered, as a committed append refuses
-  // it. Checked on the text, not by canonicalizing (which cost more than the rest of the append).
-  if (!well_formed_utf8(text)) return fail(Error::internal("the call record cannot be recorded: it holds ill-formed UTF-8"));
+Result<void> CallJournal::append(std::string_view time, const json::object& body) {
+  // The body's canonical text: framed below, stored, and hashed by the writer as it is. A body
+  // JCS refuses (ill-formed UTF-8: an upstream's bytes in an error message) is refused here,
+  // before the call is answered, as a committed append refuses it.
+  auto text = trust::canonicalize(body);
+  if (!text) return fail(Error::internal("the call record cannot be recorded: " + text.error().message));
+  // Framed as it is, so that the writer reads it back from the line.
+  if (!AuditLog::plain(time)) return fail(Error::internal("the call record's time is not plain text"));
   std::unique_lock lock(mu_);
   if (broken_) return fail(Error::internal("the audit journal failed earlier"));
   // Full: this thread commits what waits (the bound on what a flood of calls makes us hold).
@@ -343,10 +329,13 @@ Result<void> CallJournal::append(std::string time, json::object&& body) {
     lock.lock();
   }
   const std::int64_t jseq = next_jseq_;
-  std::string line = "{\"j\":" + std::to_string(jseq) + ",\"t\":" + json::serialize(json::string(time)) + ",\"b\":";
+  std::string line;
+  line.reserve(text->size() + time.size() + 32);
+  line.append("{\"j\":").append(std::to_string(jseq)).append(",\"t\":");
+  const std::size_t time_at = line.size() + 1;
+  line.append("\"").append(time).append("\",\"b\":");
   const std::size_t body_at = line.size();
-  line += text;
-  line += "}\n";
+  line.append(*text).append("}\n");
   if (segment_bytes_ > 0 && segment_bytes_ + line.size() > kSegmentBytes) {
     // The next segment; this one goes once its records are committed.
     if (auto next = open_segment(segment_ + 1)) {
@@ -379,7 +368,7 @@ Result<void> CallJournal::append(std::string time, json::object&& body) {
   ++next_jseq_;
   segment_bytes_ += line.size();
   queued_bytes_ += line.size();
-  queue_.push_back(Entry{jseq, std::move(line), body_at, text.size(), std::move(time), std::move(body)});
+  queue_.push_back(Entry{jseq, std::move(line), time_at, time.size(), body_at, text->size()});
   if (queue_.size() == 1) wake_.notify_one();  // once per batch, not per record
   return {};
 }
@@ -412,14 +401,10 @@ Result<void> CallJournal::commit_batch() {
     if (batch.empty()) return {};
     auto ok = db_->transaction(
         [&](Db& d) -> Result<void> {
+          auto head = AuditLog::head_in(d);
+          if (!head) return fail(head.error());
           for (const auto& e : batch) {
-            auto a = AuditLog::append_at(d, "call", e.body, e.time, std::string_view(e.line).substr(e.body_at, e.body_size));
-            // One the chain cannot hash after all (append() checks the known case) stands in the
-            // chain as such rather than stopping every record behind it.
-            if (!a && a.error().code == error_code::kInvalidParams) {
-              a = AuditLog::append_at(d, "call", json::object{{"unrecordable", a.error().message}}, e.time);
-            }
-            if (!a) return fail(a.error());
+            if (auto a = AuditLog::append_canonical(d, *head, "call", e.time(), e.body()); !a) return fail(a.error());
           }
           return set_mark(d, name_, batch.back().jseq);
         },

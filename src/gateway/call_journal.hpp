@@ -71,9 +71,9 @@ class CallJournal {
   CallJournal& operator=(const CallJournal&) = delete;
 
   // Journals a call record (`time` as the chain writes it). Once this returns, kill -9 of the
-  // process cannot lose it. An error: nothing journaled and `body` left as it was (the caller
-  // records it another way, or refuses the call).
-  [[nodiscard]] Result<void> append(std::string time, json::object&& body);
+  // process cannot lose it. An error: nothing journaled (the caller records it another way, or
+  // refuses the call).
+  [[nodiscard]] Result<void> append(std::string_view time, const json::object& body);
   // Commits every record appended before this call to the chain.
   [[nodiscard]] Result<void> flush();
   // Records waiting for the writer (for tests of the bound).
@@ -86,13 +86,15 @@ class CallJournal {
   [[nodiscard]] static Result<void> recover(Db& db, const std::filesystem::path& dir);
 
  private:
+  // A record waiting for the writer: its journal line alone (what the chain stores is in it),
+  // one allocation made and freed whole, and no JSON object for the writer to walk or free.
   struct Entry {
     std::int64_t jseq;
-    std::string line;  // as journaled: the chain stores its body's text (at body_at, body_size)
-    std::size_t body_at;
-    std::size_t body_size;
-    std::string time;
-    json::object body;
+    std::string line;  // as journaled
+    std::size_t time_at, time_size;
+    std::size_t body_at, body_size;  // the body's canonical text
+    std::string_view time() const { return std::string_view(line).substr(time_at, time_size); }
+    std::string_view body() const { return std::string_view(line).substr(body_at, body_size); }
   };
   struct Segment {
     std::filesystem::path path;

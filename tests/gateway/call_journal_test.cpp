@@ -57,6 +57,30 @@ TEST_F(CallJournalTest, RecordsReachTheChainInOrderAndTheJournalGoesAtTheEnd) {
   EXPECT_TRUE(journals(dir_.path).empty());
 }
 
+// The writer hashes a record from its body's canonical text, spliced into the record's, where
+// verify() canonicalizes the whole record again: the two must agree for any body (escapes,
+// non-ASCII, numbers JCS rewrites, nesting, members out of order).
+TEST_F(CallJournalTest, ARecordHashedFromItsCanonicalTextVerifies) {
+  auto s = open();
+  ASSERT_TRUE(s.audit->start_journal());
+  const std::vector<json::object> bodies = {
+      json::object{{"z", 1}, {"a", "quote \" and backslash \\ and newline \n"}},
+      json::object{{"item", "\xC3\xA9t\xC3\xA9 \xF0\x9F\x94\x91"}, {"latencyUs", 12.50}, {"big", 1e21}},
+      json::object{{"nested", json::object{{"b", json::array{1, "x", nullptr, true}}, {"a", json::object{}}}}},
+      json::object{{"\xEF\xBD\xA1", 1}, {"\xF0\x90\x80\x80", 2}},  // UTF-16 order differs from bytes'
+  };
+  for (const auto& b : bodies) ASSERT_TRUE(s.audit->append_call(b));
+  auto c = s.audit->verify();
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_FALSE(c->first_broken) << c->why;
+  EXPECT_EQ(c->records, static_cast<std::int64_t>(bodies.size()));
+  std::size_t i = 0;
+  ASSERT_TRUE(s.audit->each([&](const AuditRecord& r) {
+    EXPECT_EQ(json::value(r.body), json::value(bodies[i++]));
+    return true;
+  }));
+}
+
 // The gateway's kill -9 promise through the journal: a child journals call records and reports
 // each after append_call returns; it is killed mid-stream. The next opener finds every reported
 // record in the chain, none twice, the chain intact, and the journal gone.

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "kill_nine.hpp"
+#include "mcp/trust/jcs.hpp"
 #include "state_folder.hpp"
 
 using namespace mcp;
@@ -85,6 +86,22 @@ TEST_F(GatewayState, AnIntactChainVerifies) {
   EXPECT_EQ(check->records, 5);
   EXPECT_FALSE(check->first_broken);
   EXPECT_NE(check->head, AuditLog::zero_hash());
+}
+
+// The text a record's hash covers, spliced around its body's canonical text, is the canonical
+// text of the whole record, with a plain time and kind and with ones JSON must escape.
+TEST(AuditRecordText, IsTheCanonicalTextOfTheWholeRecord) {
+  const json::object body{{"b", "\xC3\xA9\"\n"}, {"a", 1.5}, {"c", json::object{{"y", 1}, {"x", 2}}}};
+  const auto canonical_body = trust::canonicalize(body);
+  ASSERT_TRUE(canonical_body);
+  for (const auto& [time, kind] : std::vector<std::pair<std::string, std::string>>{
+           {"2026-11-26T20:00:00.000Z", "call"}, {"a \"quoted\" time", "kind\\with\tescapes"}}) {
+    auto spliced = AuditLog::record_text(42, time, kind, *canonical_body);
+    ASSERT_TRUE(spliced) << spliced.error().message;
+    auto whole = trust::canonicalize(json::object{{"seq", 42}, {"time", time}, {"kind", kind}, {"body", body}});
+    ASSERT_TRUE(whole);
+    EXPECT_EQ(*spliced, *whole);
+  }
 }
 
 TEST_F(GatewayState, AChangedRemovedOrReorderedRecordIsNamed) {
