@@ -95,12 +95,13 @@ std::expected<Message, DecodeFailure> decode_value(json::value v) {
     return Notification{std::move(name), std::move(*params)};
   }
 
-  const json::value* result = o.if_contains("result");
+  json::value* result = o.if_contains("result");
   const json::value* error = o.if_contains("error");
   if (result && error) return std::unexpected(invalid("a response cannot carry both result and error", id, false));
   if (result) {
     if (!has_id) return std::unexpected(invalid("a result must carry the request's id", nullptr, false));
-    return Response{std::move(id), *result};
+    // Moved, not copied: a result may be large, and the message is this decoder's to take apart.
+    return Response{std::move(id), std::move(*result)};
   }
   if (error) {
     if (!error->is_object()) return std::unexpected(invalid("error must be an object", id, false));
