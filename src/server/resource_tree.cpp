@@ -53,16 +53,16 @@ Result<void> ServerSessionImpl::find_uri(ServerRequest& r, std::string uri) {
   std::lock_guard lock(server_->mu);
   auto match = server_->match_resource(uri);
   if (match.resource) {
-    r.resource_reader = match.resource->reader;
-    r.tree = match.resource->tree;
-    r.definition = match.resource->resource;
+    r.resource.reset(new ServerRequest::ResourceMatch{.reader = match.resource->reader,
+                                                      .tree = match.resource->tree,
+                                                      .definition = match.resource->resource});
     r.found = true;
   } else if (match.template_entry) {
     const auto& t = *match.template_entry;
-    r.template_reader = t.reader;
-    r.variables = std::move(match.variables);
-    r.tree = t.tree;
-    r.definition = expanded(t.resource_template, uri);
+    r.resource.reset(new ServerRequest::ResourceMatch{.template_reader = t.reader,
+                                                      .variables = std::move(match.variables),
+                                                      .tree = t.tree,
+                                                      .definition = expanded(t.resource_template, uri)});
     r.target->kind = ListKind::resource_templates;
     r.target->key = t.resource_template.uri_template;
     r.found = true;
@@ -94,13 +94,14 @@ bool ServerSessionImpl::metadata_runs_inline(const json::object& params) const {
 }
 
 void ServerSessionImpl::resource_metadata(const std::shared_ptr<ServerRequest>& r) {
-  if (!r->found || !r->definition) {
+  if (!r->found || !r->resource || !r->resource->definition) {
     finish(*r, fail(unknown_item_error(*r->target)));
     return;
   }
   const std::string& uri = r->target->uri;
-  Result<Resource> out = *r->definition;
-  if (r->tree && r->tree->metadata) out = guarded("metadata", uri, [&] { return r->tree->metadata(uri, r->ctx); });
+  const auto& tree = r->resource->tree;
+  Result<Resource> out = *r->resource->definition;
+  if (tree && tree->metadata) out = guarded("metadata", uri, [&] { return tree->metadata(uri, r->ctx); });
   if (!out) {
     finish(*r, fail(std::move(out.error())));
     return;
@@ -114,9 +115,10 @@ void ServerSessionImpl::list_resources_route(const std::shared_ptr<ServerRequest
 }
 
 Result<json::value> ServerSessionImpl::list_children(ServerRequest& r) {
-  if (!r.found) return fail(unknown_item_error(*r.target));
+  if (!r.found || !r.resource) return fail(unknown_item_error(*r.target));
   const std::string& uri = r.target->uri;
-  if (!r.tree || !r.tree->children) {
+  const auto& tree = r.resource->tree;
+  if (!tree || !tree->children) {
     return fail(Error{error_code::kInvalidParams,
                       "resources/list: " + peer_text(uri) +
                           " is not listable (its capabilities.list is not true); list without uri for the server's "
@@ -126,7 +128,7 @@ Result<json::value> ServerSessionImpl::list_children(ServerRequest& r) {
   // Read again after the chain: a stage may have rewritten the cursor.
   auto request = from_json<ListResourcesRequestParams>(r.in.params);
   if (!request) return fail(Error::invalid_params(r.in.method + ": " + request.error().message));
-  auto page = guarded("children", uri, [&] { return r.tree->children(uri, request->cursor, r.ctx); });
+  auto page = guarded("children", uri, [&] { return tree->children(uri, request->cursor, r.ctx); });
   if (!page) return fail(std::move(page.error()));
   json::array out;
   out.reserve(page->resources.size());
@@ -145,14 +147,15 @@ Result<json::value> ServerSessionImpl::list_children(ServerRequest& r) {
 Result<ReadResourceResult> ServerSessionImpl::checked_contents(const ServerRequest& r, ReadResourceResult result) const {
   const std::string& uri = r.target->uri;
   // Listable or not: what the answer says of the URI read, else the registered definition.
+  const Resource* definition = r.resource && r.resource->definition ? &*r.resource->definition : nullptr;
   std::optional<bool> listable;
-  if (r.definition && r.definition->capabilities) listable = r.definition->capabilities->list.value_or(false);
+  if (definition && definition->capabilities) listable = definition->capabilities->list.value_or(false);
   if (auto broken = multi_content_violation(uri, result, listable)) {
     MCP_LOG_ERROR("server: not sending the read of {}: {}", peer_text(uri), *broken);
     return fail(Error::internal("resources/read of " + peer_text(uri) + ": " + *broken + " (SEP-2093)"));
   }
-  if (!r.definition) return result;
-  const Resource& d = *r.definition;
+  if (!definition) return result;
+  const Resource& d = *definition;
   for (auto& c : result.contents) {
     std::visit([&](auto& x) {
       if (x.uri != uri) return;

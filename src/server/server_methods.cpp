@@ -139,10 +139,10 @@ void run_handler(ServerSessionImpl& self, const std::shared_ptr<ServerRequest>& 
 // before its handler runs, whichever kind it is. Decoded again after the chain: a stage may have
 // rewritten the arguments (not the prompt, fixed before the chain).
 Result<GetPromptRequestParams> checked_prompt_request(const ServerRequest& r) {
-  if (!r.prompt.handler) return fail(unknown_item_error(*r.target));
+  if (!r.prompt || !r.prompt->handler) return fail(unknown_item_error(*r.target));
   auto request = params_of<GetPromptRequestParams>(r);
   if (!request) return fail(request.error());
-  for (const auto& a : r.prompt.prompt.arguments) {
+  for (const auto& a : r.prompt->prompt.arguments) {
     if (a.required.value_or(false) && !request->arguments.contains(a.name)) {
       return fail(Error::invalid_params("prompts/get " + peer_text(request->name) + ": missing required argument '" +
                                         a.name + "'"));
@@ -193,8 +193,9 @@ Result<void> ServerSessionImpl::find_resource(ServerRequest& r) {
 
 void ServerSessionImpl::read_resource(const std::shared_ptr<ServerRequest>& r) {
   const std::string& uri = r->target->uri;
-  if (r->resource_reader) run_handler<ReadResourceResult>(*this, r, r->resource_reader, uri);
-  else if (r->template_reader) run_handler<ReadResourceResult>(*this, r, r->template_reader, uri, r->variables);
+  const ServerRequest::ResourceMatch* m = r->resource.get();
+  if (m && m->reader) run_handler<ReadResourceResult>(*this, r, m->reader, uri);
+  else if (m && m->template_reader) run_handler<ReadResourceResult>(*this, r, m->template_reader, uri, m->variables);
   else finish(*r, fail(unknown_item_error(*r->target)));
 }
 
@@ -206,7 +207,7 @@ Result<void> ServerSessionImpl::find_prompt(ServerRequest& r) {
   auto it = std::find_if(server_->prompts.begin(), server_->prompts.end(),
                          [&](const auto& e) { return e.prompt.name == request->name; });
   if (it != server_->prompts.end()) {
-    r.prompt = *it;
+    r.prompt = std::make_unique<const Server::Impl::PromptEntry>(*it);
     r.found = true;
   }
   return {};
@@ -218,7 +219,7 @@ void ServerSessionImpl::get_prompt(const std::shared_ptr<ServerRequest>& r) {
     finish(*r, fail(std::move(request.error())));
     return;
   }
-  run_handler<GetPromptResult>(*this, r, r->prompt.handler, request->arguments);
+  run_handler<GetPromptResult>(*this, r, r->prompt->handler, request->arguments);
 }
 
 void ServerSessionImpl::complete(const std::shared_ptr<ServerRequest>& r) {

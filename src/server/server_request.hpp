@@ -41,15 +41,25 @@ struct ServerRequest {
   // Found before the chain by the method's find step (copied out of the registry under its lock).
   std::optional<CallToolRequestParams> tool_call;
   std::shared_ptr<const Server::Impl::ToolEntry> tool;  // null: no such tool
-  // resources/read: the static resource's reader, or the matching template's and its variables.
-  ResourceHandlers resource_reader{};
-  TemplateHandlers template_reader{};
-  UriTemplate::Variables variables{};
-  // SEP-2093, for every method that names a URI: the matched item's hooks (null: none) and its
-  // definition (a template's, under the URI).
-  std::shared_ptr<const ResourceTree> tree{};
-  std::optional<Resource> definition{};
-  Server::Impl::PromptEntry prompt{};
+  // resources/* and prompts/get: what their find step matched (null: nothing, or another
+  // method). Held apart, each allocated only by its own methods: every request allocates this
+  // struct, and under glibc's per-thread cache limit (~1 KiB) it is allocated and freed without
+  // the allocator's slow path, which consolidates its free lists on every larger request
+  // (bench/RESULTS.md, "A request under 1 KiB").
+  struct ResourceMatch {
+    ResourceHandlers reader{};  // a static resource's, for resources/read
+    TemplateHandlers template_reader{};  // or the matching template's, and its variables
+    UriTemplate::Variables variables{};
+    // SEP-2093: the matched item's hooks (null: none) and its definition (a template's, under the URI).
+    std::shared_ptr<const ResourceTree> tree{};
+    std::optional<Resource> definition{};
+  };
+  std::unique_ptr<const ResourceMatch> resource;
+  std::unique_ptr<const Server::Impl::PromptEntry> prompt;
 };
+
+// The bound the comment above explains (glibc's tcache serves up to 1032 bytes; make_shared adds
+// its control block).
+static_assert(sizeof(ServerRequest) <= 960, "ServerRequest grew past the allocator's per-thread cache");
 
 }  // namespace mcp
