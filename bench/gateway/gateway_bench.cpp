@@ -5,12 +5,13 @@
 // and metrics are all on. Prints p50/p99 of each path and the added p50, then throughput with 4
 // concurrent callers, then the memory of 1,000 idle client sessions on the proxy's server.
 //
-//   bench_gateway [--iterations N] [--bin DIR] [--state DIR] [--only NAME] [--profile COLUMN]
+//   bench_gateway [--iterations N] [--bin DIR] [--state DIR] [--only NAME] [--profile COLUMN] [--callers K]
 //     N: calls per path per round (default 5000); DIR: where everything-server is (default: this
 //     program's folder); --state: the state folder (default: a new folder under the current one,
 //     so on disk, not tmpfs); --only: one row (in-process, in-process-threaded, stdio, http);
 //     --profile gateway|direct: only that column's throughput loop of each row, N calls, with
-//     the CPU each call took, and nothing else (a run to attach a profiler to).
+//     the CPU each call took, and nothing else (a run to attach a profiler to); --callers: the
+//     concurrent callers of the throughput loops (default 4).
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -86,8 +87,10 @@ std::vector<double> time_calls(Client& c, const std::string& tool, int n) {
   return us;
 }
 
+int g_callers = 4;  // --callers
+
 double throughput(Client& c, const std::string& tool, int n) {
-  constexpr int kCallers = 4;
+  const int kCallers = g_callers;
   const auto t0 = Clock::now();
   std::vector<std::jthread> callers;
   for (int k = 0; k < kCallers; ++k) {
@@ -135,8 +138,8 @@ void report(const Pair& p, int iterations) {
   const Stats sd = stats(d), sg = stats(g);
   const double td = throughput(*p.direct, p.tool, iterations), tg = throughput(*p.through, p.tool, iterations);
   std::printf("%-19s direct p50 %7.1f us p99 %7.1f | gateway p50 %7.1f us p99 %7.1f | added p50 %6.1f us | "
-              "4 callers: direct %7.0f/s gateway %7.0f/s (%.0f%%)\n",
-              p.name.c_str(), sd.p50, sd.p99, sg.p50, sg.p99, sg.p50 - sd.p50, td, tg, 100.0 * tg / td);
+              "%d callers: direct %7.0f/s gateway %7.0f/s (%.0f%%)\n",
+              p.name.c_str(), sd.p50, sd.p99, sg.p50, sg.p99, sg.p50 - sd.p50, g_callers, td, tg, 100.0 * tg / td);
 }
 
 }  // namespace
@@ -154,6 +157,7 @@ int main(int argc, char** argv) {
     else if (a == "--state") state_dir = argv[i + 1];
     else if (a == "--only") only = argv[i + 1];
     else if (a == "--profile") profile = argv[i + 1];
+    else if (a == "--callers") g_callers = std::max(1, std::atoi(argv[i + 1]));
     else die("unknown argument " + a);
   }
   auto state = gateway::open_state(state_dir);
