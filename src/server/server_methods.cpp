@@ -154,13 +154,25 @@ Result<GetPromptRequestParams> checked_prompt_request(const ServerRequest& r) {
 }  // namespace
 
 Result<void> ServerSessionImpl::find_tool(ServerRequest& r) {
-  auto call = params_of<CallToolRequestParams>(r);
-  if (!call) return fail(call.error());
-  r.tool_call = std::move(*call);
-  r.target = Target{.kind = ListKind::tools, .key = r.tool_call->name};
+  // Well-formed params (the common case) are checked in place: decoding them into
+  // CallToolRequestParams would copy the arguments and _meta only to read the name. Anything else
+  // is decoded, for its error.
+  const json::object& params = r.in.params;
+  const json::value* name = params.if_contains("name");
+  const json::value* arguments = params.if_contains("arguments");
+  const json::value* meta = params.if_contains("_meta");
+  std::string tool_name;
+  if (name && name->is_string() && (!arguments || arguments->is_object()) && (!meta || meta->is_object())) {
+    tool_name = std::string(name->get_string());
+  } else {
+    auto call = params_of<CallToolRequestParams>(r);
+    if (!call) return fail(call.error());
+    tool_name = std::move(call->name);
+  }
+  r.target = Target{.kind = ListKind::tools, .key = std::move(tool_name)};
   std::lock_guard lock(server_->mu);
   auto it = std::find_if(server_->tools.begin(), server_->tools.end(),
-                         [&](const auto& e) { return e->tool.name == r.tool_call->name; });
+                         [&](const auto& e) { return e->tool.name == r.target->key; });
   if (it != server_->tools.end()) {
     r.tool = *it;
     r.target->tool = &r.tool->tool;

@@ -39,7 +39,6 @@ struct ServerRequest {
   std::shared_ptr<const SessionSignature> signature{};
 
   // Found before the chain by the method's find step (copied out of the registry under its lock).
-  std::optional<CallToolRequestParams> tool_call;
   std::shared_ptr<const Server::Impl::ToolEntry> tool;  // null: no such tool
   // resources/* and prompts/get: what their find step matched (null: nothing, or another
   // method). Held apart, each allocated only by its own methods: every request allocates this
