@@ -139,7 +139,8 @@ Result<void> AuditLog::append_canonical(Db& d, ChainHead& head, std::string_view
   const std::int64_t seq = head.seq + 1;
   auto text = record_text(seq, time, kind, canonical_body);
   if (!text) return fail(text.error());
-  trust::Sha256 h;
+  // One context per writing thread, reset by finish(): making one costs more than hashing a record.
+  thread_local trust::Sha256 h;
   h.update(head.hash);
   h.update("\n");
   h.update(*text);

@@ -303,7 +303,7 @@ CallJournal::~CallJournal() {
   std::vector<Segment> files;
   {
     std::lock_guard lock(mu_);
-    drained = queue_.empty();
+    drained = queue_.entries.empty();
     files = std::move(full_);
     files.push_back(current_);
   }
@@ -323,19 +323,21 @@ Result<void> CallJournal::append(std::string_view time, const json::object& body
   std::unique_lock lock(mu_);
   if (broken_) return fail(Error::internal("the audit journal failed earlier"));
   // Full: this thread commits what waits (the bound on what a flood of calls makes us hold).
-  while (queue_.size() >= kMaxQueued || queued_bytes_ >= kMaxQueuedBytes) {
+  while (queue_.entries.size() >= kMaxQueued || queue_.text.size() >= kMaxQueuedBytes) {
     lock.unlock();
     if (auto c = commit_batch(); !c) return c;
     lock.lock();
   }
+  // The line is written where it waits for the writer, then copied to the journal from there.
   const std::int64_t jseq = next_jseq_;
-  std::string line;
-  line.reserve(text->size() + time.size() + 32);
-  line.append("{\"j\":").append(std::to_string(jseq)).append(",\"t\":");
-  const std::size_t time_at = line.size() + 1;
-  line.append("\"").append(time).append("\",\"b\":");
-  const std::size_t body_at = line.size();
-  line.append(*text).append("}\n");
+  std::string& out = queue_.text;
+  const std::size_t at = out.size();
+  out.append("{\"j\":").append(std::to_string(jseq)).append(",\"t\":\"");
+  const std::size_t time_at = out.size();
+  out.append(time).append("\",\"b\":");
+  const std::size_t body_at = out.size();
+  out.append(*text).append("}\n");
+  const std::string_view line = std::string_view(out).substr(at);
   if (segment_bytes_ > 0 && segment_bytes_ + line.size() > kSegmentBytes) {
     // The next segment; this one goes once its records are committed.
     if (auto next = open_segment(segment_ + 1)) {
@@ -359,23 +361,24 @@ Result<void> CallJournal::append(std::string_view time, const json::object& body
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) {
         broken_ = true;
+        auto e = sys_error("write " + current_.path.string());
+        out.resize(at);
         // A partial line is left without its newline: recover() leaves it out.
-        return fail(sys_error("write " + current_.path.string()));
+        return fail(std::move(e));
       }
       done += static_cast<std::size_t>(n);
     }
   }
   ++next_jseq_;
   segment_bytes_ += line.size();
-  queued_bytes_ += line.size();
-  queue_.push_back(Entry{jseq, std::move(line), time_at, time.size(), body_at, text->size()});
-  if (queue_.size() == 1) wake_.notify_one();  // once per batch, not per record
+  queue_.entries.push_back(Entry{jseq, time_at, time.size(), body_at, text->size()});
+  if (queue_.entries.size() == 1) wake_.notify_one();  // once per batch, not per record
   return {};
 }
 
 std::size_t CallJournal::queued() const {
   std::lock_guard lock(mu_);
-  return queue_.size();
+  return queue_.entries.size();
 }
 
 std::vector<std::filesystem::path> CallJournal::files() const {
@@ -392,33 +395,41 @@ Result<void> CallJournal::commit_batch() {
   // The Db's lock (recursive) is held from taking the batch to its commit, so batches commit in
   // the order they were taken and the mark only grows.
   return db_->locked([&](Db&) -> Result<void> {
-    std::deque<Entry> batch;
+    Batch batch;
     {
       std::lock_guard lock(mu_);
-      batch.swap(queue_);
-      queued_bytes_ = 0;
+      if (queue_.entries.empty()) return {};
+      batch = std::exchange(queue_, std::move(spare_));
+      queue_.text.clear();  // spare_'s buffers, emptied when it was kept (or moved-from)
+      queue_.entries.clear();
     }
-    if (batch.empty()) return {};
     auto ok = db_->transaction(
         [&](Db& d) -> Result<void> {
           auto head = AuditLog::head_in(d);
           if (!head) return fail(head.error());
-          for (const auto& e : batch) {
-            if (auto a = AuditLog::append_canonical(d, *head, "call", e.time(), e.body()); !a) return fail(a.error());
+          for (const auto& e : batch.entries) {
+            if (auto a = AuditLog::append_canonical(d, *head, "call", batch.time(e), batch.body(e)); !a) return fail(a.error());
           }
-          return set_mark(d, name_, batch.back().jseq);
+          return set_mark(d, name_, batch.entries.back().jseq);
         },
         Db::Durability::process_crash);
     std::lock_guard lock(mu_);
     if (!ok) {
       // Back in front, in order, for the next attempt; the journal still holds them.
-      for (auto it = batch.rbegin(); it != batch.rend(); ++it) {
-        queued_bytes_ += it->line.size();
-        queue_.push_front(std::move(*it));
+      const std::size_t shift = batch.text.size();
+      batch.text += queue_.text;
+      for (Entry e : queue_.entries) {
+        e.time_at += shift;
+        e.body_at += shift;
+        batch.entries.push_back(e);
       }
+      queue_ = std::move(batch);
       return fail(ok.error());
     }
-    const std::int64_t committed = batch.back().jseq;
+    const std::int64_t committed = batch.entries.back().jseq;
+    batch.text.clear();
+    batch.entries.clear();
+    spare_ = std::move(batch);
     // Full segments whose every record is in the chain: removed (unlinked while still locked, so
     // no opener can take them for a dead journal's).
     std::erase_if(full_, [&](Segment& s) {
@@ -433,10 +444,10 @@ Result<void> CallJournal::commit_batch() {
 void CallJournal::run() {
   std::unique_lock lock(mu_);
   for (;;) {
-    wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-    if (queue_.empty() && stopping_) return;
+    wake_.wait(lock, [&] { return stopping_ || !queue_.entries.empty(); });
+    if (queue_.entries.empty() && stopping_) return;
     // Gather the calls of the next few milliseconds into this commit.
-    if (!stopping_ && queue_.size() < kMaxQueued / 4) wake_.wait_for(lock, kBatchWindow, [&] { return stopping_; });
+    if (!stopping_ && queue_.entries.size() < kMaxQueued / 4) wake_.wait_for(lock, kBatchWindow, [&] { return stopping_; });
     lock.unlock();
     if (auto c = commit_batch(); !c) {
       MCP_LOG_WARN("gateway: call records not committed yet ({}); retrying", c.error().message);

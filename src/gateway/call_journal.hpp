@@ -41,7 +41,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -86,15 +85,21 @@ class CallJournal {
   [[nodiscard]] static Result<void> recover(Db& db, const std::filesystem::path& dir);
 
  private:
-  // A record waiting for the writer: its journal line alone (what the chain stores is in it),
-  // one allocation made and freed whole, and no JSON object for the writer to walk or free.
+  // A record waiting for the writer: where its time and body's canonical text are in its batch's
+  // text (the journal lines of the batch, one after the other).
   struct Entry {
     std::int64_t jseq;
-    std::string line;  // as journaled
     std::size_t time_at, time_size;
-    std::size_t body_at, body_size;  // the body's canonical text
-    std::string_view time() const { return std::string_view(line).substr(time_at, time_size); }
-    std::string_view body() const { return std::string_view(line).substr(body_at, body_size); }
+    std::size_t body_at, body_size;
+  };
+  // What waits for the writer, as one buffer of lines and their entries. The writer takes the
+  // whole batch and gives the emptied buffers back: in a steady flow no record allocates, and none
+  // is freed on another thread than the one that made it.
+  struct Batch {
+    std::string text;
+    std::vector<Entry> entries;
+    std::string_view time(const Entry& e) const { return std::string_view(text).substr(e.time_at, e.time_size); }
+    std::string_view body(const Entry& e) const { return std::string_view(text).substr(e.body_at, e.body_size); }
   };
   struct Segment {
     std::filesystem::path path;
@@ -124,8 +129,8 @@ class CallJournal {
   Segment current_;                 // guarded by mu_
   std::uint64_t segment_ = 0;       // current_'s number (guarded by mu_)
   std::vector<Segment> full_;       // written, not yet all committed (guarded by mu_)
-  std::deque<Entry> queue_;         // guarded by mu_
-  std::size_t queued_bytes_ = 0;    // guarded by mu_
+  Batch queue_;                     // guarded by mu_
+  Batch spare_;                     // the last committed batch's buffers, emptied (guarded by mu_)
   std::size_t segment_bytes_ = 0;   // in current_ (guarded by mu_)
   std::int64_t next_jseq_ = 1;      // guarded by mu_
   bool broken_ = false;             // a write failed: journal no more (guarded by mu_)

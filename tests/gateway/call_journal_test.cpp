@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 
 #include <fstream>
+#include <thread>
 #include <set>
 
 #include "kill_nine.hpp"
@@ -79,6 +80,44 @@ TEST_F(CallJournalTest, ARecordHashedFromItsCanonicalTextVerifies) {
     EXPECT_EQ(json::value(r.body), json::value(bodies[i++]));
     return true;
   }));
+}
+
+// A commit that fails (another process holds the database's write lock past the busy timeout)
+// puts its records back in front of those appended while it waited: once the lock is gone, all
+// of them reach the chain in order, each with its own time and body.
+TEST_F(CallJournalTest, ABatchThatCouldNotCommitIsCommittedLaterInOrder) {
+  auto s = open();
+  auto j = CallJournal::start(dir_.path / "gateway.db");
+  ASSERT_TRUE(j) << j.error().message;
+  auto time_of = [](std::int64_t i) { return "2026-11-26T20:00:" + std::to_string(10 + i) + ".000Z"; };
+  for (std::int64_t i = 1; i <= 10; ++i) ASSERT_TRUE((*j)->append(time_of(i), json::object{{"n", i}}));
+  ASSERT_TRUE((*j)->flush());
+  sqlite3* blocker = nullptr;
+  ASSERT_EQ(sqlite3_open((dir_.path / "gateway.db").c_str(), &blocker), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(blocker, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  for (std::int64_t i = 11; i <= 20; ++i) ASSERT_TRUE((*j)->append(time_of(i), json::object{{"n", i}, {"pad", std::string(static_cast<std::size_t>(i), 'x')}}));
+  // The writer takes them and waits on the lock (~5 s, the busy timeout) while more arrive.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  while ((*j)->queued() > 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ((*j)->queued(), 0u) << "the writer did not take the batch";
+  for (std::int64_t i = 21; i <= 30; ++i) ASSERT_TRUE((*j)->append(time_of(i), json::object{{"n", i}}));
+  EXPECT_FALSE((*j)->flush());  // busy
+  ASSERT_EQ(sqlite3_exec(blocker, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(blocker);
+  ASSERT_TRUE((*j)->flush());
+  std::vector<std::int64_t> expected;
+  for (std::int64_t i = 1; i <= 30; ++i) expected.push_back(i);
+  EXPECT_EQ(call_numbers(*s.audit), expected);
+  ASSERT_TRUE(s.audit->each([&](const AuditRecord& r) {
+    const std::int64_t n = r.body.at("n").as_int64();
+    EXPECT_EQ(r.time, time_of(n));
+    if (n > 10 && n <= 20) EXPECT_EQ(r.body.at("pad").as_string().size(), static_cast<std::size_t>(n));
+    return true;
+  }));
+  auto c = s.audit->verify();
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_FALSE(c->first_broken) << c->why;
+  EXPECT_EQ(c->records, 30);
 }
 
 // The gateway's kill -9 promise through the journal: a child journals call records and reports
