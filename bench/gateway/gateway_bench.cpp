@@ -229,6 +229,8 @@ int main(int argc, char** argv) {
     }
     std::fflush(stdout);
     kill(http_pid, SIGKILL);
+    std::error_code ignored;
+    fs::remove_all(state_dir, ignored);  // under the running gateway: nothing reads it again
     std::_Exit(0);  // no teardown in the samples
   }
   std::printf("tools/call, %d calls per path (pinning, policy, audit on disk, metrics on)\n", iterations);
