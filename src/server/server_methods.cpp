@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "log/log.hpp"
+#include "mcp/protocol/base.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/protocol/resource.hpp"
 #include "server/server_session.hpp"
@@ -161,8 +162,10 @@ Result<void> ServerSessionImpl::find_tool(ServerRequest& r) {
   const json::value* name = params.if_contains("name");
   const json::value* arguments = params.if_contains("arguments");
   const json::value* meta = params.if_contains("_meta");
+  const json::value* token = meta && meta->is_object() ? meta->get_object().if_contains("progressToken") : nullptr;
   std::string tool_name;
-  if (name && name->is_string() && (!arguments || arguments->is_object()) && (!meta || meta->is_object())) {
+  if (name && name->is_string() && (!arguments || arguments->is_object()) && (!meta || meta->is_object()) &&
+      (!token || is_string_or_integer(*token))) {
     tool_name = std::string(name->get_string());
   } else {
     auto call = params_of<CallToolRequestParams>(r);

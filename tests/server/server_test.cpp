@@ -173,6 +173,27 @@ TEST(Server, UnknownToolIsInvalidParamsAndThrowingToolIsAToolError) {
   EXPECT_NE(std::get<TextContent>(boom->content[0]).text.find("kaput"), std::string::npos);
 }
 
+// A call's params are checked before the tool runs: a progress token that is neither a string
+// nor an integer (one the server could not send progress for) is refused, as malformed params.
+TEST(Server, AToolCallWithAMalformedProgressTokenIsInvalidParams) {
+  Fixture f;
+  std::atomic<int> ran{0};
+  f.server->add_tool(make_tool("t"), [&](const json::object&, RequestContext&) -> Result<CallToolResult> {
+    ++ran;
+    return CallToolResult::text("ok");
+  });
+  f.connect();
+  for (const json::value& token : {json::value(true), json::value(1.5), json::value(json::object{}), json::value(nullptr)}) {
+    auto r = f.client->request("tools/call", json::object{{"name", "t"}, {"_meta", json::object{{"progressToken", token}}}});
+    ASSERT_FALSE(r) << json::serialize(token);
+    EXPECT_EQ(r.error().code, error_code::kInvalidParams) << json::serialize(token);
+  }
+  EXPECT_EQ(ran.load(), 0);
+  auto ok = f.client->request("tools/call", json::object{{"name", "t"}, {"_meta", json::object{{"progressToken", "p1"}}}});
+  EXPECT_TRUE(ok) << ok.error().message;
+  EXPECT_EQ(ran.load(), 1);
+}
+
 TEST(Server, ListChangedReachesTheClientWhenToolsChange) {
   std::mutex mu;
   std::condition_variable cv;
