@@ -141,10 +141,17 @@ Result<void> AuditLog::append_canonical(Db& d, ChainHead& head, std::string_view
   if (!text) return fail(text.error());
   // One context per writing thread, reset by finish(): making one costs more than hashing a record.
   thread_local trust::Sha256 h;
-  h.update(head.hash);
-  h.update("\n");
-  h.update(*text);
-  std::string hash = trust::sha256_tag(h.finish());
+  trust::Sha256Digest digest;
+  try {
+    h.update(head.hash);
+    h.update("\n");
+    h.update(*text);
+    digest = h.finish();
+  } catch (...) {
+    (void)h.finish();  // no half-fed state for the next record
+    throw;
+  }
+  std::string hash = trust::sha256_tag(digest);
   auto ins = d.prepare("INSERT INTO audit (seq, time, kind, body, prev, hash) VALUES (?, ?, ?, ?, ?, ?)");
   if (!ins) return fail(ins.error());
   ins->bind(1, seq).bind(2, time).bind(3, kind).bind(4, canonical_body).bind(5, head.hash).bind(6, hash);

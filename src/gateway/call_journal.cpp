@@ -429,6 +429,11 @@ Result<void> CallJournal::commit_batch() {
     const std::int64_t committed = batch.entries.back().jseq;
     batch.text.clear();
     batch.entries.clear();
+    // A burst's buffers are not kept: past a few segments' worth they go.
+    if (batch.text.capacity() > 4 * kSegmentBytes) {
+      batch.text.shrink_to_fit();
+      batch.entries.shrink_to_fit();
+    }
     spare_ = std::move(batch);
     // Full segments whose every record is in the chain: removed (unlinked while still locked, so
     // no opener can take them for a dead journal's).

@@ -96,10 +96,11 @@ TEST_F(CallJournalTest, ABatchThatCouldNotCommitIsCommittedLaterInOrder) {
   ASSERT_EQ(sqlite3_open((dir_.path / "gateway.db").c_str(), &blocker), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(blocker, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
   for (std::int64_t i = 11; i <= 20; ++i) ASSERT_TRUE((*j)->append(time_of(i), json::object{{"n", i}, {"pad", std::string(static_cast<std::size_t>(i), 'x')}}));
-  // The writer takes them and waits on the lock (~5 s, the busy timeout) while more arrive.
+  // The writer takes them (all, or the first of them on a slow machine) and waits on the lock
+  // (~5 s, the busy timeout) while more arrive.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
-  while ((*j)->queued() > 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  ASSERT_EQ((*j)->queued(), 0u) << "the writer did not take the batch";
+  while ((*j)->queued() == 10 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_LT((*j)->queued(), 10u) << "the writer did not take a batch";
   for (std::int64_t i = 21; i <= 30; ++i) ASSERT_TRUE((*j)->append(time_of(i), json::object{{"n", i}}));
   EXPECT_FALSE((*j)->flush());  // busy
   ASSERT_EQ(sqlite3_exec(blocker, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
