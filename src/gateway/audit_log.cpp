@@ -63,11 +63,29 @@ Result<std::string> AuditLog::record_text(std::int64_t seq, std::string_view tim
   return out;
 }
 
+std::string AuditLog::chain_hash(std::string_view prev, std::string_view record) {
+  // One context per thread, reset by finish(): making one costs more than hashing a record.
+  thread_local trust::Sha256 h;
+  trust::Sha256Digest digest;
+  try {
+    h.update(prev);
+    h.update("\n");
+    h.update(record);
+    digest = h.finish();
+  } catch (...) {
+    (void)h.finish();  // no half-fed state for the next record
+    throw;
+  }
+  return trust::sha256_tag(digest);
+}
+
 Result<std::string> AuditLog::hash_of(const std::string& prev, std::int64_t seq, const std::string& time,
                                       const std::string& kind, const json::object& body) {
-  auto canonical = trust::canonicalize(json::object{{"seq", seq}, {"time", time}, {"kind", kind}, {"body", body}});
+  auto canonical = trust::canonicalize(body);
   if (!canonical) return fail(canonical.error());
-  return trust::sha256_tag(prev + "\n" + *canonical);
+  auto text = record_text(seq, time, kind, *canonical);
+  if (!text) return fail(text.error());
+  return chain_hash(prev, *text);
 }
 
 Result<std::unique_ptr<AuditLog>> AuditLog::open(std::shared_ptr<Db> db) {
@@ -113,15 +131,11 @@ void AuditLog::flush_for_reading() const {
 }
 
 Result<std::int64_t> AuditLog::append_in(Db& d, std::string_view kind, const json::object& body) {
-  return append_at(d, kind, body, now_iso8601());
-}
-
-Result<std::int64_t> AuditLog::append_at(Db& d, std::string_view kind, const json::object& body, const std::string& time) {
   auto canonical = trust::canonicalize(body);
   if (!canonical) return fail(canonical.error());
   auto head = head_in(d);
   if (!head) return fail(head.error());
-  if (auto a = append_canonical(d, *head, kind, time, *canonical); !a) return fail(a.error());
+  if (auto a = append_canonical(d, *head, kind, now_iso8601(), *canonical); !a) return fail(a.error());
   return head->seq;
 }
 
@@ -139,19 +153,7 @@ Result<void> AuditLog::append_canonical(Db& d, ChainHead& head, std::string_view
   const std::int64_t seq = head.seq + 1;
   auto text = record_text(seq, time, kind, canonical_body);
   if (!text) return fail(text.error());
-  // One context per writing thread, reset by finish(): making one costs more than hashing a record.
-  thread_local trust::Sha256 h;
-  trust::Sha256Digest digest;
-  try {
-    h.update(head.hash);
-    h.update("\n");
-    h.update(*text);
-    digest = h.finish();
-  } catch (...) {
-    (void)h.finish();  // no half-fed state for the next record
-    throw;
-  }
-  std::string hash = trust::sha256_tag(digest);
+  std::string hash = chain_hash(head.hash, *text);
   auto ins = d.prepare("INSERT INTO audit (seq, time, kind, body, prev, hash) VALUES (?, ?, ?, ?, ?, ?)");
   if (!ins) return fail(ins.error());
   ins->bind(1, seq).bind(2, time).bind(3, kind).bind(4, canonical_body).bind(5, head.hash).bind(6, hash);

@@ -3,9 +3,10 @@
 //
 //   hash = "sha256:" + hex(SHA-256(prev_hash + "\n" + RFC 8785 canonical {"body","kind","seq","time"}))
 //
-// starting from "sha256:" + 64 zeros. A body is stored as its canonical text. verify() walks the chain in sequence order and names the
-// first record that was changed (its hash no longer matches), removed (a gap in the sequence, or
-// the next record's prev no longer matches) or reordered. What a chain cannot show alone is the
+// starting from "sha256:" + 64 zeros. A body is stored as its canonical text. verify() walks the
+// chain in sequence order and names the first record that was changed (its hash no longer
+// matches), removed (a gap in the sequence, or the next record's prev no longer matches) or
+// reordered. What a chain cannot show alone is the
 // removal of its last records: head() gives the latest hash, to be kept elsewhere (docs/gateway.md).
 //
 // Thread-safety: all members are thread-safe (the Db serialises them).
@@ -61,12 +62,9 @@ class AuditLog {
   // The same inside a transaction the caller holds on the same Db, so that a change and its record
   // commit together or not at all.
   [[nodiscard]] static Result<std::int64_t> append_in(Db& d, std::string_view kind, const json::object& body);
-  // append_in with the record's time given (a call journaled earlier: call_journal.hpp).
-  [[nodiscard]] static Result<std::int64_t> append_at(Db& d, std::string_view kind, const json::object& body,
-                                                      const std::string& time);
-  // For a writer appending many records in one transaction it holds: the chain's last record,
-  // read once, then each record appended after it (`head` moves on). `canonical_body` is the
-  // body's RFC 8785 text (trust::canonicalize), stored as it is.
+  // For a writer appending many records in one transaction it holds (the call journal, and its
+  // recovery): the chain's last record, read once, then each record appended after it (`head`
+  // moves on). `canonical_body` is the body's RFC 8785 text (trust::canonicalize), stored as it is.
   [[nodiscard]] static Result<ChainHead> head_in(Db& d);
   [[nodiscard]] static Result<void> append_canonical(Db& d, ChainHead& head, std::string_view kind, std::string_view time,
                                                      std::string_view canonical_body);
@@ -93,14 +91,16 @@ class AuditLog {
                                      const std::string& kind, const json::object& body);
   // The canonical text a record's hash covers (after its prev and a newline), made from its
   // body's canonical text.
+  static Result<std::string> record_text(std::int64_t seq, std::string_view time, std::string_view kind,
+                                         std::string_view canonical_body);
   // Whether `s` is printable ASCII without '"' or '\\': JSON and JCS write it as it is, between
   // quotes (the times and kinds the gateway writes).
   static bool plain(std::string_view s);
-  static Result<std::string> record_text(std::int64_t seq, std::string_view time, std::string_view kind,
-                                         std::string_view canonical_body);
 
  private:
   explicit AuditLog(std::shared_ptr<Db> db) : db_(std::move(db)) {}
+  // A record's hash: of its prev, a newline and its record_text.
+  static std::string chain_hash(std::string_view prev, std::string_view record);
   // The records `where` selects (its two parameters bound to `a` and `b`), the connection held
   // while they are read.
   Result<std::vector<AuditRecord>> select_records(std::string_view where, std::int64_t a, std::int64_t b) const;

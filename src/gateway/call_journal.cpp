@@ -124,6 +124,8 @@ Result<void> replay(Db& db, const std::string& name,
           auto through = committed_through(d, name);
           if (!through) return fail(through.error());
           std::int64_t last = *through;
+          auto head = AuditLog::head_in(d);
+          if (!head) return fail(head.error());
           auto lines = each_line(fd.fd, [&](std::string_view line) -> Result<void> {
             boost::system::error_code ec;
             json::value v = json::parse(line, ec);
@@ -136,10 +138,12 @@ Result<void> replay(Db& db, const std::string& name,
               return {};
             }
             if (j->get_int64() <= last) return {};  // committed before the process went
-            auto a = AuditLog::append_at(d, "call", b->get_object(), std::string(t->get_string()));
+            // Canonicalized again: a journal written by an earlier version holds the body as
+            // serialized, not canonical.
+            auto body = trust::canonicalize(b->get_object());
             // A record that cannot be chained (written before records were checked) is left out,
             // not allowed to stop the others.
-            if (!a) {
+            if (!body || !AuditLog::append_canonical(d, *head, "call", t->get_string(), *body)) {
               ++skipped;
               return {};
             }
