@@ -40,7 +40,7 @@ Error nested_error(std::string_view what, std::string_view key, const Error& inn
   return e;
 }
 
-std::optional<Error> check_request_meta(std::string_view what, const std::optional<json::object>& meta) {
+std::optional<Error> check_request_meta(std::string_view what, const json::object* meta) {
   if (!meta) return std::nullopt;
   if (const auto* t = meta->if_contains("progressToken"); t && !is_string_or_integer(*t))
     return field_error(what, "_meta.progressToken", "expected a string or an integer");

@@ -6,9 +6,9 @@
 #include <type_traits>
 
 #include "log/log.hpp"
-#include "mcp/protocol/base.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/protocol/resource.hpp"
+#include "mcp/protocol/wire_codec.hpp"
 #include "server/server_session.hpp"
 
 namespace mcp {
@@ -155,17 +155,16 @@ Result<GetPromptRequestParams> checked_prompt_request(const ServerRequest& r) {
 }  // namespace
 
 Result<void> ServerSessionImpl::find_tool(ServerRequest& r) {
-  // Well-formed params (the common case) are checked in place: decoding them into
-  // CallToolRequestParams would copy the arguments and _meta only to read the name. Anything else
-  // is decoded, for its error.
+  // Well-formed params (the common case) are checked in place, with the decoder's own _meta check:
+  // decoding them into CallToolRequestParams would copy the arguments and _meta only to read the
+  // name. Anything else is decoded, for its error.
   const json::object& params = r.in.params;
   const json::value* name = params.if_contains("name");
   const json::value* arguments = params.if_contains("arguments");
   const json::value* meta = params.if_contains("_meta");
-  const json::value* token = meta && meta->is_object() ? meta->get_object().if_contains("progressToken") : nullptr;
   std::string tool_name;
-  if (name && name->is_string() && (!arguments || arguments->is_object()) && (!meta || meta->is_object()) &&
-      (!token || is_string_or_integer(*token))) {
+  if (name && name->is_string() && (!arguments || arguments->is_object()) &&
+      (!meta || (meta->is_object() && !wire::check_request_meta(r.in.method, &meta->get_object())))) {
     tool_name = std::string(name->get_string());
   } else {
     auto call = params_of<CallToolRequestParams>(r);

@@ -105,8 +105,8 @@ json::value number_to_json(double d);
 std::optional<std::int64_t> as_integer(const json::value& v);
 Error field_error(std::string_view what, std::string_view key, std::string_view problem);
 Error nested_error(std::string_view what, std::string_view key, const Error& inner);
-// `_meta.progressToken` of a request's params must be a string or an integer.
-std::optional<Error> check_request_meta(std::string_view what, const std::optional<json::object>& meta);
+// `_meta.progressToken` of a request's params must be a string or an integer (`meta` null: no _meta).
+std::optional<Error> check_request_meta(std::string_view what, const json::object* meta);
 std::string index_key(std::string_view key, std::size_t i);
 // The index of `s` in `names`, for enumerations written by name.
 std::optional<std::size_t> find_name(std::span<const std::string_view> names, std::string_view s);
@@ -349,7 +349,7 @@ Result<T> decode_object(const json::object& object) {
       if (!is_member_name<T>(kv.key())) return fail(field_error(what, peer_text(kv.key()), "unknown member"));
   }
   if constexpr (requires { wire_is_request_params(&out); })
-    if (auto e = check_request_meta(what, out.meta)) return fail(std::move(*e));
+    if (auto e = check_request_meta(what, out.meta ? &*out.meta : nullptr)) return fail(std::move(*e));
   if constexpr (requires { wire_check(out); })
     if (auto r = wire_check(out); !r) return fail(r.error());
   return out;
