@@ -90,17 +90,16 @@ std::vector<double> time_calls(Client& c, const std::string& tool, int n) {
 int g_callers = 4;  // --callers
 
 double throughput(Client& c, const std::string& tool, int n) {
-  const int kCallers = g_callers;
   const auto t0 = Clock::now();
   std::vector<std::jthread> callers;
-  for (int k = 0; k < kCallers; ++k) {
+  for (int k = 0; k < g_callers; ++k) {
     callers.emplace_back([&] {
-      for (int i = 0; i < n / kCallers; ++i)
+      for (int i = 0; i < n / g_callers; ++i)
         if (!c.call_tool(tool, {})) die("concurrent call failed");
     });
   }
   callers.clear();
-  return (n / kCallers * kCallers) / std::chrono::duration<double>(Clock::now() - t0).count();
+  return (n / g_callers * g_callers) / std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
 // One upstream two ways: `direct` a client of it, `through` a client of the proxy in front of it.

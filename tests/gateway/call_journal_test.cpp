@@ -112,7 +112,9 @@ TEST_F(CallJournalTest, ABatchThatCouldNotCommitIsCommittedLaterInOrder) {
   ASSERT_TRUE(s.audit->each([&](const AuditRecord& r) {
     const std::int64_t n = r.body.at("n").as_int64();
     EXPECT_EQ(r.time, time_of(n));
-    if (n > 10 && n <= 20) EXPECT_EQ(r.body.at("pad").as_string().size(), static_cast<std::size_t>(n));
+    if (n > 10 && n <= 20) {
+      EXPECT_EQ(r.body.at("pad").as_string().size(), static_cast<std::size_t>(n));
+    }
     return true;
   }));
   auto c = s.audit->verify();
