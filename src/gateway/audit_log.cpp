@@ -16,12 +16,22 @@ std::string now_iso8601() {
   const auto now = system_clock::now();
   const auto ms = duration_cast<milliseconds>(now.time_since_epoch()).count() % 1000;
   const std::time_t t = system_clock::to_time_t(now);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[40];
-  const std::size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-  std::snprintf(buf + n, sizeof buf - n, ".%03dZ", static_cast<int>(ms));
-  return buf;
+  // Every call is recorded: the date and time to the second are formatted once a second per
+  // thread, not per record (strftime and its time-zone lock cost more than the rest of the record).
+  thread_local std::time_t formatted_at = -1;
+  thread_local char buf[40];
+  thread_local std::size_t n = 0;
+  if (t != formatted_at) {
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+    formatted_at = t;
+  }
+  std::string out(buf, n);
+  const char millis[] = {'.', static_cast<char>('0' + ms / 100), static_cast<char>('0' + ms / 10 % 10),
+                         static_cast<char>('0' + ms % 10), 'Z'};
+  out.append(millis, sizeof millis);
+  return out;
 }
 
 Result<AuditRecord> read_row(const Stmt& s) {
@@ -109,14 +119,25 @@ Result<void> AuditLog::start_journal() {
   return {};
 }
 
-Result<void> AuditLog::append_call(json::object body) {
+Result<void> AuditLog::append_call(const json::object& body) {
+  auto canonical = trust::canonicalize(body);
+  if (!canonical) return fail(Error::internal("the call record cannot be recorded: " + canonical.error().message));
+  return append_call_canonical(*canonical);
+}
+
+Result<void> AuditLog::append_call_canonical(std::string_view canonical_body) {
+  const std::string time = now_iso8601();
   if (journal_) {
-    if (auto j = journal_->append(now_iso8601(), body); j) return {};
+    if (auto j = journal_->append(time, canonical_body); j) return {};
     // The journal failed (a full disk): the record is committed on this thread instead.
   }
-  auto a = append("call", std::move(body), Db::Durability::process_crash);
-  if (!a) return fail(a.error());
-  return {};
+  return db_->transaction(
+      [&](Db& d) -> Result<void> {
+        auto head = head_in(d);
+        if (!head) return fail(head.error());
+        return append_canonical(d, *head, "call", time, canonical_body);
+      },
+      Db::Durability::process_crash);
 }
 
 Result<void> AuditLog::flush() const {

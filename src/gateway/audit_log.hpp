@@ -70,7 +70,10 @@ class AuditLog {
                                                      std::string_view canonical_body);
   // A call's record: through this process's journal once start_journal() ran (durable against
   // kill -9 when this returns, in the chain within milliseconds), else append()ed at once.
-  [[nodiscard]] Result<void> append_call(json::object body);
+  [[nodiscard]] Result<void> append_call(const json::object& body);
+  // The same for a body given as its RFC 8785 text (call_record_text, trust::canonicalize),
+  // stored and hashed as it is.
+  [[nodiscard]] Result<void> append_call_canonical(std::string_view canonical_body);
   // Call records go through a journal in the state folder from now on (the serving gateway).
   [[nodiscard]] Result<void> start_journal();
   // Commits the calls journaled so far (readers in this process see them; a stopping gateway).

@@ -316,12 +316,7 @@ CallJournal::~CallJournal() {
   if (drained) (void)db_->transaction([&](Db& d) { return drop_mark(d, name_); }, Db::Durability::process_crash);
 }
 
-Result<void> CallJournal::append(std::string_view time, const json::object& body) {
-  // The body's canonical text: framed below, stored, and hashed by the writer as it is. A body
-  // JCS refuses (ill-formed UTF-8: an upstream's bytes in an error message) is refused here,
-  // before the call is answered, as a committed append refuses it.
-  auto text = trust::canonicalize(body);
-  if (!text) return fail(Error::internal("the call record cannot be recorded: " + text.error().message));
+Result<void> CallJournal::append(std::string_view time, std::string_view canonical_body) {
   // Framed as it is, so that the writer reads it back from the line.
   if (!AuditLog::plain(time)) return fail(Error::internal("the call record's time is not plain text"));
   std::unique_lock lock(mu_);
@@ -340,7 +335,7 @@ Result<void> CallJournal::append(std::string_view time, const json::object& body
   const std::size_t time_at = out.size();
   out.append(time).append("\",\"b\":");
   const std::size_t body_at = out.size();
-  out.append(*text).append("}\n");
+  out.append(canonical_body).append("}\n");
   const std::string_view line = std::string_view(out).substr(at);
   if (segment_bytes_ > 0 && segment_bytes_ + line.size() > kSegmentBytes) {
     // The next segment; this one goes once its records are committed.
@@ -375,7 +370,7 @@ Result<void> CallJournal::append(std::string_view time, const json::object& body
   }
   ++next_jseq_;
   segment_bytes_ += line.size();
-  queue_.entries.push_back(Entry{jseq, time_at, time.size(), body_at, text->size()});
+  queue_.entries.push_back(Entry{jseq, time_at, time.size(), body_at, canonical_body.size()});
   if (queue_.entries.size() == 1) wake_.notify_one();  // once per batch, not per record
   return {};
 }

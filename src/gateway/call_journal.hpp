@@ -29,8 +29,9 @@
 // What it changes for readers: another process sees a call's record up to kBatchWindow later than
 // the call's answer; this process's readers flush first. A call record may follow a decision
 // (pin, approval) recorded a moment after it: each record keeps its own time. A record is never
-// lost to kill -9, never recorded twice. A record that could not be hashed into the chain is
-// refused by append(), so no record can stop the ones behind it.
+// lost to kill -9, never recorded twice. append() takes a body's canonical text, so a body JCS
+// cannot write (ill-formed UTF-8 from an upstream) is refused before it reaches the journal
+// (AuditLog::append_call): no record can stop the ones behind it.
 //
 // Bounds: at most kMaxQueued records or kMaxQueuedBytes wait for the writer (past that the
 // appending thread commits them itself), so at most that many bytes of full segments wait too.
@@ -72,7 +73,8 @@ class CallJournal {
   // Journals a call record (`time` as the chain writes it). Once this returns, kill -9 of the
   // process cannot lose it. An error: nothing journaled (the caller records it another way, or
   // refuses the call).
-  [[nodiscard]] Result<void> append(std::string_view time, const json::object& body);
+  // `canonical_body` is the body's RFC 8785 text (the writer stores and hashes it as it is).
+  [[nodiscard]] Result<void> append(std::string_view time, std::string_view canonical_body);
   // Commits every record appended before this call to the chain.
   [[nodiscard]] Result<void> flush();
   // Records waiting for the writer (for tests of the bound).

@@ -3,6 +3,7 @@
 // each answer goes through. proxy.cpp keeps what the proxy mirrors: lists, pins and signatures.
 #include <chrono>
 
+#include "gateway/call_record.hpp"
 #include "gateway/proxy.hpp"
 #include "log/log.hpp"
 #include "mcp/protocol/input_required.hpp"
@@ -263,18 +264,20 @@ Result<R> Proxy::record(std::string_view method, const std::string& item, const 
   const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
   const auto us = elapsed.count();
   if (options_.metrics) options_.metrics->observe(options_.name, method, outcome_of(r), elapsed);
-  json::object record{{"server", options_.name},
-                      {"method", method},
-                      {"item", peer_text(item, 1024)},
-                      {"arguments", arguments_digest},
-                      {"client", client},
-                      {"latencyUs", us},
-                      {"outcome", outcome_of(r)}};
-  if (!r) record["error"] = peer_text(r.error().message);
+  const std::string item_text = peer_text(item, 1024);
+  const std::string error_text = r ? std::string() : peer_text(r.error().message);
+  auto text = call_record_text(CallRecord{.server = options_.name,
+                                          .method = method,
+                                          .item = item_text,
+                                          .arguments = arguments_digest,
+                                          .client = client,
+                                          .latency_us = us,
+                                          .outcome = outcome_of(r),
+                                          .error = r ? std::nullopt : std::optional<std::string_view>(error_text)});
   // A call record survives the gateway being killed once this returns (journaled, or committed:
   // call_journal.hpp); it reaches the disk with the next decision or checkpoint (an fsync per
   // call would cost ~1 ms).
-  if (auto a = audit_->append_call(std::move(record)); !a) {
+  if (auto a = text ? audit_->append_call_canonical(*text) : Result<void>(fail(text.error())); !a) {
     // An unrecorded request is not answered: the log must hold every call that happened.
     return fail(Error::internal("the gateway could not record the call: " + a.error().message));
   }

@@ -35,6 +35,53 @@ void append_integer(std::string& out, std::int64_t v) {
   out.append(buf, r.ptr);
 }
 
+constexpr std::size_t kQuoted = static_cast<std::size_t>(-1);
+
+// Appends `s` quoted as JSON.stringify does (ECMA-262 QuoteJSONString) minus its \udxxx for lone
+// surrogates, which valid UTF-8 cannot contain. kQuoted, or the offset of the first byte that is
+// not valid UTF-8 (`out` then holds part of the string).
+std::size_t quote(std::string& out, std::string_view s) {
+  const auto* begin = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* p = begin;
+  const auto* end = p + s.size();
+  const auto* run = p;
+  out.push_back('"');
+  while (p < end) {
+    p = detail::skip_plain_ascii(p, end);
+    if (p == end) break;
+    const unsigned char cls = kClass[*p];
+    if (cls == 0) { ++p; continue; }
+    if (cls == 2) {
+      char32_t cp;
+      const std::size_t n = detail::decode_utf8(p, end, cp);
+      if (n == 0) return static_cast<std::size_t>(p - begin);
+      p += n;
+      continue;
+    }
+    if (cls == 3) return static_cast<std::size_t>(p - begin);
+    out.append(reinterpret_cast<const char*>(run), static_cast<std::size_t>(p - run));
+    switch (*p) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default: {
+        static constexpr char kHex[] = "0123456789abcdef";
+        const char esc[6] = {'\\', 'u', '0', '0', kHex[*p >> 4], kHex[*p & 15]};
+        out.append(esc, 6);
+      }
+    }
+    ++p;
+    run = p;
+  }
+  out.append(reinterpret_cast<const char*>(run), static_cast<std::size_t>(p - run));
+  out.push_back('"');
+  return kQuoted;
+}
+
 class Writer {
  public:
   Writer(std::string& out, const JcsLimits& limits) : out_(out), limits_(limits) {}
@@ -116,46 +163,8 @@ class Writer {
     return true;
   }
 
-  // JSON.stringify's escaping (ECMA-262 QuoteJSONString) minus its \udxxx for lone surrogates,
-  // which valid UTF-8 cannot contain.
   bool write_string(std::string_view s) {
-    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-    const auto* end = p + s.size();
-    const auto* run = p;
-    out_.push_back('"');
-    while (p < end) {
-      p = detail::skip_plain_ascii(p, end);
-      if (p == end) break;
-      const unsigned char cls = kClass[*p];
-      if (cls == 0) { ++p; continue; }
-      if (cls == 2) {
-        char32_t cp;
-        const std::size_t n = detail::decode_utf8(p, end, cp);
-        if (n == 0) return error("invalid UTF-8 in a string at byte " + std::to_string(p - reinterpret_cast<const unsigned char*>(s.data())));
-        p += n;
-        continue;
-      }
-      if (cls == 3) return error("invalid UTF-8 in a string at byte " + std::to_string(p - reinterpret_cast<const unsigned char*>(s.data())));
-      out_.append(reinterpret_cast<const char*>(run), static_cast<std::size_t>(p - run));
-      switch (*p) {
-        case '"': out_ += "\\\""; break;
-        case '\\': out_ += "\\\\"; break;
-        case '\b': out_ += "\\b"; break;
-        case '\f': out_ += "\\f"; break;
-        case '\n': out_ += "\\n"; break;
-        case '\r': out_ += "\\r"; break;
-        case '\t': out_ += "\\t"; break;
-        default: {
-          static constexpr char kHex[] = "0123456789abcdef";
-          const char esc[6] = {'\\', 'u', '0', '0', kHex[*p >> 4], kHex[*p & 15]};
-          out_.append(esc, 6);
-        }
-      }
-      ++p;
-      run = p;
-    }
-    out_.append(reinterpret_cast<const char*>(run), static_cast<std::size_t>(p - run));
-    out_.push_back('"');
+    if (const std::size_t bad = quote(out_, s); bad != kQuoted) return error("invalid UTF-8 in a string at byte " + std::to_string(bad));
     return true;
   }
 
@@ -181,6 +190,8 @@ bool append_number(std::string& out, double d) {
   out.append(buf, static_cast<std::size_t>(n));
   return true;
 }
+
+bool append_string(std::string& out, std::string_view s) { return quote(out, s) == kQuoted; }
 
 bool utf16_less(std::string_view a, std::string_view b) noexcept {
   const std::size_t n = std::min(a.size(), b.size());

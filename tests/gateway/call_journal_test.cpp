@@ -13,6 +13,7 @@
 #include <set>
 
 #include "kill_nine.hpp"
+#include "mcp/trust/jcs.hpp"
 #include "state_folder.hpp"
 
 using namespace mcp;
@@ -35,6 +36,13 @@ std::vector<std::int64_t> call_numbers(const AuditLog& audit) {
     return true;
   }));
   return out;
+}
+
+// A body as the journal takes it: its RFC 8785 text.
+std::string canonical(const json::object& body) {
+  auto text = trust::canonicalize(body);
+  EXPECT_TRUE(text) << text.error().message;
+  return text ? *text : std::string();
 }
 
 class CallJournalTest : public mcp::test::StateFolderTest {};
@@ -90,18 +98,18 @@ TEST_F(CallJournalTest, ABatchThatCouldNotCommitIsCommittedLaterInOrder) {
   auto j = CallJournal::start(dir_.path / "gateway.db");
   ASSERT_TRUE(j) << j.error().message;
   auto time_of = [](std::int64_t i) { return "2026-11-26T20:00:" + std::to_string(10 + i) + ".000Z"; };
-  for (std::int64_t i = 1; i <= 10; ++i) ASSERT_TRUE((*j)->append(time_of(i), json::object{{"n", i}}));
+  for (std::int64_t i = 1; i <= 10; ++i) ASSERT_TRUE((*j)->append(time_of(i), canonical(json::object{{"n", i}})));
   ASSERT_TRUE((*j)->flush());
   sqlite3* blocker = nullptr;
   ASSERT_EQ(sqlite3_open((dir_.path / "gateway.db").c_str(), &blocker), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(blocker, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
-  for (std::int64_t i = 11; i <= 20; ++i) ASSERT_TRUE((*j)->append(time_of(i), json::object{{"n", i}, {"pad", std::string(static_cast<std::size_t>(i), 'x')}}));
+  for (std::int64_t i = 11; i <= 20; ++i) ASSERT_TRUE((*j)->append(time_of(i), canonical(json::object{{"n", i}, {"pad", std::string(static_cast<std::size_t>(i), 'x')}})));
   // The writer takes them (all, or the first of them on a slow machine) and waits on the lock
   // (~5 s, the busy timeout) while more arrive.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
   while ((*j)->queued() == 10 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   ASSERT_LT((*j)->queued(), 10u) << "the writer did not take a batch";
-  for (std::int64_t i = 21; i <= 30; ++i) ASSERT_TRUE((*j)->append(time_of(i), json::object{{"n", i}}));
+  for (std::int64_t i = 21; i <= 30; ++i) ASSERT_TRUE((*j)->append(time_of(i), canonical(json::object{{"n", i}})));
   EXPECT_FALSE((*j)->flush());  // busy
   ASSERT_EQ(sqlite3_exec(blocker, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(blocker);
@@ -216,7 +224,7 @@ TEST_F(CallJournalTest, AFloodIsBoundedAndFullSegmentsGoOnceCommitted) {
   auto j = CallJournal::start(dir_.path / "gateway.db");
   ASSERT_TRUE(j) << j.error().message;
   for (std::int64_t i = 1; i <= 12000; ++i) {
-    ASSERT_TRUE((*j)->append("2026-11-26T00:00:00.000Z", json::object{{"n", i}, {"pad", padding}}));
+    ASSERT_TRUE((*j)->append("2026-11-26T00:00:00.000Z", canonical(json::object{{"n", i}, {"pad", padding}})));
     most = std::max(most, (*j)->queued());
     most_files = std::max(most_files, (*j)->files().size());
   }

@@ -59,6 +59,11 @@ struct JcsLimits {
 // nothing, when `d` is NaN or infinite. -0 prints as "0".
 bool append_number(std::string& out, double d);
 
+// Appends `s` as a JCS string (quotes and JSON.stringify's escapes), for a caller writing a
+// document's canonical text itself. Returns false when `s` is not valid UTF-8 (`out` then holds
+// part of it).
+bool append_string(std::string& out, std::string_view s);
+
 // True when `a` sorts before `b` comparing UTF-16 code units (RFC 8785 section 3.2.3). Both must be
 // valid UTF-8; the result then differs from a byte comparison only between a code point above
 // U+FFFF and one in U+E000..U+FFFF.

@@ -1,0 +1,77 @@
+// A call's audit record written as RFC 8785 text from its fields (src/gateway/call_record.hpp) is
+// exactly what canonicalizing the same members as a JSON object gives, whatever the strings hold;
+// a field that is not valid UTF-8 is refused, as canonicalizing refuses it.
+#include <gtest/gtest.h>
+
+#include "gateway/call_record.hpp"
+#include "mcp/trust/jcs.hpp"
+
+using namespace mcp;
+using namespace mcp::gateway;
+
+namespace {
+
+std::string canonical_object(const CallRecord& r) {
+  json::object o{{"server", r.server}, {"method", r.method},        {"item", r.item},      {"arguments", r.arguments},
+                 {"client", r.client}, {"latencyUs", r.latency_us}, {"outcome", r.outcome}};
+  if (r.error) o["error"] = *r.error;
+  auto text = trust::canonicalize(o);
+  EXPECT_TRUE(text) << text.error().message;
+  return text ? *text : std::string();
+}
+
+TEST(CallRecordText, IsTheCanonicalTextOfItsMembers) {
+  const std::string control = std::string("nul \0 bell \a del \x7f", 17);
+  const std::vector<CallRecord> records = {
+      {.server = "files",
+       .method = "tools/call",
+       .item = "read_file",
+       .arguments = "sha256:00ff",
+       .client = "s-1",
+       .latency_us = 42,
+       .outcome = "ok"},
+      {.server = "a \"quoted\" name",
+       .method = "prompts/get",
+       .item = "caf\xC3\xA9 \xF0\x9F\x94\x91 \\ back",
+       .arguments = "(not canonicalisable)",
+       .client = "",
+       .latency_us = 0,
+       .outcome = "error",
+       .error = "upstream files: line\nbreak\ttab\r"},
+      {.server = "x",
+       .method = "resources/read",
+       .item = control,
+       .arguments = "sha256:",
+       .client = "\xEF\xBD\xA1",
+       .latency_us = -5,
+       .outcome = "tool-error",
+       .error = ""},
+      {.server = "big",
+       .method = "tools/call",
+       .item = "t",
+       .arguments = "d",
+       .client = "c",
+       .latency_us = (std::int64_t{1} << 53) + 3,
+       .outcome = "ok"},
+  };
+  for (const auto& r : records) {
+    auto text = call_record_text(r);
+    ASSERT_TRUE(text) << text.error().message;
+    EXPECT_EQ(*text, canonical_object(r));
+  }
+}
+
+TEST(CallRecordText, AFieldThatIsNotUtf8IsRefused) {
+  for (const std::string& bad : {std::string("caf\xE9"), std::string("\xC0\xAF"), std::string("\xED\xA0\x80")}) {
+    CallRecord r{
+        .server = "s", .method = "tools/call", .item = "t", .arguments = "d", .client = "c", .outcome = "error"};
+    r.error = bad;
+    EXPECT_FALSE(call_record_text(r)) << "in error";
+    r.error.reset();
+    r.item = bad;
+    EXPECT_FALSE(call_record_text(r)) << "in item";
+    EXPECT_FALSE(trust::canonicalize(json::value(json::string(bad))));
+  }
+}
+
+}  // namespace
