@@ -305,13 +305,16 @@ CallJournal::~CallJournal() {
   // the next opener's recover().
   bool drained;
   std::vector<Segment> files;
+  Segment recycled;
   {
     std::lock_guard lock(mu_);
     drained = queue_.entries.empty();
     files = std::move(full_);
     files.push_back(current_);
+    recycled = std::exchange(recycled_, Segment{});
   }
   for (auto& s : files) close_segment(s, drained);
+  if (recycled.fd >= 0) close_segment(recycled, true);  // zeros: no record either way
   // Without mu_: the lock order is the Db's, then mu_ (commit_batch).
   if (drained) (void)db_->transaction([&](Db& d) { return drop_mark(d, name_); }, Db::Durability::process_crash);
 }
@@ -339,9 +342,9 @@ Result<void> CallJournal::append(std::string_view time, std::string_view canonic
   const std::string_view line = std::string_view(out).substr(at);
   if (segment_bytes_ > 0 && segment_bytes_ + line.size() > kSegmentBytes) {
     // The next segment; this one goes once its records are committed.
-    if (auto next = open_segment(segment_ + 1)) {
+    if (auto next = next_segment_locked(segment_ + 1)) {
       current_.last_jseq = next_jseq_ - 1;
-      unmap(current_);  // written no more
+      current_.used = segment_bytes_;
       full_.push_back(current_);
       current_ = std::move(*next);
       ++segment_;
@@ -412,7 +415,7 @@ Result<void> CallJournal::commit_batch() {
           return set_mark(d, name_, batch.entries.back().jseq);
         },
         Db::Durability::process_crash);
-    std::lock_guard lock(mu_);
+    std::unique_lock lock(mu_);
     if (!ok) {
       // Back in front, in order, for the next attempt; the journal still holds them.
       const std::size_t shift = batch.text.size();
@@ -434,15 +437,57 @@ Result<void> CallJournal::commit_batch() {
       batch.entries.shrink_to_fit();
     }
     spare_ = std::move(batch);
-    // Full segments whose every record is in the chain: removed (unlinked while still locked, so
-    // no opener can take them for a dead journal's).
+    // Full segments whose every record is in the chain go.
+    std::vector<Segment> done;
     std::erase_if(full_, [&](Segment& s) {
       if (s.last_jseq > committed) return false;
-      close_segment(s, true);
+      done.push_back(s);
       return true;
     });
+    lock.unlock();
+    retire(std::move(done));
     return {};
   });
+}
+
+Result<CallJournal::Segment> CallJournal::next_segment_locked(std::uint64_t n) {
+  if (recycled_.map != nullptr) {
+    Segment s = std::exchange(recycled_, Segment{});
+    const auto path = dir_ / (name_ + "-" + std::to_string(n));
+    if (::rename(s.path.c_str(), path.c_str()) == 0) {
+      s.path = path;
+      s.last_jseq = 0;
+      s.used = 0;
+      return s;
+    }
+    MCP_LOG_WARN("gateway: audit journal: {}; making a new segment", sys_error("rename " + s.path.string()).message);
+    close_segment(s, true);
+  }
+  return open_segment(n);
+}
+
+void CallJournal::retire(std::vector<Segment> committed) {
+  for (auto& s : committed) {
+    // Removed, or renamed away, while still locked: no opener can take it for a dead journal's.
+    // Only a segment wholly in its mapping is kept (a line written past it would leave bytes
+    // the zeroing misses).
+    bool keep = false;
+    if (s.map != nullptr && s.used <= s.mapped) {
+      std::lock_guard lock(mu_);
+      keep = recycled_.map == nullptr && !stopping_;
+    }
+    const auto spare = dir_ / (std::string(kCreating) + name_.substr(kPrefix.size()) + "-recycled");
+    if (keep && ::rename(s.path.c_str(), spare.c_str()) == 0) {
+      s.path = spare;
+      std::memset(s.map, 0, s.used);  // holds no line: a zero byte ends a segment's reading
+      std::lock_guard lock(mu_);
+      if (recycled_.map == nullptr && !stopping_) {
+        recycled_ = s;
+        continue;
+      }
+    }
+    close_segment(s, true);
+  }
 }
 
 void CallJournal::run() {

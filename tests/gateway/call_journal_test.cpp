@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 
 #include <fstream>
+#include <iterator>
 #include <thread>
 #include <set>
 
@@ -239,6 +240,60 @@ TEST_F(CallJournalTest, AFloodIsBoundedAndFullSegmentsGoOnceCommitted) {
   EXPECT_EQ(call_numbers(*s.audit).size(), 12000u);
   j->reset();
   EXPECT_TRUE(journals(dir_.path).empty());
+}
+
+// The "j" of each line of a segment file, up to its first zero byte (where reading stops).
+std::vector<std::int64_t> segment_lines(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  bytes.resize(std::min(bytes.size(), bytes.find('\0')));
+  std::vector<std::int64_t> out;
+  for (std::size_t at = 0; at < bytes.size();) {
+    const std::size_t end = bytes.find('\n', at);
+    if (end == std::string::npos) break;
+    boost::system::error_code ec;
+    const json::value line = json::parse(std::string_view(bytes).substr(at, end - at), ec);
+    out.push_back(!ec && line.is_object() && line.as_object().contains("j") ? line.at("j").to_number<std::int64_t>() : -1);
+    at = end + 1;
+  }
+  return out;
+}
+
+std::vector<std::filesystem::path> recycled_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().filename().string().ends_with("-recycled")) out.push_back(e.path());
+  return out;
+}
+
+// A full segment whose records are committed is kept, zeroed, and becomes a later segment (no new
+// file, no page faults on its pages again): it then holds its new lines and nothing of its old
+// ones, which a reader after kill -9 would otherwise find.
+TEST_F(CallJournalTest, ACommittedSegmentIsReusedHoldingOnlyItsNewLines) {
+  auto s = open();
+  auto j = CallJournal::start(dir_.path / "gateway.db");
+  ASSERT_TRUE(j) << j.error().message;
+  const std::string padding(400, 'x');
+  std::int64_t n = 0;
+  auto append_until_next_segment = [&] {
+    const auto current = (*j)->files().back();
+    while ((*j)->files().back() == current) {
+      ++n;
+      ASSERT_TRUE((*j)->append("2026-11-26T00:00:00.000Z", canonical(json::object{{"n", n}, {"pad", padding}})));
+    }
+  };
+  append_until_next_segment();  // segment 1 full, segment 2 current
+  ASSERT_TRUE((*j)->flush());   // segment 1 committed: kept
+  EXPECT_EQ(recycled_files(dir_.path).size(), 1u);
+  EXPECT_EQ((*j)->files().size(), 1u);
+  append_until_next_segment();  // segment 3: segment 1's file, with the record that did not fit
+  EXPECT_TRUE(recycled_files(dir_.path).empty());
+  EXPECT_EQ(segment_lines((*j)->files().back()), std::vector<std::int64_t>{n});
+  ASSERT_TRUE((*j)->flush());
+  EXPECT_EQ(call_numbers(*s.audit).size(), static_cast<std::size_t>(n));
+  j->reset();
+  EXPECT_TRUE(journals(dir_.path).empty());
+  EXPECT_TRUE(recycled_files(dir_.path).empty());
 }
 
 // Invalid UTF-8 (an upstream's stderr in an error message) cannot be hashed into the chain: such a
