@@ -20,6 +20,46 @@ namespace mcp {
 
 namespace {
 
+struct Key {
+  std::size_t hash;
+  std::size_t offset;
+  std::size_t size;
+};
+struct Level {
+  std::size_t first_key;   // index into keys where this object's keys start
+  std::size_t arena_size;  // arena size when it opened
+};
+
+// The handler's working memory, one per thread and reused by every parse on it: every message a
+// session reads is parsed here, and allocating these afresh each time was three allocations and
+// frees per message. Parses do not nest (a handler never parses), so one per thread suffices.
+struct Scratch {
+  std::vector<Level> levels;  // the objects currently open
+  std::string number;         // the literal of the number being read, across parts
+  std::vector<Key> keys;
+  std::string arena;
+
+  // Emptied, with room for a typical message's keys.
+  void start() {
+    levels.clear();
+    number.clear();
+    keys.clear();
+    arena.clear();
+    levels.reserve(8);
+    keys.reserve(32);
+    arena.reserve(256);
+  }
+  // After each parse: no more kept than a typical message needs (a peer's object with a million
+  // members does not leave its memory on this thread).
+  void trim() {
+    constexpr std::size_t kKeep = 64 << 10;
+    if (arena.capacity() > kKeep) std::string().swap(arena);
+    if (keys.capacity() * sizeof(Key) > kKeep) std::vector<Key>().swap(keys);
+    if (levels.capacity() * sizeof(Level) > kKeep) std::vector<Level>().swap(levels);
+    if (number.capacity() > kKeep) std::string().swap(number);
+  }
+};
+
 class StrictHandler {
  public:
   static constexpr std::size_t max_object_size = json::object::max_size();
@@ -33,12 +73,11 @@ class StrictHandler {
   std::string duplicate;   // the first repeated name, when the parse stopped for it
   std::string non_finite;  // a number that is not a finite double, when the parse stopped for it
 
-  // Room for a typical message's keys, so that most parses never grow these.
-  void reserve() {
-    levels_.reserve(8);
-    keys_.reserve(32);
-    arena_.reserve(256);
-  }
+  // The thread's scratch, emptied for this parse; trimmed by the handler's end.
+  void start() { scratch_.start(); }
+  ~StrictHandler() { scratch_.trim(); }
+  StrictHandler(const StrictHandler&) = delete;
+  StrictHandler& operator=(const StrictHandler&) = delete;
 
   bool on_document_begin(boost::system::error_code&) { return true; }
   bool on_document_end(boost::system::error_code&) { return true; }
@@ -134,15 +173,6 @@ class StrictHandler {
   bool on_comment(std::string_view, boost::system::error_code&) { return true; }
 
  private:
-  struct Key {
-    std::size_t hash;
-    std::size_t offset;
-    std::size_t size;
-  };
-  struct Level {
-    std::size_t first_key;   // index into keys_ where this object's keys start
-    std::size_t arena_size;  // arena_ size when it opened
-  };
   std::string_view text(const Key& k) const { return std::string_view(arena_).substr(k.offset, k.size); }
 
   // A repeated name among the keys from `first` on (one object's), or null. Most objects have a
@@ -165,13 +195,16 @@ class StrictHandler {
     return nullptr;
   }
 
-  std::vector<Level> levels_;  // the objects currently open
-  std::string number_;         // the literal of the number being read, across parts
-  std::vector<Key> keys_;
-  std::string arena_;
+  static thread_local Scratch scratch_;
+  std::vector<Level>& levels_ = scratch_.levels;
+  std::string& number_ = scratch_.number;
+  std::vector<Key>& keys_ = scratch_.keys;
+  std::string& arena_ = scratch_.arena;
   bool key_open_ = false;
   std::size_t key_start_ = 0;
 };
+
+thread_local Scratch StrictHandler::scratch_;
 
 }  // namespace
 
@@ -183,7 +216,7 @@ Result<json::value> parse_json_strict(std::string_view text, std::size_t max_dep
   alignas(std::max_align_t) unsigned char scratch[2048];
   json::basic_parser<StrictHandler> p(opts, scratch, sizeof scratch);
   p.handler().st.reset();
-  p.handler().reserve();
+  p.handler().start();
   boost::system::error_code ec;
   const std::size_t n = p.write_some(false, text.data(), text.size(), ec);
   if (!ec && n < text.size()) ec = json::error::extra_data;
