@@ -175,6 +175,8 @@ int main(int argc, char** argv) {
     else if (a == "--callers") g_callers = std::max(1, std::atoi(argv[i + 1]));
     else die("unknown argument " + a);
   }
+  // Each of the four throughput rounds gives every caller at least one call.
+  iterations = std::max(iterations, 4 * g_callers);
   auto state = gateway::open_state(state_dir);
   if (!state) die(state.error().message);
   // As a serving gateway does: call records through the journal (call_journal.hpp).

@@ -480,10 +480,15 @@ void CallJournal::retire(std::vector<Segment> committed) {
     if (keep && ::rename(s.path.c_str(), spare.c_str()) == 0) {
       s.path = spare;
       std::memset(s.map, 0, s.used);  // holds no line: a zero byte ends a segment's reading
-      std::lock_guard lock(mu_);
-      if (recycled_.map == nullptr && !stopping_) {
-        recycled_ = s;
-        continue;
+      // On the disk before the file is a segment again: after a power loss, a page of the new
+      // lines that never reached the disk must read as zeros, as a new file's would, not as old
+      // lines a new one could be spliced with. Once per segment, on the writer's thread.
+      if (::msync(s.map, s.mapped, MS_SYNC) == 0) {
+        std::lock_guard lock(mu_);
+        if (recycled_.map == nullptr && !stopping_) {
+          recycled_ = s;
+          continue;
+        }
       }
     }
     close_segment(s, true);

@@ -21,7 +21,8 @@ std::string canonical_object(const CallRecord& r) {
 }
 
 TEST(CallRecordText, IsTheCanonicalTextOfItsMembers) {
-  const std::string control = std::string("nul \0 bell \a del \x7f", 17);
+  constexpr char kControl[] = "nul \0 bell \a del \x7f";
+  const std::string control(kControl, sizeof kControl - 1);
   const std::vector<CallRecord> records = {
       {.server = "files",
        .method = "tools/call",
