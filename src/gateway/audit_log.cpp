@@ -133,9 +133,8 @@ Result<void> AuditLog::append_call_canonical(std::string_view canonical_body) {
   }
   return db_->transaction(
       [&](Db& d) -> Result<void> {
-        auto head = head_in(d);
-        if (!head) return fail(head.error());
-        return append_canonical(d, *head, "call", time, canonical_body);
+        if (auto a = append_text_in(d, "call", time, canonical_body); !a) return fail(a.error());
+        return {};
       },
       Db::Durability::process_crash);
 }
@@ -154,9 +153,14 @@ void AuditLog::flush_for_reading() const {
 Result<std::int64_t> AuditLog::append_in(Db& d, std::string_view kind, const json::object& body) {
   auto canonical = trust::canonicalize(body);
   if (!canonical) return fail(canonical.error());
+  return append_text_in(d, kind, now_iso8601(), *canonical);
+}
+
+Result<std::int64_t> AuditLog::append_text_in(Db& d, std::string_view kind, std::string_view time,
+                                              std::string_view canonical_body) {
   auto head = head_in(d);
   if (!head) return fail(head.error());
-  if (auto a = append_canonical(d, *head, kind, now_iso8601(), *canonical); !a) return fail(a.error());
+  if (auto a = append_canonical(d, *head, kind, time, canonical_body); !a) return fail(a.error());
   return head->seq;
 }
 

@@ -6,8 +6,8 @@
 // starting from "sha256:" + 64 zeros. A body is stored as its canonical text. verify() walks the
 // chain in sequence order and names the first record that was changed (its hash no longer
 // matches), removed (a gap in the sequence, or the next record's prev no longer matches) or
-// reordered. What a chain cannot show alone is the
-// removal of its last records: head() gives the latest hash, to be kept elsewhere (docs/gateway.md).
+// reordered. What a chain cannot show alone is the removal of its last records: head() gives the
+// latest hash, to be kept elsewhere (docs/gateway.md).
 //
 // Thread-safety: all members are thread-safe (the Db serialises them).
 #pragma once
@@ -102,6 +102,9 @@ class AuditLog {
 
  private:
   explicit AuditLog(std::shared_ptr<Db> db) : db_(std::move(db)) {}
+  // append_in for a body given as its canonical text, at `time`: reads the head, appends after it.
+  static Result<std::int64_t> append_text_in(Db& d, std::string_view kind, std::string_view time,
+                                             std::string_view canonical_body);
   // A record's hash: of its prev, a newline and its record_text.
   static std::string chain_hash(std::string_view prev, std::string_view record);
   // The records `where` selects (its two parameters bound to `a` and `b`), the connection held

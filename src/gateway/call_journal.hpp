@@ -12,8 +12,9 @@
 // Files: a journal is a run of segments `audit-journal-PID-NONCE-N` in the state folder, each
 // locked (flock) by its process while it is open. A new segment starts before a line would cross
 // kSegmentBytes, under load as well as idle, and a full one is removed once every record in it is
-// committed (or kept, zeroed, to be the next segment: recycled_). A segment is made under a name recover() ignores and renamed once locked, so another
-// opener never takes a live segment for a dead one. On ext4, XFS and tmpfs a segment's blocks are
+// committed (or kept, zeroed, to be the next segment: recycled_). A segment is made under a name
+// recover() ignores and renamed once locked, so another opener never takes a live segment for a
+// dead one. On ext4, XFS and tmpfs a segment's blocks are
 // allocated when it is made (so that a store into its mapping never meets a full disk), and it is
 // mapped shared: appending is a copy, not a system call (a failing disk can still fault such a
 // store, which stops the process). Past its mapping (a line that does not fit, or a file system
