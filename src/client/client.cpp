@@ -3,6 +3,7 @@
 #include "mcp/protocol/capabilities.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/protocol/stateless.hpp"
+#include "mcp/session/thread_pool.hpp"
 
 #include <mutex>
 #include <set>
@@ -254,7 +255,20 @@ Result<std::vector<Item>> Client::Impl::all(std::string_view capability, std::st
 
 Client::Client(ClientOptions options) : impl_(std::make_shared<Impl>(std::move(options))) {}
 
-Client::~Client() { shutdown(); }
+Client::~Client() {
+  if (!impl_->inside_callback()) {
+    impl_->shutdown();
+    return;
+  }
+  // Released inside one of its own callbacks (a gateway's upstream client, say, released by the
+  // answer it is delivering): waiting here for the callbacks to end would wait for this one. The
+  // connection closes now; the pool waits, and the Impl the callbacks use goes after them.
+  if (impl_->session) impl_->session->close();
+  if (ThreadPool::shared()->post([impl = impl_] { impl->shutdown(); })) return;
+  // Releasing the Impl under a running callback would free what it uses: it is kept.
+  MCP_LOG_ERROR("client: no thread to finish closing on; its state is kept");
+  static_cast<void>(new std::shared_ptr<Impl>(impl_));
+}
 
 Result<InitializeResult> Client::Impl::initialize(const std::string& version) {
   InitializeRequestParams request;

@@ -2,6 +2,7 @@
 #include "client/client_impl.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/session/thread_pool.hpp"
+#include "session/inside.hpp"
 
 namespace mcp {
 
@@ -34,12 +35,16 @@ void Client::Impl::call_async(std::string_view capability, std::string_view meth
   auto options = request_options(method, params, o);
   std::string m(method);
   auto sent = std::make_shared<json::object>(params);
+  // `done` runs on whichever thread ends the call (the reader, the timer, a canceller, the pool),
+  // marked as inside this client: if it releases the client, ~Client must not wait for it.
   session->request_async(method, std::move(params), std::move(options),
                          [this, call, m = std::move(m), sent, o = std::move(o), done = std::move(done)](Result<json::value> r) mutable {
+    detail::Inside mark(this);
     if (!needs_more_rounds(m, r)) return done(finish(m, std::move(r)));
     // More rounds block (each may ask this client's handlers, then the server again): on the pool,
     // never on the reader thread this runs on. The call stays counted until the job is done.
     auto job = [this, call, m, sent, o, r = std::move(r), done]() mutable {
+      detail::Inside job_mark(this);
       done(finish(m, continue_exchange(m, *sent, o, std::move(r))));
     };
     if (!ThreadPool::shared()->post(job)) done(fail(Error::internal("no thread to continue " + m + " on")));
@@ -84,16 +89,24 @@ void Client::complete_async(const CompleteRequestParams& params, CallOptions opt
 void Client::read_resource_async(const std::string& uri, CallOptions options,
                                  std::function<void(Result<ReadResourceResult>)> done) {
   impl_->typed_async<ReadResourceResult>("resources", method::kResourcesRead, json::object{{"uri", uri}},
-                                         std::move(options), [this, uri, done = std::move(done)](Result<ReadResourceResult> r) {
-                                           done(impl_->checked_read(uri, std::move(r)));
+                                         std::move(options),
+                                         // The Impl, not this Client: the answer may come after ~Client
+                                         // handed the teardown to the pool (~Client); the call keeps
+                                         // the Impl until `done` returns.
+                                         [impl = impl_.get(), uri, done = std::move(done)](Result<ReadResourceResult> r) {
+                                           done(impl->checked_read(uri, std::move(r)));
                                          });
 }
 
-void Client::shutdown() {
-  impl_->stop_listening();
-  if (impl_->session) impl_->session->shutdown();
-  std::unique_lock lock(impl_->async_mu);
-  impl_->async_cv.wait(lock, [&] { return impl_->async_jobs == 0; });
+void Client::shutdown() { impl_->shutdown(); }
+
+void Client::Impl::shutdown() {
+  stop_listening();
+  if (session) session->shutdown();
+  std::unique_lock lock(async_mu);
+  async_cv.wait(lock, [&] { return async_jobs == 0; });
 }
+
+bool Client::Impl::inside_callback() const { return detail::Inside::here(this) || (session && session->inside_callback()); }
 
 }  // namespace mcp

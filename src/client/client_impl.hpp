@@ -101,6 +101,11 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   std::mutex async_mu;
   std::condition_variable async_cv;
   int async_jobs = 0;
+  // Client::shutdown(): closes the session, then waits until no callback of this client runs.
+  void shutdown();
+  // True on a thread inside one of this client's callbacks (an answer, a message being read):
+  // shutdown() there would wait for this thread itself (session/inside.hpp).
+  bool inside_callback() const;
   std::optional<Error> ended() const;
   Error end_session(Error why);
   Result<void> check_list(ListKind kind, const json::value& result, bool complete);

@@ -6,6 +6,7 @@
 #include "log/log.hpp"
 #include "mcp/protocol/logging.hpp"
 #include "mcp/protocol/methods.hpp"
+#include "mcp/session/thread_pool.hpp"
 
 namespace mcp {
 
@@ -18,9 +19,19 @@ std::string next_session_id() {
 
 Result<std::shared_ptr<ServerSessionImpl>> ServerSessionImpl::create(std::shared_ptr<Server::Impl> server,
                                                                      std::shared_ptr<Transport> transport) {
-  auto s = std::make_shared<ServerSessionImpl>(std::move(server), std::move(transport));
+  std::shared_ptr<ServerSessionImpl> s(new ServerSessionImpl(std::move(server), std::move(transport)), &release);
   if (auto r = s->session_->start(); !r) return fail(r.error());
   return s;
+}
+
+void ServerSessionImpl::release(ServerSessionImpl* s) {
+  // The last reference can go on this session's own reader thread: a request's context released
+  // by a cancel delivered there, after the Server itself was destroyed. The destructor waits for
+  // the close, which that thread delivers once it returns: the session goes from the pool instead.
+  if (!s->session_->inside_callback()) return delete s;
+  if (ThreadPool::shared()->post([s] { delete s; })) return;
+  // Deleting here would wait forever; keeping it costs one session's memory.
+  MCP_LOG_ERROR("server: no thread to release session {} on; it is kept", s->id_);
 }
 
 ServerSessionImpl::ServerSessionImpl(std::shared_ptr<Server::Impl> server, std::shared_ptr<Transport> transport)

@@ -21,6 +21,7 @@ class ServerSessionImpl final : public ServerSession,
  public:
   static Result<std::shared_ptr<ServerSessionImpl>> create(std::shared_ptr<Server::Impl> server,
                                                            std::shared_ptr<Transport> transport);
+  // Through create() only: the owning pointer's deleter is release().
   ServerSessionImpl(std::shared_ptr<Server::Impl> server, std::shared_ptr<Transport> transport);
   ~ServerSessionImpl() override;
 
@@ -147,6 +148,9 @@ class ServerSessionImpl final : public ServerSession,
   std::shared_ptr<const SessionSignature> session_signature() const;
   Result<json::value> change_subscription(ServerRequest& r, bool on);
   Result<void> next_input_round(ServerRequest& r, const InputAsked& asked);
+
+  // Deletes `s`, from the pool when this thread delivers its session's messages.
+  static void release(ServerSessionImpl* s);
 
   std::shared_ptr<Server::Impl> server_;
   std::shared_ptr<Session> session_;

@@ -2,6 +2,7 @@
 // session_impl.hpp, outbound requests in session_outbound.cpp.
 #include "mcp/session/session.hpp"
 
+#include "session/inside.hpp"
 #include "session/session_impl.hpp"
 
 namespace mcp {
@@ -24,12 +25,29 @@ Result<void> Session::start() {
     impl_->started = true;
   }
   Impl* impl = impl_.get();
+  // Each callback marks its thread (inside.hpp): an owner released inside one must not wait here
+  // for the close that this thread delivers.
   auto started = impl_->transport->start(Transport::Callbacks{
-      [impl](std::string frame) { impl->on_frame(std::move(frame)); },
-      [impl](std::optional<Error> reason) { impl->on_closed(std::move(reason)); },
-      [impl] { impl->on_input_end(); },
-      [impl](jsonrpc::Message m, std::size_t bytes) { impl->on_decoded(std::move(m), bytes); },
-      [impl](const jsonrpc::Id& id, Error e) { impl->complete(id, fail(std::move(e))); },
+      [impl](std::string frame) {
+        detail::Inside mark(impl);
+        impl->on_frame(std::move(frame));
+      },
+      [impl](std::optional<Error> reason) {
+        detail::Inside mark(impl);
+        impl->on_closed(std::move(reason));
+      },
+      [impl] {
+        detail::Inside mark(impl);
+        impl->on_input_end();
+      },
+      [impl](jsonrpc::Message m, std::size_t bytes) {
+        detail::Inside mark(impl);
+        impl->on_decoded(std::move(m), bytes);
+      },
+      [impl](const jsonrpc::Id& id, Error e) {
+        detail::Inside mark(impl);
+        impl->complete(id, fail(std::move(e)));
+      },
   });
   if (!started) {
     // Nothing will ever call on_close: shutdown() must not wait for it.
@@ -38,9 +56,6 @@ Result<void> Session::start() {
   }
   return started;
 }
-
-namespace {
-}  // namespace
 
 bool Responder::operator()(Result<json::value> result) const { return slot_ && slot_->answer(std::move(result)); }
 
@@ -77,6 +92,8 @@ void Session::shutdown() {
   if (started) wait_closed();
   impl_->wait_jobs();
 }
+
+bool Session::inside_callback() const { return detail::Inside::here(impl_.get()); }
 
 bool Session::closed() const {
   std::lock_guard lock(impl_->mu);

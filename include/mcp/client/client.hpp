@@ -228,7 +228,9 @@ class Client {
   void close();
   // Closes the session and waits until no callback of this client runs or ever will (the answers
   // of asynchronous calls included): after it, the client may be released on this thread. Never
-  // from one of the client's own callbacks. The destructor does it.
+  // from one of the client's own callbacks. The destructor does it; inside one of the client's
+  // own callbacks (its last reference released by an answer, say) the destructor closes the
+  // session and leaves that wait to the thread pool.
   void shutdown();
   bool closed() const;
 

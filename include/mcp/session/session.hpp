@@ -153,6 +153,10 @@ class Session : public std::enable_shared_from_this<Session> {
   bool closed() const;
   // Blocks until the transport has closed.
   void wait_closed();
+  // True on a thread running one of this session's transport callbacks (reading a message,
+  // delivering the close): shutdown() or wait_closed() there would wait for this thread itself.
+  // An owner whose last reference may go there tears down elsewhere instead.
+  bool inside_callback() const;
 
  private:
   struct Impl;

@@ -1,0 +1,136 @@
+// A client or a server's session whose last reference goes inside one of its own callbacks.
+//
+// Their teardown waits until no callback of theirs runs: from inside one, it would wait for
+// itself, forever. Ordinary code gets there: a gateway's upstream Client released by the answer it
+// delivers, a proxied request's context released by a cancel read on its session's reader thread
+// after its Server went. Each test releases the last reference there and fails (its event never
+// comes) if the teardown waits on itself.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "mcp/client/client.hpp"
+#include "mcp/server/server.hpp"
+#include "mcp/session/thread_pool.hpp"
+#include "mcp/transport/memory.hpp"
+#include "server/tools.hpp"
+#include "support/event.hpp"
+
+using namespace mcp;
+using namespace std::chrono_literals;
+using mcp::test::Event;
+using mcp::test::make_tool;
+
+namespace {
+
+// The client lives only in `holder`; `done` is the call's callback, given the holder to empty.
+struct HeldClient {
+  std::shared_ptr<Server> server = std::make_shared<Server>();
+  std::shared_ptr<std::shared_ptr<Client>> holder = std::make_shared<std::shared_ptr<Client>>(std::make_shared<Client>());
+
+  void connect() {
+    auto [a, b] = make_memory_transport_pair();
+    ASSERT_TRUE(server->connect(a));
+    auto init = (*holder)->connect(b);
+    ASSERT_TRUE(init) << init.error().message;
+  }
+};
+
+TEST(LastReference, AClientReleasedByTheAnswerItDeliversClosesWithoutWaitingOnItself) {
+  HeldClient h;
+  h.server->add_tool(make_tool("echo"), [](const json::object&, RequestContext&) -> Result<CallToolResult> {
+    return CallToolResult::text("hi");
+  });
+  h.connect();
+  auto released = std::make_shared<Event>();
+  Client* client = h.holder->get();
+  // The answer arrives on the client's reader thread; the callback drops the last reference there.
+  client->call_tool_async("echo", {}, {}, [holder = h.holder, released](Result<CallToolResult> r) {
+    EXPECT_TRUE(r) << r.error().message;
+    holder->reset();
+    released->set();
+  });
+  ASSERT_TRUE(released->wait()) << "~Client waited for the callback it ran in";
+  // What it handed to the pool (the wait for its callbacks, then the Impl's release) finishes.
+  EXPECT_TRUE(ThreadPool::shared()->wait_idle(10s));
+}
+
+TEST(LastReference, AClientReleasedByItsCallsTimeoutClosesWithoutWaitingOnItself) {
+  HeldClient h;
+  std::mutex mu;
+  std::optional<Reply<CallToolResult>> unanswered;  // the call never gets its answer
+  h.server->add_async_tool(make_tool("never"), [&](const json::object&, std::shared_ptr<RequestContext>, Reply<CallToolResult> reply) {
+    std::lock_guard lock(mu);
+    unanswered = std::move(reply);
+  });
+  h.connect();
+  auto released = std::make_shared<Event>();
+  CallOptions o;
+  o.timeout = 50ms;
+  // The timeout ends the call on the timer's thread, which then holds the last reference.
+  h.holder->get()->call_tool_async("never", {}, o, [holder = h.holder, released](Result<CallToolResult> r) {
+    EXPECT_FALSE(r);
+    holder->reset();
+    released->set();
+  });
+  ASSERT_TRUE(released->wait()) << "~Client waited for the callback it ran in";
+  EXPECT_TRUE(ThreadPool::shared()->wait_idle(10s));
+  h.server.reset();
+  std::lock_guard lock(mu);
+  unanswered.reset();
+}
+
+TEST(LastReference, ASessionReleasedOnItsReaderThreadAfterItsServerWentIsFreed) {
+  auto server = std::make_unique<Server>();
+  // An asynchronous handler keeps its request until the request is cancelled, and lets it go
+  // inside the cancel: on the session's reader thread, delivering the close.
+  struct Held {
+    std::mutex mu;
+    std::shared_ptr<RequestContext> ctx;
+    std::optional<Reply<CallToolResult>> reply;
+  };
+  auto held = std::make_shared<Held>();
+  auto started = std::make_shared<Event>();
+  auto let_go = std::make_shared<Event>();
+  auto server_gone = std::make_shared<Event>();
+  server->add_async_tool(make_tool("hold"), [held, started, let_go, server_gone](const json::object&, std::shared_ptr<RequestContext> ctx,
+                                                                                 Reply<CallToolResult> reply) {
+    {
+      std::lock_guard lock(held->mu);
+      held->ctx = ctx;
+      held->reply = std::move(reply);
+    }
+    ctx->cancellation().on_cancel([held, let_go, server_gone] {
+      // ~Server has returned, its references to the session dropped: the held request's is the last.
+      EXPECT_TRUE(server_gone->wait());
+      {
+        std::lock_guard lock(held->mu);
+        held->reply.reset();
+        held->ctx.reset();  // the session's last reference, once its Server is gone
+      }
+      let_go->set();
+    });
+    started->set();
+  });
+  auto [a, b] = make_memory_transport_pair();
+  std::weak_ptr<ServerSession> session;
+  {
+    auto connected = server->connect(a);
+    ASSERT_TRUE(connected);
+    session = *connected;
+  }
+  Client client;
+  ASSERT_TRUE(client.connect(b));
+  client.call_tool_async("hold", {}, {}, [](Result<CallToolResult>) {});
+  ASSERT_TRUE(started->wait());
+  // The Server goes first: it closes its session, whose last holder is now the held request.
+  server.reset();
+  server_gone->set();
+  ASSERT_TRUE(let_go->wait()) << "the session's teardown waited for the reader thread it ran on";
+  ASSERT_TRUE(ThreadPool::shared()->wait_idle(10s));
+  EXPECT_TRUE(session.expired()) << "the session was never freed";
+}
+
+}  // namespace
