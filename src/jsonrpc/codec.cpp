@@ -1,6 +1,7 @@
 #include "mcp/jsonrpc/codec.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace mcp::jsonrpc {
 
@@ -122,9 +123,61 @@ std::expected<Message, DecodeFailure> decode_value(json::value v) {
 namespace {
 
 // Encoders write the envelope by hand and serialise only the payload, so a large result is never
-// deep-copied into a temporary envelope object.
-void append(std::string& out, const json::value& v) { out += json::serialize(v); }
-void append(std::string& out, const json::object& v) { out += json::serialize(v); }
+// deep-copied into a temporary envelope object. A message is written into a buffer on the stack
+// first and copied out once, at its exact size: json::serialize would make a string per piece,
+// and the message grow to take copies of them. One that outgrows the buffer continues on the heap.
+class Writer {
+ public:
+  void raw(std::string_view text) {
+    if (!spilled_ && text.size() <= sizeof buf_ - len_) {
+      std::memcpy(buf_ + len_, text.data(), text.size());
+      len_ += text.size();
+      return;
+    }
+    spill(text.size());
+    big_ += text;
+  }
+  template <class T>
+  void value(const T& v) {
+    json::serializer sr;
+    sr.reset(&v);
+    write(sr);
+  }
+  // A string, quoted and escaped, without making a json::string of it first.
+  void quoted(std::string_view text) {
+    json::serializer sr;
+    sr.reset(json::string_view(text.data(), text.size()));
+    write(sr);
+  }
+  std::string take() { return spilled_ ? std::move(big_) : std::string(buf_, len_); }
+
+ private:
+  void write(json::serializer& sr) {
+    if (!spilled_ && len_ < sizeof buf_) {
+      len_ += sr.read(buf_ + len_, sizeof buf_ - len_).size();
+      if (sr.done()) return;
+    }
+    spill(sizeof buf_);
+    std::size_t len = big_.size();
+    while (!sr.done()) {
+      if (big_.capacity() - len < 256) big_.reserve(2 * big_.capacity());
+      big_.resize(big_.capacity());
+      len += sr.read(big_.data() + len, big_.size() - len).size();
+    }
+    big_.resize(len);
+  }
+  void spill(std::size_t more) {
+    if (spilled_) return;
+    spilled_ = true;
+    big_.reserve(2 * (len_ + more));
+    big_.assign(buf_, len_);
+  }
+
+  char buf_[4096];
+  std::size_t len_ = 0;
+  bool spilled_ = false;
+  std::string big_;
+};
 
 json::value error_value(const Error& e) {
   json::object eo;
@@ -137,51 +190,55 @@ json::value error_value(const Error& e) {
 }  // namespace
 
 std::string encode_request(const Id& id, std::string_view method, const json::object* params) {
-  std::string out = R"({"jsonrpc":"2.0","id":)";
-  append(out, id);
-  out += R"(,"method":)";
-  append(out, json::value(json::string_view(method.data(), method.size())));
+  Writer out;
+  out.raw(R"({"jsonrpc":"2.0","id":)");
+  out.value(id);
+  out.raw(R"(,"method":)");
+  out.quoted(method);
   if (params) {
-    out += R"(,"params":)";
-    append(out, *params);
+    out.raw(R"(,"params":)");
+    out.value(*params);
   }
-  out += '}';
-  return out;
+  out.raw("}");
+  return out.take();
 }
 
 std::string encode_notification(std::string_view method, const json::object* params) {
-  std::string out = R"({"jsonrpc":"2.0","method":)";
-  append(out, json::value(json::string_view(method.data(), method.size())));
+  Writer out;
+  out.raw(R"({"jsonrpc":"2.0","method":)");
+  out.quoted(method);
   if (params) {
-    out += R"(,"params":)";
-    append(out, *params);
+    out.raw(R"(,"params":)");
+    out.value(*params);
   }
-  out += '}';
-  return out;
+  out.raw("}");
+  return out.take();
 }
 
 std::string encode_result(const Id& id, const json::value& result) {
-  std::string out = R"({"jsonrpc":"2.0","id":)";
-  append(out, id);
-  out += R"(,"result":)";
-  append(out, result);
-  out += '}';
-  return out;
+  Writer out;
+  out.raw(R"({"jsonrpc":"2.0","id":)");
+  out.value(id);
+  out.raw(R"(,"result":)");
+  out.value(result);
+  out.raw("}");
+  return out.take();
 }
 
 std::string encode_error(const Id& id, const Error& error) {
   // An error about a message whose id could not be read has no id. JSON-RPC 2.0 writes null there;
   // MCP's schema (2025-11-25 and 2026-07-28) makes "id" optional and a string or integer, and the
   // reference TypeScript SDK rejects a null id, so the member is left out.
-  std::string out = R"({"jsonrpc":"2.0")";
+  Writer out;
+  out.raw(R"({"jsonrpc":"2.0")");
   if (!id.is_null()) {
-    out += R"(,"id":)";
-    append(out, id);
+    out.raw(R"(,"id":)");
+    out.value(id);
   }
-  out += R"(,"error":)";
-  append(out, error_value(error));
-  out += '}';
-  return out;
+  out.raw(R"(,"error":)");
+  out.value(error_value(error));
+  out.raw("}");
+  return out.take();
 }
 
 std::string encode(const Message& m) {

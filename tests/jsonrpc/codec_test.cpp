@@ -109,6 +109,26 @@ TEST(Codec, EncodeRoundTrips) {
   EXPECT_EQ(encode(Notification{"n", std::nullopt}), R"({"jsonrpc":"2.0","method":"n"})");
 }
 
+// Encoders write into a 4 KiB buffer on the stack and move to the heap past it: every message size
+// around that edge (payloads ending before, at and after it, a string cut by it, nesting that the
+// serializer must resume) gives exactly what serialising the whole message at once gives.
+TEST(Codec, MessagesAroundTheEncodersBufferSizeAreWrittenWhole) {
+  for (std::size_t n = 3900; n <= 4300; ++n) {
+    json::object params{{"name", "t"},
+                        {"arguments", json::object{{"text", std::string(n, 'x') + "\"\u00e9\n"},
+                                                   {"nested", json::array{json::object{{"k", json::array{1, 2.5, nullptr}}}}}}}};
+    const std::string request = encode_request(json::value(7), "tools/call", &params);
+    json::object whole{{"jsonrpc", "2.0"}, {"id", 7}, {"method", "tools/call"}, {"params", params}};
+    ASSERT_EQ(request, json::serialize(whole)) << "payload of " << n;
+    const json::value result = params;
+    const std::string answer = encode_result(json::value("r"), result);
+    ASSERT_EQ(answer, json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", "r"}, {"result", result}})) << "payload of " << n;
+  }
+  // A method name long enough to cross the edge on its own.
+  const std::string method(5000, 'm');
+  EXPECT_EQ(encode_notification(method, nullptr), json::serialize(json::object{{"jsonrpc", "2.0"}, {"method", method}}));
+}
+
 // The decoder must never crash or throw, whatever the bytes; what it accepts must re-encode to the
 // same message: every JSON-RPC member the input had comes back equal, and decoding the re-encoded
 // text gives the same message again.
