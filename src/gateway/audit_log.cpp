@@ -179,11 +179,15 @@ Result<void> AuditLog::append_canonical(Db& d, ChainHead& head, std::string_view
   auto text = record_text(seq, time, kind, canonical_body);
   if (!text) return fail(text.error());
   std::string hash = chain_hash(head.hash, *text);
-  auto ins = d.prepare("INSERT INTO audit (seq, time, kind, body, prev, hash) VALUES (?, ?, ?, ?, ?, ?)");
-  if (!ins) return fail(ins.error());
-  ins->bind(1, seq).bind(2, time).bind(3, kind).bind(4, canonical_body).bind(5, head.hash).bind(6, hash);
-  auto done = ins->step();
-  if (!done) return fail(done.error());
+  {
+    auto ins = d.prepare("INSERT INTO audit (seq, time, kind, body, prev, hash) VALUES (?, ?, ?, ?, ?, ?)");
+    if (!ins) return fail(ins.error());
+    // Bound without copies (every call record passes here): the texts stay as they are until
+    // `ins` goes, at the end of this block.
+    ins->bind(1, seq).bind_view(2, time).bind_view(3, kind).bind_view(4, canonical_body).bind_view(5, head.hash).bind_view(6, hash);
+    auto done = ins->step();
+    if (!done) return fail(done.error());
+  }
   head = ChainHead{seq, std::move(hash)};
   return {};
 }

@@ -19,6 +19,10 @@ Stmt& Stmt::bind(int i, std::string_view text) {
   sqlite3_bind_text(s_, i, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
   return *this;
 }
+Stmt& Stmt::bind_view(int i, std::string_view text) {
+  sqlite3_bind_text(s_, i, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+  return *this;
+}
 Stmt& Stmt::bind(int i, std::int64_t v) {
   sqlite3_bind_int64(s_, i, v);
   return *this;

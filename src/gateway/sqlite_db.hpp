@@ -35,6 +35,9 @@ class Stmt {
   ~Stmt();
 
   Stmt& bind(int i, std::string_view text);
+  // The same without copying `text`: it must stay valid and unchanged until this statement is
+  // destroyed (the statement reads it when stepped).
+  Stmt& bind_view(int i, std::string_view text);
   Stmt& bind(int i, std::int64_t v);
   Stmt& bind_null(int i);
   // One step: true with a row to read, false when done.
