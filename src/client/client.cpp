@@ -130,7 +130,7 @@ Result<void> Client::Impl::prepare(std::string_view capability, std::string_view
   for (const auto& stage : stages) {
     if (auto ok = stage->on_request(method, params); !ok) return fail(ok.error());
   }
-  if (stateless) add_envelope(params);
+  // A stateless request's envelope goes into its text as it is sent (request_options).
   return {};
 }
 
@@ -422,6 +422,7 @@ Result<void> Client::set_log_level(LoggingLevel level) {
     }
     std::lock_guard lock(impl_->mu);
     impl_->log_level = std::string(to_string(level));
+    impl_->make_envelope_meta();
     return {};
   }
   auto r = impl_->call("logging", method::kLoggingSetLevel, json::object{{"level", to_string(level)}});

@@ -34,10 +34,11 @@ void Client::Impl::call_async(std::string_view capability, std::string_view meth
   auto call = std::make_shared<AsyncCall<Impl>>(this);
   auto options = request_options(method, params, o);
   std::string m(method);
-  auto sent = std::make_shared<json::object>(params);
+  // Kept for the rounds a multi round-trip answer may need; the request is written from it.
+  auto sent = std::make_shared<const json::object>(std::move(params));
   // `done` runs on whichever thread ends the call (the reader, the timer, a canceller, the pool),
   // marked as inside this client: if it releases the client, ~Client must not wait for it.
-  session->request_async(method, std::move(params), std::move(options),
+  session->request_async(method, *sent, std::move(options),
                          [this, call, m = std::move(m), sent, o = std::move(o), done = std::move(done)](Result<json::value> r) mutable {
     detail::Inside mark(this);
     if (!needs_more_rounds(m, r)) return done(finish(m, std::move(r)));

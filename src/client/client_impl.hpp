@@ -49,6 +49,11 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   // with `envelope` in its _meta, and no handshake.
   bool stateless = false;
   json::object envelope;
+  // The envelope (and the log level asked for) as _meta members written into each request's text
+  // (RequestOptions::meta) rather than copied into its params; guarded by mu, made again when the
+  // log level changes.
+  std::shared_ptr<const jsonrpc::MetaMembers> envelope_meta;
+  void make_envelope_meta();  // requires mu
   std::optional<std::string> log_level;  // guarded by mu; sent as _meta logLevel
   // The x-mcp-header parameters of each tool of the last tools/list, by name (guarded by mu).
   std::map<std::string, std::vector<HeaderParam>> tool_headers;

@@ -80,6 +80,10 @@ Result<std::optional<json::object>> Client::Impl::probe(std::string& version) {
 Result<InitializeResult> Client::Impl::start_stateless(const std::string& version, json::object discovered) {
   stateless = true;
   envelope = envelope_for(version, opts, declared);
+  {
+    std::lock_guard lock(mu);
+    make_envelope_meta();
+  }
   if (const json::value* c = discovered.if_contains("capabilities"); c && c->is_object()) server_caps = c->get_object();
   // What stands for an InitializeResult: the discover result with the version spoken and the
   // server's identity (its result _meta, or the body of servers older than spec PR #3002).
@@ -112,9 +116,20 @@ void Client::Impl::add_envelope(json::object& params) const {
   if (log_level) meta[meta_key::kLogLevel] = *log_level;
 }
 
+void Client::Impl::make_envelope_meta() {
+  auto members = std::make_shared<jsonrpc::MetaMembers>();
+  for (const auto& [k, v] : envelope) members->emplace_back(std::string(k), json::serialize(v));
+  if (log_level) members->emplace_back(std::string(meta_key::kLogLevel), json::serialize(json::value(*log_level)));
+  envelope_meta = std::move(members);
+}
+
 RequestOptions Client::Impl::request_options(std::string_view method, const json::object& params,
                                              const CallOptions& o) const {
   RequestOptions ro;
+  if (stateless) {
+    std::lock_guard lock(mu);
+    ro.meta = envelope_meta;
+  }
   ro.timeout = o.timeout;
   ro.on_progress = o.on_progress;
   ro.cancel = o.cancel;

@@ -1,6 +1,7 @@
 #include "mcp/jsonrpc/codec.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 namespace mcp::jsonrpc {
@@ -200,6 +201,77 @@ std::string encode_request(const Id& id, std::string_view method, const json::ob
     out.value(*params);
   }
   out.raw("}");
+  return out.take();
+}
+
+namespace {
+
+bool names(const MetaMembers* meta, std::string_view key) {
+  if (meta) {
+    for (const auto& m : *meta) {
+      if (m.first == key) return true;
+    }
+  }
+  return false;
+}
+
+void write_member(Writer& out, bool& first, std::string_view key) {
+  if (!first) out.raw(",");
+  first = false;
+  out.quoted(key);
+  out.raw(":");
+}
+
+// params._meta: the added members, then the params' own ones that they do not name.
+void write_meta(Writer& out, const json::object* own, const MetaMembers* meta, std::optional<std::int64_t> progress_token) {
+  out.raw("{");
+  bool first = true;
+  if (meta) {
+    for (const auto& [key, value] : *meta) {
+      write_member(out, first, key);
+      out.raw(value);
+    }
+  }
+  if (progress_token) {
+    write_member(out, first, "progressToken");
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, *progress_token).ptr;
+    out.raw(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+  }
+  if (own) {
+    for (const auto& kv : *own) {
+      if (names(meta, kv.key()) || (progress_token && kv.key() == "progressToken")) continue;
+      write_member(out, first, kv.key());
+      out.value(kv.value());
+    }
+  }
+  out.raw("}");
+}
+
+}  // namespace
+
+std::string encode_request(const Id& id, std::string_view method, const json::object& params, const MetaMembers* meta,
+                           std::optional<std::int64_t> progress_token) {
+  if ((!meta || meta->empty()) && !progress_token) return encode_request(id, method, &params);
+  Writer out;
+  out.raw(R"({"jsonrpc":"2.0","id":)");
+  out.value(id);
+  out.raw(R"(,"method":)");
+  out.quoted(method);
+  out.raw(R"(,"params":{)");
+  bool first = true;
+  const json::object* own_meta = nullptr;
+  for (const auto& kv : params) {
+    if (kv.key() == "_meta") {
+      own_meta = kv.value().if_object();
+      continue;
+    }
+    write_member(out, first, kv.key());
+    out.value(kv.value());
+  }
+  write_member(out, first, "_meta");
+  write_meta(out, own_meta, meta, progress_token);
+  out.raw("}}");
   return out.take();
 }
 

@@ -345,7 +345,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
 
   // --- outbound (session_outbound.cpp) ------------------------------------------------------
   // Registers and sends a request for `p`; its id, or why it could not be sent.
-  Result<std::int64_t> send_request(std::string_view method, json::object& params, const RequestOptions& options,
+  Result<std::int64_t> send_request(std::string_view method, const json::object& params, const RequestOptions& options,
                                     const std::shared_ptr<detail::Pending>& p);
   // Gives up on an outbound request still unanswered (timeout, local cancellation): fails it with
   // `e` and tells the peer to stop working on it. A no-op once it was answered.

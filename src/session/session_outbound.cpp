@@ -37,7 +37,7 @@ Error timed_out(std::string_view method, const Pending& p) {
 }  // namespace
 
 // Registers and sends a request for `p`; its id, or why it could not be sent.
-Result<std::int64_t> Session::Impl::send_request(std::string_view method, json::object& params, const RequestOptions& options,
+Result<std::int64_t> Session::Impl::send_request(std::string_view method, const json::object& params, const RequestOptions& options,
                                   const std::shared_ptr<Pending>& p) {
   std::int64_t id;
   {
@@ -49,13 +49,10 @@ Result<std::int64_t> Session::Impl::send_request(std::string_view method, json::
     id = next_id++;
     outbound.emplace(id, p);
   }
-  if (p->on_progress) {
-    json::value& meta = params["_meta"];
-    if (!meta.is_object()) meta = json::object{};
-    meta.get_object()["progressToken"] = id;
-  }
   if (options.on_id) options.on_id(id);
-  auto sent = transport->send(jsonrpc::encode_request(id, method, &params),
+  // The progress token and the options' _meta members are written into the text, not into params.
+  const auto token = p->on_progress ? std::optional<std::int64_t>(id) : std::nullopt;
+  auto sent = transport->send(jsonrpc::encode_request(id, method, params, options.meta.get(), token),
                               SendInfo{SendInfo::Kind::request, options.related_request_id, options.headers});
   if (!sent) {
     {
@@ -151,7 +148,7 @@ void Session::Impl::complete(const jsonrpc::Id& id, Result<json::value> r) {
   p->complete(std::move(r));
 }
 
-void Session::request_async(std::string_view method, json::object params, RequestOptions options,
+void Session::request_async(std::string_view method, const json::object& params, RequestOptions options,
                             std::function<void(Result<json::value>)> done) {
   auto p = make_pending(options, impl_->opts.request_timeout);
   p->on_done = std::move(done);
@@ -170,7 +167,7 @@ void Session::request_async(std::string_view method, json::object params, Reques
   impl_->arm_timeout(*id, p, std::string(method), options.related_request_id);
 }
 
-Result<json::value> Session::request(std::string_view method, json::object params, RequestOptions options) {
+Result<json::value> Session::request(std::string_view method, const json::object& params, RequestOptions options) {
   auto p = make_pending(options, impl_->opts.request_timeout);
   auto sent_id = impl_->send_request(method, params, options, p);
   if (!sent_id) return fail(sent_id.error());

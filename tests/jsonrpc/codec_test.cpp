@@ -129,6 +129,37 @@ TEST(Codec, MessagesAroundTheEncodersBufferSizeAreWrittenWhole) {
   EXPECT_EQ(encode_notification(method, nullptr), json::serialize(json::object{{"jsonrpc", "2.0"}, {"method", method}}));
 }
 
+// A 2026-07-28 client's envelope and a progress token are written into _meta as the request is
+// encoded: a strict reader sees each member once, the added ones winning over the params' own.
+TEST(Codec, MetaMembersAreWrittenIntoTheParamsMetaOnceEach) {
+  const MetaMembers envelope{{"io.modelcontextprotocol/protocolVersion", R"("2026-07-28")"},
+                             {"io.modelcontextprotocol/clientInfo", R"({"name":"c","version":"1"})"}};
+  auto meta_of = [](const std::string& text) {
+    auto m = decode(text);
+    EXPECT_TRUE(m) << text;
+    return m ? std::get<Request>(*m).params->at("_meta").as_object() : json::object{};
+  };
+  // No _meta of its own: one is added; the other params stay as they were.
+  json::object plain{{"name", "t"}, {"arguments", json::object{{"a", 1}}}};
+  auto text = encode_request(json::value(1), "tools/call", plain, &envelope, std::nullopt);
+  EXPECT_EQ(meta_of(text), (json::object{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                                         {"io.modelcontextprotocol/clientInfo", json::object{{"name", "c"}, {"version", "1"}}}}));
+  EXPECT_EQ(std::get<Request>(*decode(text)).params->at("arguments").at("a"), 1);
+  // Its own _meta: members the envelope names and its own progressToken give way; the rest stay.
+  json::object own{{"name", "t"},
+                   {"_meta", json::object{{"io.modelcontextprotocol/protocolVersion", "1999-01-01"}, {"progressToken", "old"}, {"x", true}}}};
+  EXPECT_EQ(meta_of(encode_request(json::value(2), "tools/call", own, &envelope, 42)),
+            (json::object{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                          {"io.modelcontextprotocol/clientInfo", json::object{{"name", "c"}, {"version", "1"}}},
+                          {"progressToken", 42},
+                          {"x", true}}));
+  // A _meta that is not an object is replaced; a progress token alone is enough to add one.
+  json::object odd{{"_meta", 5}};
+  EXPECT_EQ(meta_of(encode_request(json::value(3), "tools/list", odd, nullptr, 7)), (json::object{{"progressToken", 7}}));
+  // Nothing to add: the request as encode_request writes it.
+  EXPECT_EQ(encode_request(json::value(4), "ping", odd, nullptr, std::nullopt), encode_request(json::value(4), "ping", &odd));
+}
+
 // The decoder must never crash or throw, whatever the bytes; what it accepts must re-encode to the
 // same message: every JSON-RPC member the input had comes back equal, and decoding the re-encoded
 // text gives the same message again.

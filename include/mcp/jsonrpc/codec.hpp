@@ -15,9 +15,13 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <expected>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "mcp/jsonrpc/message.hpp"
 
@@ -42,6 +46,15 @@ std::expected<Message, DecodeFailure> decode_value(json::value v);
 // Compact JSON text of a message, without a trailing newline.
 std::string encode(const Message& m);
 std::string encode_request(const Id& id, std::string_view method, const json::object* params);
+
+// Members a sender adds to a request's params._meta as it writes it, instead of copying them into
+// every request's params: each a key and its value as JSON text (a 2026-07-28 client's envelope,
+// encoded once per connection). They come first in _meta; a member of the params' own _meta with
+// the same key is left out. A _meta that is not an object is replaced.
+using MetaMembers = std::vector<std::pair<std::string, std::string>>;
+// `progress_token`: written into _meta as "progressToken", replacing the params' own.
+std::string encode_request(const Id& id, std::string_view method, const json::object& params, const MetaMembers* meta,
+                           std::optional<std::int64_t> progress_token);
 std::string encode_notification(std::string_view method, const json::object* params);
 std::string encode_result(const Id& id, const json::value& result);
 std::string encode_error(const Id& id, const Error& error);

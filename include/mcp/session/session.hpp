@@ -62,6 +62,9 @@ struct RequestOptions {
   // Told the id the request goes out with, before it is sent (so before any answer or any
   // notification that names it, e.g. a subscription's).
   std::function<void(std::int64_t id)> on_id{};
+  // Members added to params._meta as the request is written (jsonrpc::MetaMembers), not copied
+  // into params: a 2026-07-28 client's envelope, the same for each of its requests.
+  std::shared_ptr<const jsonrpc::MetaMembers> meta{};
 };
 
 // An inbound request as a handler sees it.
@@ -133,11 +136,11 @@ class Session : public std::enable_shared_from_this<Session> {
 
   // Sends a request and blocks for its result. Errors: the peer's error response as sent; -32001 on
   // timeout; -32800 on cancellation; -32000 if the connection closes first.
-  [[nodiscard]] Result<json::value> request(std::string_view method, json::object params, RequestOptions options = {});
+  [[nodiscard]] Result<json::value> request(std::string_view method, const json::object& params, RequestOptions options = {});
   // The same without blocking: `done` is called once with what request() would have returned, on
   // the reader thread (an answer), the timer's thread (a timeout), the cancelling thread, or this
   // one (the connection had closed). Keep it short; it must not block on the peer.
-  void request_async(std::string_view method, json::object params, RequestOptions options,
+  void request_async(std::string_view method, const json::object& params, RequestOptions options,
                      std::function<void(Result<json::value>)> done);
 
   [[nodiscard]] Result<void> notify(std::string_view method, json::object params, const jsonrpc::Id& related_request_id = nullptr);
