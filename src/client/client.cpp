@@ -10,6 +10,7 @@
 
 #include "client/client_impl.hpp"
 #include "log/log.hpp"
+#include "session/inside.hpp"
 
 namespace mcp {
 
@@ -61,6 +62,9 @@ const ClientRequestHandler* Client::Impl::handler_for(std::string_view m) const 
 }
 
 Result<json::value> Client::Impl::handle_request(InboundRequest& req) {
+  // The handler (on a pool thread) may release the client: ~Client must then leave the teardown
+  // to the pool, or it would free the handler it is called from.
+  detail::Inside mark(this);
   const ClientRequestHandler* h = handler_for(req.method);
   if (!h) return fail(Error::method_not_found(req.method));
   try {
@@ -262,11 +266,12 @@ Client::~Client() {
   }
   // Released inside one of its own callbacks (a gateway's upstream client, say, released by the
   // answer it is delivering): waiting here for the callbacks to end would wait for this one. The
-  // connection closes now; the pool waits, and the Impl the callbacks use goes after them.
-  if (impl_->session) impl_->session->close();
+  // pool closes the connection and waits; the Impl the callbacks use goes after them. Not closed
+  // here: a transport's close may wait for the very callback this thread is in (the HTTP client
+  // transport's delivery lock, a child's reaping while its output goes unread).
   if (ThreadPool::shared()->post([impl = impl_] { impl->shutdown(); })) return;
-  // Releasing the Impl under a running callback would free what it uses: it is kept.
-  MCP_LOG_ERROR("client: no thread to finish closing on; its state is kept");
+  // Releasing the Impl under a running callback would free what it uses: it is kept, open.
+  MCP_LOG_ERROR("client: no thread to finish closing on; its connection and state are kept");
   static_cast<void>(new std::shared_ptr<Impl>(impl_));
 }
 

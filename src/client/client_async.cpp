@@ -37,18 +37,24 @@ void Client::Impl::call_async(std::string_view capability, std::string_view meth
   // Kept for the rounds a multi round-trip answer may need; the request is written from it.
   auto sent = std::make_shared<const json::object>(std::move(params));
   // `done` runs on whichever thread ends the call (the reader, the timer, a canceller, the pool),
-  // marked as inside this client: if it releases the client, ~Client must not wait for it.
+  // marked as inside this client: if it releases the client, ~Client must not wait for it. The
+  // caller's `done` and options (either may hold the client) are moved out of the captures and go
+  // while the mark is up: a capture is destroyed after the body, when the mark is gone.
   session->request_async(method, *sent, std::move(options),
                          [this, call, m = std::move(m), sent, o = std::move(o), done = std::move(done)](Result<json::value> r) mutable {
     detail::Inside mark(this);
-    if (!needs_more_rounds(m, r)) return done(finish(m, std::move(r)));
+    auto user_done = std::move(done);
+    auto user_o = std::move(o);
+    if (!needs_more_rounds(m, r)) return user_done(finish(m, std::move(r)));
     // More rounds block (each may ask this client's handlers, then the server again): on the pool,
     // never on the reader thread this runs on. The call stays counted until the job is done.
-    auto job = [this, call, m, sent, o, r = std::move(r), done]() mutable {
+    auto job = [this, call, m, sent, o = std::move(user_o), r = std::move(r), done = user_done]() mutable {
       detail::Inside job_mark(this);
-      done(finish(m, continue_exchange(m, *sent, o, std::move(r))));
+      auto job_done = std::move(done);
+      auto job_o = std::move(o);
+      job_done(finish(m, continue_exchange(m, *sent, job_o, std::move(r))));
     };
-    if (!ThreadPool::shared()->post(job)) done(fail(Error::internal("no thread to continue " + m + " on")));
+    if (!ThreadPool::shared()->post(std::move(job))) user_done(fail(Error::internal("no thread to continue " + m + " on")));
   });
 }
 

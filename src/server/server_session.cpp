@@ -30,8 +30,10 @@ void ServerSessionImpl::release(ServerSessionImpl* s) {
   // the close, which that thread delivers once it returns: the session goes from the pool instead.
   if (!s->session_->inside_callback()) return delete s;
   if (ThreadPool::shared()->post([s] { delete s; })) return;
-  // Deleting here would wait forever; keeping it costs one session's memory.
-  MCP_LOG_ERROR("server: no thread to release session {} on; it is kept", s->id_);
+  // Deleting here would wait forever; keeping it costs one session's memory. Closed, so that its
+  // client is told and nothing more is dispatched to a session nobody owns.
+  s->session_->close();
+  MCP_LOG_ERROR("server: no thread to release session {} on; it is closed and kept", s->id_);
 }
 
 ServerSessionImpl::ServerSessionImpl(std::shared_ptr<Server::Impl> server, std::shared_ptr<Transport> transport)

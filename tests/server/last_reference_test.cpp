@@ -82,6 +82,66 @@ TEST(LastReference, AClientReleasedByItsCallsTimeoutClosesWithoutWaitingOnItself
   unanswered.reset();
 }
 
+// Sets its event when destroyed: tells that what held it went, after what was captured before it.
+struct SetWhenGone {
+  std::shared_ptr<Event> gone = std::make_shared<Event>();
+  ~SetWhenGone() { gone->set(); }
+};
+
+TEST(LastReference, AClientHeldByItsCallsCallbackIsReleasedWhenTheCallbackGoesAfterATimeout) {
+  HeldClient h;
+  std::mutex mu;
+  std::optional<Reply<CallToolResult>> unanswered;
+  h.server->add_async_tool(make_tool("never"), [&](const json::object&, std::shared_ptr<RequestContext>, Reply<CallToolResult> reply) {
+    std::lock_guard lock(mu);
+    unanswered = std::move(reply);
+  });
+  h.connect();
+  auto probe = std::make_shared<SetWhenGone>();
+  auto gone = probe->gone;
+  std::shared_ptr<Client> client = std::move(*h.holder);
+  CallOptions o;
+  o.timeout = 50ms;
+  // The callback only holds the client: its last reference goes with the callback itself, on the
+  // timer's thread, after the callback has run. Captures go in reverse: the client, then the probe.
+  client->call_tool_async("never", {}, o, [probe = std::move(probe), client](Result<CallToolResult> r) { EXPECT_FALSE(r); });
+  client.reset();
+  ASSERT_TRUE(gone->wait()) << "~Client, run as the callback went, waited for that callback's call";
+  EXPECT_TRUE(ThreadPool::shared()->wait_idle(10s));
+  h.server.reset();
+  std::lock_guard lock(mu);
+  unanswered.reset();
+}
+
+TEST(LastReference, AClientReleasedByItsOwnSamplingHandlerOutlivesTheHandler) {
+  HeldClient h;
+  h.server->add_async_tool(make_tool("ask"), [](const json::object&, std::shared_ptr<RequestContext> ctx, Reply<CallToolResult> reply) {
+    ctx->create_message_async(json::object{{"messages", json::array{}}, {"maxTokens", 5}},
+                              [reply](Result<json::value> answer) {
+                                reply(answer ? CallToolResult::text("sampled") : CallToolResult::error(answer.error().message));
+                              });
+  });
+  auto released = std::make_shared<Event>();
+  // A session's own requests to its client: 2025-11-25. The handler, run on a pool thread, drops
+  // the last reference to the client it belongs to, then goes on using what it captured (freed
+  // memory, which AddressSanitizer reports, if ~Client freed the handler under it).
+  ClientOptions co = mcp::test::handshake();
+  auto holder = h.holder;
+  co.on_sampling = [holder, released](const json::object&, const CancellationToken&) -> Result<json::value> {
+    holder->reset();
+    released->set();
+    return json::object{{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "s"}}}, {"model", std::string(64, 'm')}};
+  };
+  *h.holder = std::make_shared<Client>(co);
+  h.connect();
+  auto done = std::make_shared<Event>();
+  (*h.holder)->call_tool_async("ask", {}, {}, [done](Result<CallToolResult>) { done->set(); });
+  ASSERT_TRUE(released->wait());
+  // The client's teardown ends the call (the connection closes under it) and then frees it.
+  ASSERT_TRUE(done->wait());
+  EXPECT_TRUE(ThreadPool::shared()->wait_idle(10s));
+}
+
 TEST(LastReference, ASessionReleasedOnItsReaderThreadAfterItsServerWentIsFreed) {
   auto server = std::make_unique<Server>();
   // An asynchronous handler keeps its request until the request is cancelled, and lets it go
