@@ -189,8 +189,9 @@ Result<void> Client::Impl::check_list(ListKind kind, const json::value& result, 
 
 // Straight on the session: the stages' own checks must not refuse what a stage fetches.
 Result<json::value> Client::Impl::send_direct(std::string_view method, json::object params) {
-  if (stateless) add_envelope(params);
-  return session->request(method, std::move(params));
+  RequestOptions ro;
+  ro.meta = envelope_members();
+  return session->request(method, params, std::move(ro));
 }
 
 template <class T>

@@ -131,7 +131,9 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   // the error that makes both impossible.
   Result<std::optional<json::object>> probe(std::string& version);
   Result<InitializeResult> start_stateless(const std::string& version, json::object discovered);
-  void add_envelope(json::object& params) const;
+  // What every stateless request carries in its _meta (RequestOptions::meta); null in a
+  // 2025-11-25 session.
+  std::shared_ptr<const jsonrpc::MetaMembers> envelope_members() const;
   // Sends `method` and runs the rounds a multi round-trip result asks for, answering each input
   // request with the handler registered for it.
   Result<json::value> exchange(std::string_view method, const json::object& params, const CallOptions& o);

@@ -60,8 +60,8 @@ Result<void> Client::Impl::relisten() {
     return {};
   }
   json::object params{{"notifications", std::move(filter)}};
-  add_envelope(params);
   RequestOptions ro;
+  ro.meta = envelope_members();
   ro.timeout = kListenTimeout;
   ro.cancel = next;
   auto id = std::make_shared<std::atomic<std::int64_t>>(-1);
@@ -70,7 +70,7 @@ Result<void> Client::Impl::relisten() {
     std::lock_guard lock(mu);
     current_listen_id = sent;
   };
-  session->request_async(method::kSubscriptionsListen, std::move(params), std::move(ro), [this, next, mine, id](Result<json::value> r) {
+  session->request_async(method::kSubscriptionsListen, params, std::move(ro), [this, next, mine, id](Result<json::value> r) {
     if (!r && !next.cancelled()) MCP_LOG_WARN("client: subscriptions/listen ended: {}", r.error().message);
     std::lock_guard lock(mu);
     if (id->load() >= 0) listen_ended(id->load());

@@ -107,15 +107,6 @@ Result<InitializeResult> Client::Impl::start_stateless(const std::string& versio
   return result;
 }
 
-void Client::Impl::add_envelope(json::object& params) const {
-  json::value& m = params["_meta"];
-  if (!m.is_object()) m = json::object{};
-  json::object& meta = m.get_object();
-  for (const auto& [k, v] : envelope) meta[k] = v;
-  std::lock_guard lock(mu);
-  if (log_level) meta[meta_key::kLogLevel] = *log_level;
-}
-
 void Client::Impl::make_envelope_meta() {
   auto members = std::make_shared<jsonrpc::MetaMembers>();
   for (const auto& [k, v] : envelope) members->emplace_back(std::string(k), json::serialize(v));
@@ -123,13 +114,16 @@ void Client::Impl::make_envelope_meta() {
   envelope_meta = std::move(members);
 }
 
+std::shared_ptr<const jsonrpc::MetaMembers> Client::Impl::envelope_members() const {
+  if (!stateless) return nullptr;
+  std::lock_guard lock(mu);
+  return envelope_meta;
+}
+
 RequestOptions Client::Impl::request_options(std::string_view method, const json::object& params,
                                              const CallOptions& o) const {
   RequestOptions ro;
-  if (stateless) {
-    std::lock_guard lock(mu);
-    ro.meta = envelope_meta;
-  }
+  ro.meta = envelope_members();
   ro.timeout = o.timeout;
   ro.on_progress = o.on_progress;
   ro.cancel = o.cancel;

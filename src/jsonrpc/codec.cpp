@@ -190,12 +190,21 @@ json::value error_value(const Error& e) {
 
 }  // namespace
 
-std::string encode_request(const Id& id, std::string_view method, const json::object* params) {
-  Writer out;
+namespace {
+
+// A request up to its method: what both forms of encode_request start with.
+void write_request_head(Writer& out, const Id& id, std::string_view method) {
   out.raw(R"({"jsonrpc":"2.0","id":)");
   out.value(id);
   out.raw(R"(,"method":)");
   out.quoted(method);
+}
+
+}  // namespace
+
+std::string encode_request(const Id& id, std::string_view method, const json::object* params) {
+  Writer out;
+  write_request_head(out, id, method);
   if (params) {
     out.raw(R"(,"params":)");
     out.value(*params);
@@ -254,10 +263,7 @@ std::string encode_request(const Id& id, std::string_view method, const json::ob
                            std::optional<std::int64_t> progress_token) {
   if ((!meta || meta->empty()) && !progress_token) return encode_request(id, method, &params);
   Writer out;
-  out.raw(R"({"jsonrpc":"2.0","id":)");
-  out.value(id);
-  out.raw(R"(,"method":)");
-  out.quoted(method);
+  write_request_head(out, id, method);
   out.raw(R"(,"params":{)");
   bool first = true;
   const json::object* own_meta = nullptr;
