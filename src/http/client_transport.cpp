@@ -11,6 +11,7 @@
 #include "http/header_value.hpp"
 #include "http/sse.hpp"
 #include "log/log.hpp"
+#include "session/inside.hpp"
 #include "mcp/jsonrpc/codec.hpp"
 #include "mcp/protocol/stateless.hpp"
 
@@ -74,7 +75,10 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
       tls_.set_verify_mode(net::ssl::verify_none);
     }
   }
-  ~Client() override { close(); }
+  ~Client() override {
+    close();
+    join_workers();  // those a close() inside a delivery left running
+  }
 
   const std::string& ca_error() const { return ca_error_; }
 
@@ -119,7 +123,6 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   }
 
   void close() override {
-    std::vector<Worker> threads;
     std::function<void(std::optional<Error>)> on_close;
     std::optional<std::string> sid;
     {
@@ -129,15 +132,19 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
       sid = session_id_;
       for (auto* c : conns_) c->abort();
       idle_.clear();
-      threads.swap(threads_);
       if (started_) on_close = cb_.on_close;
     }
     cv_.notify_all();
     if (sid) delete_session(*sid);
-    for (auto& w : threads) {
-      if (w.thread.get_id() == std::this_thread::get_id()) w.thread.detach();
-      else w.thread.join();
+    if (detail::Inside::here(this)) {
+      // Called from one of our own deliveries: this thread holds deliver_mu_, and the other request
+      // threads may be waiting for it, so joining them here would wait forever (the destructor joins
+      // them). Nothing more is delivered from now on; on_close follows as this delivery returns.
+      delivering_done_ = true;
+      close_after_delivery_ = std::move(on_close);
+      return;
     }
+    join_workers();
     std::lock_guard d(deliver_mu_);
     delivering_done_ = true;
     if (on_close) on_close(std::nullopt);
@@ -316,7 +323,11 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     }
     std::lock_guard d(deliver_mu_);
     if (delivering_done_ || !cb_.on_message) return response_id;
-    cb_.on_message(std::move(frame));
+    {
+      detail::Inside mark(this);
+      cb_.on_message(std::move(frame));
+    }
+    finish_close_from_inside();
     return response_id;
   }
 
@@ -324,8 +335,17 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   void fail_request(const jsonrpc::Id& id, const Error& e) {
     std::lock_guard d(deliver_mu_);
     if (delivering_done_) return;
-    if (cb_.on_request_failed) cb_.on_request_failed(id, e);
-    else if (cb_.on_message) cb_.on_message(jsonrpc::encode_error(id, e));
+    {
+      detail::Inside mark(this);
+      if (cb_.on_request_failed) cb_.on_request_failed(id, e);
+      else if (cb_.on_message) cb_.on_message(jsonrpc::encode_error(id, e));
+    }
+    finish_close_from_inside();
+  }
+
+  // After a delivery (deliver_mu_ held): the on_close of a close() called inside it.
+  void finish_close_from_inside() {
+    if (auto on_close = std::exchange(close_after_delivery_, nullptr)) on_close(std::nullopt);
   }
 
   // Reads an SSE body, delivering each message; records ids and retry for resumption.
@@ -537,7 +557,8 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::mutex deliver_mu_;
-  bool delivering_done_ = false;
+  bool delivering_done_ = false;  // guarded by deliver_mu_
+  std::function<void(std::optional<Error>)> close_after_delivery_;  // guarded by deliver_mu_
   Callbacks cb_;
   bool started_ = false, closed_ = false;
   std::optional<std::string> session_id_, protocol_version_, init_id_;
@@ -566,6 +587,17 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
       } else {
         ++it;
       }
+    }
+  }
+  void join_workers() {
+    std::vector<Worker> threads;
+    {
+      std::lock_guard lock(mu_);
+      threads.swap(threads_);
+    }
+    for (auto& w : threads) {
+      if (w.thread.get_id() == std::this_thread::get_id()) w.thread.detach();
+      else w.thread.join();
     }
   }
   std::vector<Worker> threads_;
