@@ -5,7 +5,6 @@
 
 #include <openssl/evp.h>
 
-#include "mcp/trust/hex.hpp"
 
 namespace mcp::trust {
 namespace {
@@ -21,12 +20,27 @@ const EVP_MD* sha256_md() {
   return md;
 }
 
+// One digest context per thread, kept: EVP_Digest makes and frees a context for every digest
+// (an allocation per call digest on the gateway's path). Re-initialising a context for the same
+// algorithm reuses its state.
+EVP_MD_CTX* thread_ctx() {
+  struct Kept {
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    ~Kept() { EVP_MD_CTX_free(ctx); }
+  };
+  thread_local Kept kept;
+  if (kept.ctx == nullptr) throw std::bad_alloc();
+  return kept.ctx;
+}
+
 }  // namespace
 
 Sha256Digest sha256(std::span<const std::uint8_t> data) {
+  EVP_MD_CTX* ctx = thread_ctx();
   Sha256Digest out{};
   unsigned int len = 0;
-  if (EVP_Digest(data.data(), data.size(), out.data(), &len, sha256_md(), nullptr) != 1 || len != out.size())
+  if (EVP_DigestInit_ex(ctx, sha256_md(), nullptr) != 1 || EVP_DigestUpdate(ctx, data.data(), data.size()) != 1 ||
+      EVP_DigestFinal_ex(ctx, out.data(), &len) != 1 || len != out.size())
     throw std::runtime_error("OpenSSL: SHA-256 failed");
   return out;
 }
@@ -35,7 +49,19 @@ Sha256Digest sha256(std::string_view data) {
   return sha256(std::span(reinterpret_cast<const std::uint8_t*>(data.data()), data.size()));
 }
 
-std::string sha256_tag(const Sha256Digest& digest) { return "sha256:" + to_hex(digest); }
+std::string sha256_tag(const Sha256Digest& digest) {
+  static constexpr std::string_view kPrefix = "sha256:";
+  static constexpr char kDigits[] = "0123456789abcdef";
+  // Written in place: one allocation, not a hex string and then a copy of it.
+  std::string out(kPrefix.size() + 2 * digest.size(), '\0');
+  kPrefix.copy(out.data(), kPrefix.size());
+  char* at = out.data() + kPrefix.size();
+  for (std::uint8_t b : digest) {
+    *at++ = kDigits[b >> 4];
+    *at++ = kDigits[b & 15];
+  }
+  return out;
+}
 std::string sha256_tag(std::string_view data) { return sha256_tag(sha256(data)); }
 
 struct Sha256::Ctx {
