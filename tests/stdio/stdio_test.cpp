@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
+#include <thread>
 
 #include "mcp/session/session.hpp"
 #include "mcp/stdio/child_process.hpp"
@@ -312,4 +313,46 @@ TEST_F(McpInspect, UsageErrorsAndAMissingServer) {
   EXPECT_NE(missing.err.find("mcp-inspect: "), std::string::npos) << missing.err;
   EXPECT_NE(missing.err.find("no-such-server"), std::string::npos) << missing.err;
   EXPECT_TRUE(missing.out.empty()) << missing.out;
+}
+
+// Frames larger than the pipe go out in many partial writes (the write end is non-blocking):
+// each arrives whole and in order, followed by its newline, whatever size the last piece has,
+// including a write that stops exactly at the end of the frame with the newline still to go.
+TEST(FdTransport, FramesLargerThanThePipeArriveWholeWithTheirNewlines) {
+  int p[2];
+  ASSERT_EQ(pipe(p), 0);
+  int unused[2];
+  ASSERT_EQ(pipe(unused), 0);
+  auto t = make_fd_transport(unused[0], p[1]);
+  ASSERT_TRUE(t->start({[](std::string) {}, [](std::optional<Error>) {}}));
+  // Sizes around the pipe's 64 KiB, and past it many times over; every byte tells where it is
+  // (a piece written twice, or skipped, shows).
+  const std::vector<std::size_t> sizes = {1, 65535, 65536, 65537, 131072, (1u << 20) + 3, 4095};
+  auto frame = [&](std::size_t i) {
+    std::string f(sizes[i], '\0');
+    for (std::size_t k = 0; k < f.size(); ++k) f[k] = static_cast<char>('a' + (k * 31 + i) % 26);
+    return f;
+  };
+  std::string expected;
+  for (std::size_t i = 0; i < sizes.size(); ++i) expected += frame(i) + "\n";
+  std::string got;
+  std::thread reader([&] {
+    // Small reads, so the writer keeps finding the pipe nearly full.
+    char buf[3000];
+    while (got.size() < expected.size()) {
+      ssize_t n = ::read(p[0], buf, sizeof buf);
+      if (n <= 0) break;
+      got.append(buf, static_cast<std::size_t>(n));
+    }
+  });
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    auto sent = t->send(frame(i), SendInfo{});
+    ASSERT_TRUE(sent) << sent.error().message;
+  }
+  reader.join();
+  ASSERT_EQ(got.size(), expected.size());
+  EXPECT_TRUE(got == expected) << "the bytes differ from the frames sent";
+  t->close();
+  ::close(p[0]);
+  ::close(unused[1]);
 }
