@@ -13,9 +13,14 @@ int log_level_rank(std::string_view level) {
 }
 
 RequestContext::RequestContext(std::shared_ptr<const ClientView> client, ClientChannel& channel, jsonrpc::Id request_id,
-                               std::optional<json::object> request_meta, CancellationToken cancel)
-    : client_(std::move(client)), channel_(channel), request_id_(std::move(request_id)),
-      meta_(std::move(request_meta)), cancel_(std::move(cancel)) {}
+                               const json::object& params, CancellationToken cancel)
+    : client_(std::move(client)), channel_(channel), request_id_(std::move(request_id)), params_(&params),
+      cancel_(std::move(cancel)) {}
+
+const json::object* RequestContext::request_meta() const {
+  const json::value* meta = params_->if_contains("_meta");
+  return meta ? meta->if_object() : nullptr;
+}
 
 bool RequestContext::client_supports(std::string_view capability) const {
   if (declares_capability(client_->capabilities, capability)) return true;
@@ -27,7 +32,8 @@ bool RequestContext::client_supports(std::string_view capability) const {
 }
 
 bool RequestContext::has_progress_token() const {
-  return meta_ && meta_->contains("progressToken");
+  const json::object* meta = request_meta();
+  return meta && meta->contains("progressToken");
 }
 
 namespace {
@@ -41,8 +47,10 @@ json::value number(double d) {
 }  // namespace
 
 void RequestContext::progress(double progress, std::optional<double> total, std::optional<std::string> message) {
-  if (!has_progress_token()) return;
-  json::object p{{"progressToken", meta_->at("progressToken")}, {"progress", number(progress)}};
+  const json::object* meta = request_meta();
+  const json::value* token = meta ? meta->if_contains("progressToken") : nullptr;
+  if (!token) return;
+  json::object p{{"progressToken", *token}, {"progress", number(progress)}};
   if (total) p["total"] = number(*total);
   if (message) p["message"] = *message;
   (void)channel_.notify(method::kProgress, std::move(p), request_id_);

@@ -156,22 +156,19 @@ void ServerSessionImpl::dispatch(InboundRequest& in, Responder reply, std::share
     std::lock_guard lock(server_->mu);
     inner = server_->inner_stages;
   }
-  std::optional<json::object> meta;
-  if (auto m = in.params.if_contains("_meta"); m && m->is_object()) meta = m->get_object();
   // Where it runs was decided once, by the session engine (runs_inline): asking again could answer
   // differently after a registry change and let a blocking handler wait on the reader thread.
   const bool on_reader = in.on_reader;
   const bool stateless = view->stateless;
-  RequestContext ctx(std::move(view), *this, in.id, std::move(meta), in.cancel);
-  if (on_reader) ctx.forbid_nested_requests();
+  auto r = std::make_shared<ServerRequest>(std::move(in), std::move(view), *this, std::move(reply),
+                                           ChainView(std::move(outer), std::move(inner)), shared_from_this());
+  if (on_reader) r->ctx.forbid_nested_requests();
   // 2026-07-28 servers send no requests: what a handler needs from the client comes back through a
   // multi round-trip result (RequestContext::input_required).
   if (stateless) {
-    ctx.forbid_all_nested_requests(
+    r->ctx.forbid_all_nested_requests(
         "a 2026-07-28 request cannot send requests to the client; return ctx.input_required(...) instead");
   }
-  auto r = std::make_shared<ServerRequest>(std::move(in), std::move(ctx), std::move(reply),
-                                           ChainView(std::move(outer), std::move(inner)), shared_from_this());
   r->signature = std::move(signature);
   // A stateless retry brings the answers to what the handler asked for last time.
   if (stateless && accepts_input_responses(r->in.method)) {

@@ -17,10 +17,12 @@
 namespace mcp {
 
 struct ServerRequest {
-  ServerRequest(InboundRequest&& request, RequestContext&& context, Responder responder, ChainView stages,
-                std::shared_ptr<void> session)
-      : in(std::move(request)), ctx(std::move(context)), reply(std::move(responder)), chain(std::move(stages)),
-        keep_session(std::move(session)) {}
+  // The context is made here, after `in`: it reads the params it is given for its whole life, and
+  // these are the ones that stay put (RequestContext's constructor).
+  ServerRequest(InboundRequest&& request, std::shared_ptr<const ClientView> view, ClientChannel& channel,
+                Responder responder, ChainView stages, std::shared_ptr<void> session)
+      : in(std::move(request)), ctx(std::move(view), channel, in.id, in.params, in.cancel), reply(std::move(responder)),
+        chain(std::move(stages)), keep_session(std::move(session)) {}
 
   InboundRequest in;
   RequestContext ctx;

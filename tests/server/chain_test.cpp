@@ -138,6 +138,32 @@ TEST(Chain, StagesRewriteParamsAndAnswers) {
   EXPECT_EQ(r->meta->at("stamped"), true);
 }
 
+// The request's context reads its _meta from the params as they stand (it keeps no copy): a stage
+// that replaced the whole params object is seen, and the old one's members are not (under
+// AddressSanitizer, a context still reading the replaced object would be a use after free).
+TEST(Chain, TheContextReadsTheMetaOfParamsAStageReplaced) {
+  auto server = std::make_shared<Server>();
+  server->add_tool(make_tool("meta"), [](const json::object&, RequestContext& ctx) -> Result<CallToolResult> {
+    const json::object* meta = ctx.request_meta();
+    if (!meta) return CallToolResult::text("no _meta");
+    const json::value* from = meta->if_contains("from");
+    return CallToolResult::text(from ? json::serialize(*from) : "no from; " + json::serialize(*meta));
+  });
+  server->use(make_stage("replace", {.on_request = [](Call& call) -> std::optional<Result<json::value>> {
+                                       if (call.method != method::kToolsCall) return std::nullopt;
+                                       json::object replaced = call.params;  // a copy, then the original goes
+                                       replaced["_meta"] = json::object{{"from", "stage"}};
+                                       call.params = std::move(replaced);
+                                       return std::nullopt;
+                                     }}));
+  Connected c(server);
+  CallOptions o;
+  o.meta = json::object{{"from", "client"}};
+  auto r = c.client->call_tool("meta", {}, o);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(text_of(*r), "\"stage\"");
+}
+
 TEST(Chain, AStageThatThrowsIsAnInternalErrorAndTheSessionGoesOn) {
   auto server = std::make_shared<Server>();
   server->add_tool(make_tool("t"), echo_name);

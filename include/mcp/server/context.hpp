@@ -74,8 +74,13 @@ struct InputAsked {
 
 class RequestContext {
  public:
+  // `params` are the request's, read where the context needs them (its `_meta`): whoever makes the
+  // context keeps them, unmoved, for as long as it lives (the server's own request record holds both).
   RequestContext(std::shared_ptr<const ClientView> client, ClientChannel& channel, jsonrpc::Id request_id,
-                 std::optional<json::object> request_meta, CancellationToken cancel);
+                 const json::object& params, CancellationToken cancel);
+  // Made where its params live, and left there (handlers hold it by reference or shared_ptr).
+  RequestContext(const RequestContext&) = delete;
+  RequestContext& operator=(const RequestContext&) = delete;
 
   const std::string& protocol_version() const { return client_->protocol_version; }
   const json::object& client_info() const { return client_->client_info; }
@@ -91,7 +96,9 @@ class RequestContext {
   bool client_supports(std::string_view capability) const;
 
   const jsonrpc::Id& request_id() const { return request_id_; }
-  const std::optional<json::object>& request_meta() const { return meta_; }
+  // The request's `_meta` (null: none, or not an object), as the params stand now: a stage that
+  // rewrote them is seen (Call::params).
+  const json::object* request_meta() const;
   const CancellationToken& cancellation() const { return cancel_; }
   bool cancelled() const { return cancel_.cancelled(); }
 
@@ -179,7 +186,9 @@ class RequestContext {
   std::shared_ptr<const ClientView> client_;
   ClientChannel& channel_;
   jsonrpc::Id request_id_;
-  std::optional<json::object> meta_;
+  // Not a copy of `_meta`: the params outlive the context (constructor), and copying the envelope
+  // of every 2026-07-28 request cost more allocations than the rest of its context.
+  const json::object* params_;
   std::optional<std::string> no_nested_reason_;  // set: every nested request fails with it
   json::object responses_;                // inputResponses of this round
   std::optional<json::value> state_;      // the state given with the previous round
