@@ -76,7 +76,7 @@ std::optional<Refusal> check_param_headers(const EndpointPolicy& policy, const R
 
 std::optional<Refusal> check_stateless_post(const EndpointPolicy& policy, const Request& req, const jsonrpc::Request& r) {
   static const json::object kNoParams;
-  auto meta = read_request_meta(r.params ? *r.params : kNoParams);
+  auto meta = check_request_meta(r.params ? *r.params : kNoParams);
   if (!meta)
     return refuse(bhttp::status::bad_request, error_code::kInvalidParams, peer_text(r.method) + ": " + meta.error().message, r.id);
   const std::string_view version = req["mcp-protocol-version"];

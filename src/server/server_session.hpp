@@ -131,6 +131,9 @@ class ServerSessionImpl final : public ServerSession,
   // revision removed); server/discover answered here; the rest dispatched like any request, with
   // the stateless stage outermost (resultType, serverInfo, caching hints, error codes).
   void start_stateless(InboundRequest& in, Responder reply);
+  // The view of a stateless request's client: the last one's again when its envelope, profile and
+  // identity are the same (requires !mu_).
+  std::shared_ptr<const ClientView> stateless_view(const RequestMetaView& meta, std::optional<std::string> profile);
   // `profile`: the one negotiated from the discover request's _meta, if any.
   Result<json::value> discover(const std::optional<std::string>& profile);
   // listen.cpp: subscriptions/listen. The request stays open (its Responder held) until the
@@ -161,6 +164,7 @@ class ServerSessionImpl final : public ServerSession,
   std::shared_ptr<const SessionSignature> signature_;    // fixed at initialize
   std::shared_ptr<const StageList> outer_stages_;        // log, signature: set at initialize
   std::shared_ptr<const StageList> stateless_stages_;    // stateless, log(, signature): made at the first stateless request
+  std::shared_ptr<const ClientView> last_stateless_view_;  // the last stateless request's (stateless_view)
   std::shared_ptr<const SessionSignature> stateless_stages_signature_;  // ...and again when the signature changes
   bool ready_ = false;  // initialize answered: server notifications may be sent
   std::string log_level_;

@@ -116,8 +116,35 @@ Result<json::value> ServerSessionImpl::discover(const std::optional<std::string>
   return out;
 }
 
+std::shared_ptr<const ClientView> ServerSessionImpl::stateless_view(const RequestMetaView& meta, std::optional<std::string> profile) {
+  // A client sends the same envelope with every request: the view made for the last one is used
+  // again while everything in it is the same (compared, not copied: the copies cost more than the
+  // rest of a small call's dispatch).
+  const json::object kNoInfo;
+  const json::object& info = meta.client_info ? *meta.client_info : kNoInfo;
+  std::optional<std::string_view> level;
+  if (meta.log_level) level = to_string(*meta.log_level);
+  std::lock_guard lock(mu_);
+  const auto& last = last_stateless_view_;
+  if (last && last->protocol_version == meta.protocol_version && last->capabilities == *meta.client_capabilities &&
+      last->client_info == info && last->log_level == level && last->profile == profile && last->identity == identity_) {
+    return last;
+  }
+  auto view = std::make_shared<ClientView>();
+  view->stateless = true;
+  view->protocol_version = std::string(meta.protocol_version);
+  view->capabilities = *meta.client_capabilities;
+  view->client_info = info;
+  if (level) view->log_level = std::string(*level);
+  view->profile = std::move(profile);
+  view->session_id = id_;
+  view->identity = identity_;
+  last_stateless_view_ = view;
+  return view;
+}
+
 void ServerSessionImpl::start_stateless(InboundRequest& in, Responder reply) {
-  auto meta = read_request_meta(in.params);
+  auto meta = check_request_meta(in.params);
   if (!meta) {
     reply(fail(Error::invalid_params(peer_text(in.method) + ": " + meta.error().message)));
     return;
@@ -152,14 +179,7 @@ void ServerSessionImpl::start_stateless(InboundRequest& in, Responder reply) {
     listen(in, std::move(reply));
     return;
   }
-  auto view = std::make_shared<ClientView>();
-  view->stateless = true;
-  view->protocol_version = std::move(meta->protocol_version);
-  view->capabilities = std::move(meta->client_capabilities);
-  if (meta->client_info) view->client_info = std::move(*meta->client_info);
-  if (meta->log_level) view->log_level = std::string(to_string(*meta->log_level));
-  view->profile = std::move(*profile);
-  view->session_id = id_;
+  std::shared_ptr<const ClientView> view = stateless_view(*meta, std::move(*profile));
   // Served under the server's signature of now, which server/discover also shows (SEP-2091 for a
   // revision without a session: the signature is the server's, not a session's).
   auto signature = server_->stateless_signature();
@@ -170,7 +190,6 @@ void ServerSessionImpl::start_stateless(InboundRequest& in, Responder reply) {
   std::shared_ptr<const StageList> outer;
   {
     std::lock_guard lock(mu_);
-    view->identity = identity_;
     if (!stateless_stages_ || stateless_stages_signature_ != *signature) {
       const auto& opts = server_->opts;
       StageList stages{

@@ -94,6 +94,33 @@ TEST(Stateless, EachRequestIsJudgedByItsOwnCapabilitiesOnly) {
   EXPECT_EQ(first_text(*without), "no sampling");
 }
 
+// A session reuses the view it made for the previous request while the envelope is the same
+// (ServerSessionImpl::stateless_view): each change of capabilities or client info, and a return to
+// an earlier envelope, is seen by the very request that carries it.
+TEST(Stateless, TheClientViewFollowsEveryChangeOfTheEnvelope) {
+  auto server = test_server();
+  server->add_tool(make_tool("who"), [](const json::object&, RequestContext& ctx) -> Result<CallToolResult> {
+    return CallToolResult::text(std::string(ctx.client_info().at("name").as_string()) + "/" +
+                                (ctx.client_supports("sampling") ? "sampling" : "none"));
+  });
+  RawClient c(server);
+  auto envelope = [](const char* name, bool sampling) {
+    auto meta = stateless_meta(sampling ? json::object{{"sampling", json::object{}}} : json::object{});
+    meta[meta_key::kClientInfo] = json::object{{"name", name}, {"version", "1"}};
+    return meta;
+  };
+  const std::vector<std::pair<json::object, std::string>> steps = {
+      {envelope("one", true), "one/sampling"},  {envelope("one", true), "one/sampling"},
+      {envelope("one", false), "one/none"},     {envelope("two", false), "two/none"},
+      {envelope("one", true), "one/sampling"},
+  };
+  for (const auto& [meta, expected] : steps) {
+    auto r = c.call(method::kToolsCall, params_with(meta, {{"name", "who"}}));
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(first_text(*r), expected);
+  }
+}
+
 TEST(Stateless, LogNotificationsOnlyForARequestThatAskedForThem) {
   RawClient c(test_server());
   ASSERT_TRUE(c.call(method::kToolsCall, params_with(stateless_meta(), {{"name", "logs"}})));

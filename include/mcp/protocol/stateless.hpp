@@ -40,6 +40,17 @@ bool is_stateless_request(const json::object& params);
 // required one is missing or any is malformed (the protocol version's *value* is not judged here).
 [[nodiscard]] Result<RequestMeta> read_request_meta(const json::object& params);
 
+// The same fields, checked the same way, as views into `params` (valid while they are unchanged):
+// for a reader that keeps what it read only when it differs from what it has (a server's sessions
+// compare each request's envelope with the previous one's instead of copying it every time).
+struct RequestMetaView {
+  std::string_view protocol_version{};
+  const json::object* client_capabilities = nullptr;  // never null in a checked view
+  const json::object* client_info = nullptr;          // null: not sent
+  std::optional<LoggingLevel> log_level{};
+};
+[[nodiscard]] Result<RequestMetaView> check_request_meta(const json::object& params);
+
 // `resultType` (required on every 2026-07-28 result): "complete", or "input_required" for a
 // request the server needs more input for (multi round-trip).
 inline constexpr std::string_view kResultComplete = "complete";
