@@ -9,6 +9,7 @@
 
 #include "http/client_conn.hpp"
 #include "http/header_value.hpp"
+#include "http/outbound.hpp"
 #include "http/sse.hpp"
 #include "log/log.hpp"
 #include "session/inside.hpp"
@@ -26,40 +27,6 @@ struct StreamState {
   std::optional<std::string> last_event_id;
   std::chrono::milliseconds retry;
   bool answered = false;  // the response to the request this stream carries was delivered
-};
-
-// What an outbound frame says about itself, read once: its id and method, and, for a 2026-07-28
-// message (its _meta names a protocol version), the headers that mirror its body.
-struct Outbound {
-  jsonrpc::Id id = nullptr;
-  std::string method;
-  std::optional<std::string> stateless_version;  // set: a 2026-07-28 message
-  std::optional<std::string> name;               // Mcp-Name: params.name or params.uri
-  std::optional<jsonrpc::Id> cancels;            // notifications/cancelled: the request it cancels
-
-  static Outbound read(const std::string& frame) {
-    Outbound out;
-    boost::system::error_code ec;
-    auto v = json::parse(frame, ec);
-    const json::object* o = ec ? nullptr : v.if_object();
-    if (!o) return out;
-    if (const json::value* i = o->if_contains("id")) out.id = *i;
-    if (const json::value* m = o->if_contains("method"); m && m->is_string()) out.method = std::string(m->get_string());
-    const json::value* pv = o->if_contains("params");
-    const json::object* params = pv ? pv->if_object() : nullptr;
-    if (!params) return out;
-    if (is_stateless_request(*params)) {
-      const json::value& version = params->at("_meta").at(meta_key::kProtocolVersion);
-      if (version.is_string()) out.stateless_version = std::string(version.get_string());
-    }
-    if (const std::string_view key = mcp::method::item_param(out.method); !key.empty()) {
-      if (const json::value* n = params->if_contains(key); n && n->is_string()) out.name = std::string(n->get_string());
-    }
-    if (out.method == mcp::method::kCancelled) {
-      if (const json::value* r = params->if_contains("requestId")) out.cancels = *r;
-    }
-    return out;
-  }
 };
 
 class Client final : public HttpClientTransport, public std::enable_shared_from_this<Client> {
