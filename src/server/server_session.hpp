@@ -164,8 +164,8 @@ class ServerSessionImpl final : public ServerSession,
   std::shared_ptr<const SessionSignature> signature_;    // fixed at initialize
   std::shared_ptr<const StageList> outer_stages_;        // log, signature: set at initialize
   std::shared_ptr<const StageList> stateless_stages_;    // stateless, log(, signature): made at the first stateless request
-  std::shared_ptr<const ClientView> last_stateless_view_;  // the last stateless request's (stateless_view)
   std::shared_ptr<const SessionSignature> stateless_stages_signature_;  // ...and again when the signature changes
+  std::shared_ptr<const ClientView> last_stateless_view_;  // the last stateless request's (stateless_view)
   bool ready_ = false;  // initialize answered: server notifications may be sent
   std::string log_level_;
   std::map<std::string, WatchLease> subscriptions_;  // URI -> its watch (resource_tree.cpp)
