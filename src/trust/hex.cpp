@@ -3,13 +3,19 @@
 namespace mcp::trust {
 
 std::string to_hex(std::span<const std::uint8_t> bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out(bytes.size() * 2, '\0');
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    out[2 * i] = kDigits[bytes[i] >> 4];
-    out[2 * i + 1] = kDigits[bytes[i] & 15];
-  }
+  std::string out;
+  append_hex(out, bytes);
   return out;
+}
+
+void append_hex(std::string& out, std::span<const std::uint8_t> bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  const std::size_t at = out.size();
+  out.resize(at + bytes.size() * 2);
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    out[at + 2 * i] = kDigits[bytes[i] >> 4];
+    out[at + 2 * i + 1] = kDigits[bytes[i] & 15];
+  }
 }
 
 bool from_hex(std::string_view text, std::span<std::uint8_t> out, bool allow_upper) noexcept {

@@ -5,6 +5,7 @@
 
 #include <openssl/evp.h>
 
+#include "mcp/trust/hex.hpp"
 
 namespace mcp::trust {
 namespace {
@@ -51,15 +52,10 @@ Sha256Digest sha256(std::string_view data) {
 
 std::string sha256_tag(const Sha256Digest& digest) {
   static constexpr std::string_view kPrefix = "sha256:";
-  static constexpr char kDigits[] = "0123456789abcdef";
-  // Written in place: one allocation, not a hex string and then a copy of it.
-  std::string out(kPrefix.size() + 2 * digest.size(), '\0');
-  kPrefix.copy(out.data(), kPrefix.size());
-  char* at = out.data() + kPrefix.size();
-  for (std::uint8_t b : digest) {
-    *at++ = kDigits[b >> 4];
-    *at++ = kDigits[b & 15];
-  }
+  std::string out;
+  out.reserve(kPrefix.size() + 2 * digest.size());  // one allocation, not a hex string and a copy
+  out.append(kPrefix);
+  append_hex(out, digest);
   return out;
 }
 std::string sha256_tag(std::string_view data) { return sha256_tag(sha256(data)); }

@@ -18,6 +18,8 @@
 namespace mcp::trust {
 
 std::string to_hex(std::span<const std::uint8_t> bytes);
+// The same text appended to `out` (for a prefixed form such as "sha256:<hex>" in one allocation).
+void append_hex(std::string& out, std::span<const std::uint8_t> bytes);
 
 // Decodes `text` into `out` (whose size fixes the expected length: 2 * out.size() characters).
 // Returns false, leaving `out` unspecified, on a wrong length or a character outside [0-9a-f]
