@@ -13,6 +13,7 @@
 #include "http/sse.hpp"
 #include "log/log.hpp"
 #include "session/inside.hpp"
+#include "session/reaper.hpp"
 #include "mcp/jsonrpc/codec.hpp"
 #include "mcp/protocol/stateless.hpp"
 
@@ -42,10 +43,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
       tls_.set_verify_mode(net::ssl::verify_none);
     }
   }
-  ~Client() override {
-    close();
-    join_workers();  // those a close() inside a delivery left running
-  }
+  ~Client() override { close(); }  // joins the request threads, even those an inside close left
 
   const std::string& ca_error() const { return ca_error_; }
 
@@ -92,21 +90,32 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   void close() override {
     std::function<void(std::optional<Error>)> on_close;
     std::optional<std::string> sid;
+    bool first;
     {
       std::lock_guard lock(mu_);
-      if (closed_) return;
-      closed_ = true;
-      sid = session_id_;
-      for (auto* c : conns_) c->abort();
-      idle_.clear();
-      if (started_) on_close = cb_.on_close;
+      first = !std::exchange(closed_, true);
+      if (first) {
+        sid = session_id_;
+        for (auto* c : conns_) c->abort();
+        idle_.clear();
+        if (started_) on_close = cb_.on_close;
+      }
+    }
+    const bool inside = detail::Inside::here(this);
+    if (!first) {
+      // Closed already, perhaps from inside a delivery, which had to leave the request threads
+      // running: from outside they are joined now, so an owner that closes the transport (or
+      // releases it: create()) is left with none of its threads.
+      if (!inside) join_workers();
+      return;
     }
     cv_.notify_all();
     if (sid) delete_session(*sid);
-    if (detail::Inside::here(this)) {
+    if (inside) {
       // Called from one of our own deliveries: this thread holds deliver_mu_, and the other request
-      // threads may be waiting for it, so joining them here would wait forever (the destructor joins
-      // them). Nothing more is delivered from now on; on_close follows as this delivery returns.
+      // threads may be waiting for it, so joining them here would wait forever (a later close from
+      // outside, or the destructor, joins them). Nothing more is delivered from now on; on_close
+      // follows as this delivery returns.
       delivering_done_ = true;
       close_after_delivery_ = std::move(on_close);
       return;
@@ -547,14 +556,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     std::shared_ptr<std::atomic<bool>> done;
   };
   void reap_finished_threads() {  // requires mu_
-    for (auto it = threads_.begin(); it != threads_.end();) {
-      if (it->done->load()) {
-        it->thread.join();
-        it = threads_.erase(it);
-      } else {
-        ++it;
-      }
-    }
+    std::erase_if(threads_, [](Worker& w) { return w.done->load() && (w.thread.join(), true); });
   }
   void join_workers() {
     std::vector<Worker> threads;
@@ -563,7 +565,8 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
       threads.swap(threads_);
     }
     for (auto& w : threads) {
-      if (w.thread.get_id() == std::this_thread::get_id()) w.thread.detach();
+      // The last reference went on a request thread (its own `self`): it cannot join itself.
+      if (w.thread.get_id() == std::this_thread::get_id()) detail::reap(std::move(w.thread));
       else w.thread.join();
     }
   }
@@ -577,7 +580,15 @@ Result<std::shared_ptr<HttpClientTransport>> HttpClientTransport::create(HttpCli
   if (!ep) return fail(ep.error());
   auto c = std::make_shared<Client>(std::move(*ep), std::move(options));
   if (!c->ca_error().empty()) return fail(Error::invalid_params(c->ca_error()));
-  return std::shared_ptr<HttpClientTransport>(std::move(c));
+  // The owner's references are counted apart from the request threads' own (`self`, which keeps
+  // the transport alive while a thread uses it): when the owner's last one goes, the transport is
+  // closed and its threads joined. Sharing one count, a request whose stream the server kept open
+  // kept a released transport, connection and thread alive for as long as the server liked.
+  HttpClientTransport* raw = c.get();
+  return std::shared_ptr<HttpClientTransport>(raw, [core = std::move(c)](HttpClientTransport*) mutable {
+    core->close();
+    core.reset();  // destroyed here unless released inside its own delivery: then by its last thread
+  });
 }
 
 }  // namespace mcp::http

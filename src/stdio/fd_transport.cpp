@@ -14,6 +14,7 @@
 #include "mcp/stdio/stdio.hpp"
 #include "stdio/fd_transport.hpp"
 #include "stdio/line_framer.hpp"
+#include "session/reaper.hpp"
 
 namespace mcp::detail {
 
@@ -37,7 +38,7 @@ FdTransport::FdTransport(int read_fd, int write_fd, FdTransportOptions options)
 FdTransport::~FdTransport() {
   close();
   if (reader_.joinable()) {
-    if (reader_.get_id() == std::this_thread::get_id()) reader_.detach();
+    if (reader_.get_id() == std::this_thread::get_id()) detail::reap(std::move(reader_));  // released by its own callback
     else reader_.join();
   }
   for (int fd : wake_) if (fd >= 0) ::close(fd);

@@ -5,6 +5,8 @@
 #include <mutex>
 #include <thread>
 
+#include "session/reaper.hpp"
+
 namespace mcp {
 
 namespace {
@@ -25,7 +27,7 @@ class MemoryEnd final : public Transport {
   ~MemoryEnd() override {
     close();
     if (thread_.joinable()) {
-      if (thread_.get_id() == std::this_thread::get_id()) thread_.detach();
+      if (thread_.get_id() == std::this_thread::get_id()) detail::reap(std::move(thread_));  // released by its own callback
       else thread_.join();
     }
   }

@@ -41,8 +41,9 @@ TEST(HttpClientClose, FromInsideItsOwnDeliveryReturnsAndReportsTheCloseOnce) {
   ASSERT_TRUE(s.started);
   auto t = transport_for(s.url());
   ASSERT_TRUE(t);
-  std::promise<void> closed_inside;
+  std::promise<void> closed_inside, reported;
   auto returned = closed_inside.get_future();
+  auto on_close_reported = reported.get_future();
   std::atomic<int> on_close_calls{0};
   std::atomic<bool> in_message{false}, on_close_inside_message{false};
   mcp::Transport::Callbacks cb;
@@ -53,14 +54,15 @@ TEST(HttpClientClose, FromInsideItsOwnDeliveryReturnsAndReportsTheCloseOnce) {
     closed_inside.set_value();
   };
   cb.on_close = [&](std::optional<mcp::Error>) {
-    ++on_close_calls;
     if (in_message) on_close_inside_message = true;
+    if (++on_close_calls == 1) reported.set_value();
   };
   ASSERT_TRUE(t->start(std::move(cb)));
   mcp::SendInfo info;
   info.kind = mcp::SendInfo::Kind::request;
   ASSERT_TRUE(t->send(kInitialize, info));
   expect_within(returned, "close() inside on_message");
+  expect_within(on_close_reported, "on_close after the delivery that closed");  // it follows set_value()
   EXPECT_EQ(on_close_calls.load(), 1);
   EXPECT_FALSE(on_close_inside_message.load()) << "on_close must follow the delivery, not interrupt it";
   t->close();  // idempotent
@@ -93,4 +95,34 @@ TEST(HttpClientClose, ClientClosedByItsOwnCallOnTheDeliveryThread) {
   expect_within(later, "releasing the closed client");
   // Every call was answered once, with its result or with the close: none lost, none twice.
   EXPECT_EQ(answered.load(), 4);
+}
+
+TEST(HttpClientClose, ReleasedByItsOwnerMidRequestItClosesThenAndThere) {
+  // The request threads keep the transport alive while they run. Its owner's release used to wait
+  // for them: a request the server held open (here until the server stops) kept a released
+  // transport, its connection and its thread for as long as the server liked, and nobody closed it.
+  TestServer s;
+  ASSERT_TRUE(s.started);
+  auto t = transport_for(s.url());
+  ASSERT_TRUE(t);
+  std::atomic<int> on_close_calls{0}, messages{0};
+  std::promise<void> initialized;
+  auto answered = initialized.get_future();
+  mcp::Transport::Callbacks cb;
+  cb.on_message = [&](std::string) {
+    if (++messages == 1) initialized.set_value();
+  };
+  cb.on_close = [&](std::optional<mcp::Error>) { ++on_close_calls; };
+  ASSERT_TRUE(t->start(std::move(cb)));
+  mcp::SendInfo request;
+  request.kind = mcp::SendInfo::Kind::request;
+  ASSERT_TRUE(t->send(kInitialize, request));
+  expect_within(answered, "the answer to initialize");
+  ASSERT_TRUE(t->send(kInitialized, mcp::SendInfo{}));
+  ASSERT_TRUE(t->send(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"block"}})", request));
+  const auto deadline = std::chrono::steady_clock::now() + 10s;  // the handler is running: the request is in flight
+  while (s.gate->entered.load() == 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+  ASSERT_EQ(s.gate->entered.load(), 1);
+  t.reset();
+  EXPECT_EQ(on_close_calls.load(), 1) << "the owner's release must close the transport, not leave it to its threads";
 }

@@ -1,0 +1,24 @@
+// Private: joins a thread whose owner was destroyed on that very thread.
+//
+// An object that runs a std::thread joins it in its destructor. When the object's last reference
+// goes on that thread (a transport released by its own callback, or by its last request thread),
+// the thread cannot join itself. Detaching it let it outlive main(): it went on running the rest of
+// the destructor while exit() tore down the libraries it still used (ThreadSanitizer caught the
+// HTTP client transport's request thread inside OpenSSL's locks as exit freed them). Such a thread
+// is handed here instead. One reaper thread joins each as it ends, so their stacks are given back,
+// and at exit the reaper joins those still ending before the libraries initialised ahead of it
+// (OpenSSL, say) are torn down.
+#pragma once
+
+#include <thread>
+
+namespace mcp::detail {
+
+// Takes `self`, the std::thread the caller is running on, and joins it after it ends. With no thread
+// left to start the reaper on, `self` is detached, as before. `self` must not be the reaper's own.
+void reap(std::thread self) noexcept;
+
+// How many handed threads are not joined yet (for tests).
+std::size_t threads_reaping();
+
+}  // namespace mcp::detail

@@ -1,0 +1,63 @@
+// detail::reap: a thread whose owner was destroyed on it is joined, not left to outlive main().
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <future>
+#include <memory>
+#include <thread>
+
+#include "session/reaper.hpp"
+
+using namespace std::chrono_literals;
+
+namespace {
+
+// In a child process: a thread hands itself to the reaper, as a transport's thread does when its
+// last reference goes on it, and has more to do afterwards; main() then exits. A detached thread
+// would be killed by exit() before it finished (the tail never prints); a reaped one ends first.
+[[noreturn]] void exit_while_a_reaped_thread_finishes() {
+  auto self = std::make_shared<std::thread>();
+  std::promise<void> started, handed;
+  auto start = started.get_future();
+  auto handed_in = handed.get_future();
+  *self = std::thread([self, start = std::move(start), &handed]() mutable {
+    start.wait();
+    mcp::detail::reap(std::move(*self));
+    handed.set_value();
+    // The rest of an owner's destructor: long enough that exit() would overtake it.
+    std::this_thread::sleep_for(300ms);
+    std::fputs("the reaped thread ran to its end\n", stderr);
+  });
+  started.set_value();
+  handed_in.wait();
+  std::exit(0);
+}
+
+}  // namespace
+
+TEST(Reaper, AThreadHandedInEndsBeforeTheProcessExits) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(exit_while_a_reaped_thread_finishes(), testing::ExitedWithCode(0), "the reaped thread ran to its end");
+}
+
+TEST(Reaper, EveryHandedThreadIsJoined) {
+  // Many owners released on their own threads at once: each thread is joined (its stack given
+  // back), none is lost or joined twice.
+  constexpr int kThreads = 64;
+  std::vector<std::future<void>> handed;
+  for (int i = 0; i < kThreads; ++i) {
+    auto self = std::make_shared<std::thread>();
+    auto done = std::make_shared<std::promise<void>>();
+    handed.push_back(done->get_future());
+    *self = std::thread([self, done] {
+      mcp::detail::reap(std::move(*self));
+      done->set_value();
+    });
+  }
+  for (auto& f : handed) ASSERT_EQ(f.wait_for(10s), std::future_status::ready);
+  // Joined by the reaper's thread: wait (bounded) until it has none left.
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (mcp::detail::threads_reaping() > 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+  EXPECT_EQ(mcp::detail::threads_reaping(), 0u);
+}
