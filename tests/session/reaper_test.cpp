@@ -45,16 +45,20 @@ TEST(Reaper, EveryHandedThreadIsJoined) {
   // Many owners released on their own threads at once: each thread is joined (its stack given
   // back), none is lost or joined twice.
   constexpr int kThreads = 64;
+  std::promise<void> go;  // each thread's handle is stored before any thread moves it away
+  std::shared_future<void> start = go.get_future().share();
   std::vector<std::future<void>> handed;
   for (int i = 0; i < kThreads; ++i) {
     auto self = std::make_shared<std::thread>();
     auto done = std::make_shared<std::promise<void>>();
     handed.push_back(done->get_future());
-    *self = std::thread([self, done] {
+    *self = std::thread([self, done, start] {
+      start.wait();
       mcp::detail::reap(std::move(*self));
       done->set_value();
     });
   }
+  go.set_value();
   for (auto& f : handed) ASSERT_EQ(f.wait_for(10s), std::future_status::ready);
   // Joined by the reaper's thread: wait (bounded) until it has none left.
   const auto deadline = std::chrono::steady_clock::now() + 10s;
