@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "http/client_conn.hpp"
+#include "http/frame_peek.hpp"
 #include "http/header_value.hpp"
 #include "http/outbound.hpp"
 #include "http/sse.hpp"
@@ -280,22 +281,12 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   // was a response (so a stream can tell that its answer arrived).
   std::optional<std::string> deliver(std::string frame) {
     std::optional<std::string> response_id;
-    boost::system::error_code ec;
-    auto v = json::parse(frame, ec);
-    if (!ec && v.is_object()) {
-      const auto& o = v.get_object();
-      if (!o.contains("method") && o.contains("id")) {
-        response_id = jsonrpc::id_key(o.at("id"));
-        // The negotiated version goes into every later request's MCP-Protocol-Version header.
-        std::lock_guard lock(mu_);
-        if (init_id_ && *init_id_ == *response_id) {
-          if (auto r = o.if_contains("result"); r && r->is_object()) {
-            if (auto pv = r->get_object().if_contains("protocolVersion"); pv && pv->is_string()) {
-              protocol_version_ = std::string(pv->get_string());
-            }
-          }
-        }
-      }
+    FramePeek peek = peek_frame(frame);
+    if (!peek.has_method && peek.id) {
+      response_id = jsonrpc::id_key(*peek.id);
+      // The negotiated version goes into every later request's MCP-Protocol-Version header.
+      std::lock_guard lock(mu_);
+      if (init_id_ && *init_id_ == *response_id && peek.result_version) protocol_version_ = std::move(peek.result_version);
     }
     std::lock_guard d(deliver_mu_);
     if (delivering_done_ || !cb_.on_message) return response_id;
@@ -368,11 +359,8 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   bool deliver_error_body(Exchange& x, const std::string& key, std::string& body) {
     body = read_all(x, kMaxErrorBody);
     if (!std::string_view(x.parser.get()[bhttp::field::content_type]).starts_with("application/json")) return false;
-    boost::system::error_code ec;
-    auto v = json::parse(body, ec);
-    const json::object* o = ec ? nullptr : v.if_object();
-    const json::value* id = o ? o->if_contains("id") : nullptr;
-    if (!o || !o->contains("error") || !id || jsonrpc::id_key(*id) != key) return false;
+    const FramePeek peek = peek_frame(body);
+    if (!peek.has_error || !peek.id || jsonrpc::id_key(*peek.id) != key) return false;
     deliver(std::move(body));
     return true;
   }
