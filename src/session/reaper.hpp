@@ -7,7 +7,7 @@
 // HTTP client transport's request thread inside OpenSSL's locks as exit freed them). Such a thread
 // is handed here instead. One reaper thread joins each as it ends, so their stacks are given back,
 // and at exit the reaper joins those still ending before the libraries initialised ahead of it
-// (OpenSSL, say) are torn down.
+// (OpenSSL, say) are torn down; one that has not ended within two seconds is left running then.
 #pragma once
 
 #include <thread>

@@ -34,7 +34,31 @@ namespace {
   std::exit(0);
 }
 
+// In a child process: a thread hands itself in and then never ends (an owner's teardown stuck on
+// something); main() exits. The exit waits a bounded time for it, then goes on.
+[[noreturn]] void exit_while_a_reaped_thread_is_stuck() {
+  auto self = std::make_shared<std::thread>();
+  std::promise<void> started, handed;
+  auto start = started.get_future();
+  auto handed_in = handed.get_future();
+  *self = std::thread([self, start = std::move(start), &handed]() mutable {
+    start.wait();
+    mcp::detail::reap(std::move(*self));
+    handed.set_value();
+    std::promise<void>().get_future().wait();  // never set
+  });
+  started.set_value();
+  handed_in.wait();
+  std::exit(0);
+}
+
 }  // namespace
+
+TEST(Reaper, AThreadThatNeverEndsDoesNotHoldTheExit) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  // Without the bound the child never exits and the test hangs until ctest's timeout.
+  EXPECT_EXIT(exit_while_a_reaped_thread_is_stuck(), testing::ExitedWithCode(0), "");
+}
 
 TEST(Reaper, AThreadHandedInEndsBeforeTheProcessExits) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
