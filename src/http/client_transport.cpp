@@ -349,7 +349,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     if (status / 100 != 2) return fail(http_error(**x, "notification or response refused"));
     // After notifications/initialized the session is established: open the standalone stream and
     // wait until it is really open, so server-initiated messages cannot be missed.
-    if (frame.find("\"notifications/initialized\"") != std::string::npos && opts_.standalone_stream) open_get_stream();
+    if (out.method == mcp::method::kInitialized && opts_.standalone_stream) open_get_stream();
     return {};
   }
 
