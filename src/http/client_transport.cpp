@@ -73,18 +73,30 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
       if (out.cancels && abort_stateless(jsonrpc::id_key(*out.cancels))) return {};
       return post_sync(frame, out);
     }
-    // A request's answer may stream for a long time: serve it on its own thread.
+    // A request's answer may stream for a long time: serve it on its own thread, at most
+    // max_concurrent_requests at once (a flood of calls must not become a flood of threads).
     auto self = shared_from_this();
     std::lock_guard lock(mu_);
     reap_finished_threads();
-    if (out.stateless_version) stateless_inflight_.emplace(jsonrpc::id_key(out.id), nullptr);
+    if (requests_running_ >= opts_.max_concurrent_requests) {
+      return fail(Error::internal("too many requests in flight to " + ep_.url + " (" + std::to_string(requests_running_) +
+                                  ", max_concurrent_requests); send it again once some are answered"));
+    }
+    auto stateless_key = out.stateless_version ? std::optional(jsonrpc::id_key(out.id)) : std::nullopt;
     auto done = std::make_shared<std::atomic<bool>>(false);
-    threads_.push_back(Worker{std::thread([self, done, frame = std::move(frame), out = std::move(out),
-                                           headers = info.headers]() mutable {
-                                self->post_request(std::move(frame), out, headers);
-                                done->store(true);
-                              }),
-                              done});
+    threads_.reserve(threads_.size() + 1);  // nothing throws between the thread's start and its keeping
+    try {
+      std::thread t([self, done, frame = std::move(frame), out = std::move(out), headers = info.headers]() mutable {
+        self->post_request(std::move(frame), out, headers);
+        self->request_ended();
+        done->store(true);
+      });
+      threads_.push_back(Worker{std::move(t), done});
+    } catch (const std::system_error& e) {
+      return fail(Error::internal("cannot start a thread for a request to " + ep_.url + ": " + e.what()));
+    }
+    ++requests_running_;
+    if (stateless_key) stateless_inflight_.emplace(std::move(*stateless_key), nullptr);
     return {};
   }
 
@@ -543,6 +555,11 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     std::thread thread;
     std::shared_ptr<std::atomic<bool>> done;
   };
+  void request_ended() {
+    std::lock_guard lock(mu_);
+    --requests_running_;
+  }
+  std::size_t requests_running_ = 0;  // request threads not yet at their end (guarded by mu_)
   void reap_finished_threads() {  // requires mu_
     std::erase_if(threads_, [](Worker& w) { return w.done->load() && (w.thread.join(), true); });
   }

@@ -134,6 +134,9 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   // ended (e.g. "server exited with status 3; last stderr lines: ...") is far more useful than
   // "broken pipe", so wait briefly for the transport to report it.
   Error closed_error(std::optional<Error> send_error = std::nullopt) {
+    // A transport that refused a message while staying open (too many requests in flight, no
+    // thread to send it on) said why: no close is coming to wait for.
+    if (send_error && send_error->code != error_code::kConnectionClosed) return *send_error;
     std::unique_lock lock(mu);
     closed_cv.wait_for(lock, std::chrono::milliseconds(1000), [this] { return close_delivered; });
     if (close_reason) return Error::connection_closed("connection closed: " + close_reason->message);

@@ -137,3 +137,43 @@ TEST(HttpClientLimits, AServerThatNeverAnswersHitsTheResponseTimeout) {
   EXPECT_NE(init.error().code, mcp::error_code::kRequestTimeout) << init.error().message;
   EXPECT_NE(init.error().message.find("response_timeout"), std::string::npos) << init.error().message;
 }
+
+// Each request in flight holds a thread until its answer is in. A caller (a gateway forwarding its
+// clients' calls, say) that sent thousands at once got thousands of threads; past
+// max_concurrent_requests a request is now refused at once, saying why, and the client goes on.
+TEST(HttpClientLimits, RequestsBeyondMaxConcurrentAreRefusedNotGivenThreads) {
+  TestServer s;
+  ASSERT_TRUE(s.started);
+  HttpClientOptions o;
+  o.url = s.url();
+  o.connect_timeout = 3000ms;
+  o.standalone_stream = false;
+  o.max_concurrent_requests = 3;
+  auto t = HttpClientTransport::create(o);
+  ASSERT_TRUE(t);
+  mcp::Client client;
+  ASSERT_TRUE(client.connect(*t));
+  std::mutex mu;
+  std::vector<mcp::Result<mcp::CallToolResult>> answers;
+  std::condition_variable answered;
+  for (int i = 0; i < 3; ++i) {
+    client.call_tool_async("block", {}, {}, [&](mcp::Result<mcp::CallToolResult> r) {
+      std::lock_guard l(mu);
+      answers.push_back(std::move(r));
+      answered.notify_all();
+    });
+  }
+  ASSERT_TRUE(eventually([&] { return s.gate->entered.load() == 3; }));  // three threads, each waiting on its answer
+  auto refused = client.call_tool("echo", {{"text", "x"}});
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, mcp::error_code::kInternalError);
+  EXPECT_NE(refused.error().message.find("max_concurrent_requests"), std::string::npos) << refused.error().message;
+  s.gate->release();
+  {
+    std::unique_lock l(mu);
+    ASSERT_TRUE(answered.wait_for(l, 20s, [&] { return answers.size() == 3; }));
+    for (const auto& a : answers) EXPECT_TRUE(a) << a.error().message;
+  }
+  // Their threads end just after delivering: then there is room again.
+  EXPECT_TRUE(eventually([&] { return client.call_tool("echo", {{"text", "y"}}).has_value(); }));
+}

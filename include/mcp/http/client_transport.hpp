@@ -39,6 +39,9 @@ struct HttpClientOptions {
   bool verify_tls = true;                          // certificate and host name checks
   std::string ca_file{};                             // extra trust anchors (PEM); system store otherwise
   std::size_t max_message_bytes = 4 * 1024 * 1024;
+  // Requests in flight at once, each on a thread of its own until its answer is in: one more is
+  // refused (-32603, saying so) rather than another thread started.
+  std::size_t max_concurrent_requests = 256;
 };
 
 class HttpClientTransport : public Transport {
