@@ -143,100 +143,28 @@ namespace {
 // store: every request answered on an SSE stream with no priming event (so no id to resume from),
 // the tools/call answer only after `silence` without a byte; notifications get 202, GET 405.
 // Connections are kept alive, one thread each.
-class ScriptedSseServer {
- public:
-  explicit ScriptedSseServer(std::chrono::milliseconds silence) : silence_(silence) {
-    std::tie(fd_, port) = loopback_listener();
-    EXPECT_GE(fd_, 0);
-    acceptor_ = std::thread([this] {
-      while (!stop_) {
-        pollfd p{fd_, POLLIN, 0};
-        if (::poll(&p, 1, 50) <= 0) continue;
-        int c = ::accept(fd_, nullptr, nullptr);
-        if (c < 0) continue;
-        ++connections;
-        std::lock_guard l(mu_);
-        conns_.emplace_back([this, c] { serve(c); });
-      }
-    });
-  }
-  ~ScriptedSseServer() {
-    stop_ = true;
-    acceptor_.join();
-    std::lock_guard l(mu_);
-    for (auto& t : conns_) t.join();
-    ::close(fd_);
-  }
-  unsigned short port = 0;
-  std::atomic<int> connections{0};
-
- private:
-  // Reads until `n` bytes are buffered or the peer is gone / we stop (polled, so never stuck).
-  bool fill(int c, std::string& buf, std::size_t n) {
-    char tmp[4096];
-    while (buf.size() < n && !stop_) {
-      pollfd p{c, POLLIN, 0};
-      if (::poll(&p, 1, 50) <= 0) continue;
-      auto got = ::recv(c, tmp, sizeof tmp, 0);
-      if (got <= 0) return false;
-      buf.append(tmp, static_cast<std::size_t>(got));
+ScriptedHttpServer::Respond sse_without_priming(std::chrono::milliseconds silence) {
+  return [silence](const ScriptedRequest& r, const ScriptedHttpServer::Send& send) {
+    if (r.head.starts_with("GET")) return send("HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n");
+    auto v = boost::json::parse(r.body).as_object();
+    if (!v.contains("id")) return send("HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n");
+    const std::string id = boost::json::serialize(v.at("id"));
+    std::string result;
+    if (v.at("method") == "initialize") {
+      result = R"({"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}})";
+    } else if (v.at("method") == "tools/call") {
+      result = R"({"content":[{"type":"text","text":"late"}]})";
+    } else {
+      result = "{}";
     }
-    return buf.size() >= n;
-  }
-  void serve(int c) {
-    std::string buf;
-    for (;;) {
-      std::size_t end;
-      while ((end = buf.find("\r\n\r\n")) == std::string::npos)
-        if (!fill(c, buf, buf.size() + 1)) return (void)::close(c);
-      std::string head = buf.substr(0, end);
-      std::size_t length = 0;
-      if (auto at = head.find("Content-Length: "); at != std::string::npos) length = std::stoul(head.substr(at + 16));
-      if (!fill(c, buf, end + 4 + length)) return (void)::close(c);
-      std::string body = buf.substr(end + 4, length);
-      buf.erase(0, end + 4 + length);
-      if (head.starts_with("GET")) {
-        send_all(c, "HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n");
-        continue;
-      }
-      auto v = boost::json::parse(body).as_object();
-      if (!v.contains("id")) {
-        send_all(c, "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n");
-        continue;
-      }
-      const std::string id = boost::json::serialize(v.at("id"));
-      std::string result;
-      if (v.at("method") == "initialize") {
-        result = R"({"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}})";
-      } else if (v.at("method") == "tools/call") {
-        result = R"({"content":[{"type":"text","text":"late"}]})";
-      } else {
-        result = "{}";
-      }
-      send_all(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n");
-      if (v.at("method") == "tools/call") std::this_thread::sleep_for(silence_);  // the server's work
-      std::string event = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":" + result + "}\n\n";
-      std::ostringstream chunk;
-      chunk << std::hex << event.size() << "\r\n" << event << "\r\n0\r\n\r\n";
-      send_all(c, chunk.str());
-    }
-  }
-  static void send_all(int c, const std::string& s) {
-    std::size_t off = 0;
-    while (off < s.size()) {
-      auto n = ::send(c, s.data() + off, s.size() - off, MSG_NOSIGNAL);
-      if (n <= 0) return;
-      off += static_cast<std::size_t>(n);
-    }
-  }
-
-  std::chrono::milliseconds silence_;
-  int fd_ = -1;
-  std::atomic<bool> stop_{false};
-  std::thread acceptor_;
-  std::mutex mu_;
-  std::vector<std::thread> conns_;
-};
+    send("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n");
+    if (v.at("method") == "tools/call") std::this_thread::sleep_for(silence);  // the server's work
+    std::string event = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":" + result + "}\n\n";
+    std::ostringstream chunk;
+    chunk << std::hex << event.size() << "\r\n" << event << "\r\n0\r\n\r\n";
+    send(chunk.str());
+  };
+}
 
 }  // namespace
 
@@ -246,7 +174,7 @@ class ScriptedSseServer {
 // TypeScript SDK's, waiting on an elicitation answer under load) saw the answer stream "ended
 // without an answer" (the conformance client suite under ASan, intermittently).
 TEST(KeepAliveTimeouts, AReusedConnectionWaitsAsLongAsANewOneForItsAnswer) {
-  ScriptedSseServer server(700ms);
+  ScriptedHttpServer server(sse_without_priming(700ms));
   HttpClientOptions o;
   o.url = "http://127.0.0.1:" + std::to_string(server.port) + "/mcp";
   o.connect_timeout = 3000ms;

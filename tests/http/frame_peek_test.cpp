@@ -3,7 +3,8 @@
 // accepts (the DOM parse it replaced stopped at 32 levels and reported a good answer as none).
 #include <gtest/gtest.h>
 
-#include <future>
+#include <condition_variable>
+#include <mutex>
 
 #include "http/frame_peek.hpp"
 #include "http/http_test_util.hpp"
@@ -21,6 +22,46 @@ std::string nested(std::size_t depth, std::string_view leaf) {
   s.append(depth, '}');
   return s;
 }
+
+// The HTTP client transport on its own, as a session drives it: counts the frames it delivers and
+// the requests it reports failed.
+struct RawHttpClient {
+  std::shared_ptr<mcp::http::HttpClientTransport> t;
+  std::mutex mu;
+  std::condition_variable delivered;
+  int messages = 0;  // guarded by mu
+  std::atomic<int> failures{0};
+
+  // Started and initialized (initialize answered, notifications/initialized sent).
+  ::testing::AssertionResult connect(unsigned short port, bool standalone_stream) {
+    mcp::http::HttpClientOptions o;
+    o.url = "http://127.0.0.1:" + std::to_string(port) + "/mcp";
+    o.standalone_stream = standalone_stream;
+    auto created = mcp::http::HttpClientTransport::create(o);
+    if (!created) return ::testing::AssertionFailure() << created.error().message;
+    t = *created;
+    mcp::Transport::Callbacks cb;
+    cb.on_message = [this](std::string) {
+      std::lock_guard l(mu);
+      ++messages;
+      delivered.notify_all();
+    };
+    cb.on_request_failed = [this](const mcp::jsonrpc::Id&, const mcp::Error&) { ++failures; };
+    if (!t->start(std::move(cb)) || !t->send(kInitialize, request())) return ::testing::AssertionFailure() << "cannot send";
+    if (!wait_for_messages(1)) return ::testing::AssertionFailure() << "initialize was not answered";
+    if (!t->send(kInitialized, mcp::SendInfo{})) return ::testing::AssertionFailure() << "initialized refused";
+    return ::testing::AssertionSuccess();
+  }
+  bool wait_for_messages(int n) {
+    std::unique_lock l(mu);
+    return delivered.wait_for(l, 10s, [&] { return messages >= n; });
+  }
+  static mcp::SendInfo request() {
+    mcp::SendInfo info;
+    info.kind = mcp::SendInfo::Kind::request;
+    return info;
+  }
+};
 
 }  // namespace
 
@@ -110,145 +151,51 @@ TEST(HttpClientRouting, AnAnswerNestedAsDeepAsTheSessionAcceptsIsRoutedAsTheAnsw
   so.prefer_json_response = true;  // the answer is the response's body, routed by its id
   mcp::http::HttpServer http(server, so);
   ASSERT_TRUE(http.start());
-  mcp::http::HttpClientOptions o;
-  o.url = "http://127.0.0.1:" + std::to_string(http.port()) + "/mcp";
-  o.standalone_stream = false;
-  auto t = mcp::http::HttpClientTransport::create(o);
-  ASSERT_TRUE(t);
-  std::atomic<int> messages{0}, failures{0};
-  std::promise<void> initialized, answered;
-  auto init_future = initialized.get_future(), answer_future = answered.get_future();
-  mcp::Transport::Callbacks cb;
-  cb.on_message = [&](std::string) {
-    const int n = ++messages;
-    if (n == 1) initialized.set_value();
-    if (n == 2) answered.set_value();
-  };
-  cb.on_request_failed = [&](const mcp::jsonrpc::Id&, const mcp::Error&) { ++failures; };
-  ASSERT_TRUE((*t)->start(std::move(cb)));
-  mcp::SendInfo request;
-  request.kind = mcp::SendInfo::Kind::request;
-  ASSERT_TRUE((*t)->send(kInitialize, request));
-  ASSERT_EQ(init_future.wait_for(10s), std::future_status::ready);
-  ASSERT_TRUE((*t)->send(kInitialized, mcp::SendInfo{}));
-  ASSERT_TRUE((*t)->send(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deep"}})", request));
-  ASSERT_EQ(answer_future.wait_for(10s), std::future_status::ready);
-  (*t)->close();  // joins the request threads: whatever they would report has been reported
-  EXPECT_EQ(messages.load(), 2);
-  EXPECT_EQ(failures.load(), 0) << "a delivered answer must not also be reported as no answer";
+  RawHttpClient c;
+  ASSERT_TRUE(c.connect(http.port(), /*standalone_stream=*/false));
+  ASSERT_TRUE(c.t->send(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deep"}})", RawHttpClient::request()));
+  ASSERT_TRUE(c.wait_for_messages(2));
+  c.t->close();  // joins the request threads: whatever they would report has been reported
+  EXPECT_EQ(c.messages, 2);
+  EXPECT_EQ(c.failures.load(), 0) << "a delivered answer must not also be reported as no answer";
   http.stop();
 }
 
 namespace {
 
-// A Streamable HTTP endpoint reduced to what the client's stream logic needs, counting what it is
-// asked: initialize answered with a session, other POSTs accepted (202), GET refused (405: no
-// standalone stream offered, so the client's stream thread ends at once).
-class CountingEndpoint {
- public:
-  CountingEndpoint() {
-    std::tie(fd_, port) = loopback_listener();
-    acceptor_ = std::thread([this] {
-      while (!stop_) {
-        pollfd p{fd_, POLLIN, 0};
-        if (::poll(&p, 1, 50) <= 0) continue;
-        int c = ::accept(fd_, nullptr, nullptr);
-        if (c < 0) continue;
-        std::lock_guard l(mu_);
-        conns_.emplace_back([this, c] { serve(c); });
-      }
-    });
-  }
-  ~CountingEndpoint() {
-    stop_ = true;
-    acceptor_.join();
-    std::lock_guard l(mu_);
-    for (auto& t : conns_) t.join();
-    ::close(fd_);
-  }
-  unsigned short port = 0;
-  std::atomic<int> gets{0};
-
- private:
-  void serve(int c) {
-    std::string buf;
-    char tmp[4096];
-    while (!stop_) {
-      const auto head_end = buf.find("\r\n\r\n");
-      if (head_end == std::string::npos) {
-        pollfd p{c, POLLIN, 0};
-        if (::poll(&p, 1, 50) <= 0) continue;
-        const auto got = ::recv(c, tmp, sizeof tmp, 0);
-        if (got <= 0) break;
-        buf.append(tmp, static_cast<std::size_t>(got));
-        continue;
-      }
-      std::string head = buf.substr(0, head_end);
-      std::size_t length = 0;
-      if (auto at = head.find("Content-Length: "); at != std::string::npos) length = std::stoul(head.substr(at + 16));
-      if (buf.size() < head_end + 4 + length) {
-        const auto got = ::recv(c, tmp, sizeof tmp, 0);
-        if (got <= 0) break;
-        buf.append(tmp, static_cast<std::size_t>(got));
-        continue;
-      }
-      const std::string body = buf.substr(head_end + 4, length);
-      buf.erase(0, head_end + 4 + length);
-      std::string answer;
-      if (head.starts_with("GET")) {
-        ++gets;
-        answer = "HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n";
-      } else if (body.find("\"initialize\"") != std::string::npos) {
-        const std::string result = R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},)"
-                                   R"("serverInfo":{"name":"counting","version":"1"}}})";
-        answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nMcp-Session-Id: s1\r\nContent-Length: " +
-                 std::to_string(result.size()) + "\r\n\r\n" + result;
-      } else {
-        answer = "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n";
-      }
-      if (::send(c, answer.data(), answer.size(), MSG_NOSIGNAL) < 0) break;
+// A Streamable HTTP endpoint reduced to what the client's stream logic needs: initialize answered
+// with a session, other POSTs accepted (202), GET refused (405: no standalone stream offered, so the
+// client's stream thread ends at once), counting the GETs.
+ScriptedHttpServer::Respond counting_endpoint(std::atomic<int>& gets) {
+  return [&gets](const ScriptedRequest& r, const ScriptedHttpServer::Send& send) {
+    if (r.head.starts_with("GET")) {
+      ++gets;
+      return send("HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n");
     }
-    ::close(c);
-  }
-
-  int fd_ = -1;
-  std::atomic<bool> stop_{false};
-  std::mutex mu_;
-  std::thread acceptor_;
-  std::vector<std::thread> conns_;
-};
+    if (r.body.find("\"initialize\"") == std::string::npos) return send("HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n");
+    const std::string result = R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},)"
+                               R"("serverInfo":{"name":"counting","version":"1"}}})";
+    send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nMcp-Session-Id: s1\r\nContent-Length: " +
+         std::to_string(result.size()) + "\r\n\r\n" + result);
+  };
+}
 
 }  // namespace
 
 TEST(HttpClientRouting, OnlyTheInitializedNotificationOpensTheStandaloneStream) {
   // The transport looked for the text "notifications/initialized" anywhere in a frame: an answer
   // quoting it (a sampling result's text, say) opened a second standalone stream.
-  CountingEndpoint endpoint;
-  mcp::http::HttpClientOptions o;
-  o.url = "http://127.0.0.1:" + std::to_string(endpoint.port) + "/mcp";
-  o.standalone_stream = true;
-  auto t = mcp::http::HttpClientTransport::create(o);
-  ASSERT_TRUE(t);
-  std::promise<void> initialized;
-  auto init_future = initialized.get_future();
-  std::atomic<int> messages{0};
-  mcp::Transport::Callbacks cb;
-  cb.on_message = [&](std::string) {
-    if (++messages == 1) initialized.set_value();
-  };
-  ASSERT_TRUE((*t)->start(std::move(cb)));
-  mcp::SendInfo request;
-  request.kind = mcp::SendInfo::Kind::request;
-  ASSERT_TRUE((*t)->send(kInitialize, request));
-  ASSERT_EQ(init_future.wait_for(10s), std::future_status::ready);
+  std::atomic<int> gets{0};
+  ScriptedHttpServer endpoint(counting_endpoint(gets));
+  RawHttpClient c;
   // Each send returns once the stream it opens has had its answer, so the counts are final here.
-  ASSERT_TRUE((*t)->send(kInitialized, mcp::SendInfo{}));
-  EXPECT_EQ(endpoint.gets.load(), 1);
+  ASSERT_TRUE(c.connect(endpoint.port, /*standalone_stream=*/true));
+  EXPECT_EQ(gets.load(), 1);
   mcp::SendInfo response;
   response.kind = mcp::SendInfo::Kind::response;
-  ASSERT_TRUE((*t)->send(R"({"jsonrpc":"2.0","id":"s-1","result":{"role":"assistant","model":"m",)"
-                         R"("content":{"type":"text","text":"notifications/initialized"}}})",
-                         response));
-  EXPECT_EQ(endpoint.gets.load(), 1) << "an answer that quotes the method is no initialized notification";
-  (*t)->close();
+  ASSERT_TRUE(c.t->send(R"({"jsonrpc":"2.0","id":"s-1","result":{"role":"assistant","model":"m",)"
+                        R"("content":{"type":"text","text":"notifications/initialized"}}})",
+                        response));
+  EXPECT_EQ(gets.load(), 1) << "an answer that quotes the method is no initialized notification";
+  c.t->close();
 }

@@ -14,11 +14,13 @@
 #include <boost/json.hpp>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <tuple>
 #include <utility>
@@ -296,6 +298,93 @@ inline std::pair<int, unsigned short> loopback_listener() {
   ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len);
   return {fd, ntohs(sa.sin_port)};
 }
+
+// A loopback HTTP/1.1 server whose every answer a test scripts: it accepts on a thread of its own
+// and serves each connection on another, kept alive, calling `respond` once per request with the
+// request's head and body and a `send` that writes to the connection. Every read is polled, so
+// destroying it never waits on a peer.
+struct ScriptedRequest {
+  std::string head;  // request line and headers, without the blank line
+  std::string body;
+};
+class ScriptedHttpServer {
+ public:
+  using Send = std::function<void(std::string_view)>;
+  using Respond = std::function<void(const ScriptedRequest&, const Send&)>;
+
+  explicit ScriptedHttpServer(Respond respond) : respond_(std::move(respond)) {
+    std::tie(fd_, port) = loopback_listener();
+    acceptor_ = std::thread([this] {
+      while (!stop_) {
+        pollfd p{fd_, POLLIN, 0};
+        if (::poll(&p, 1, 50) <= 0) continue;
+        int c = ::accept(fd_, nullptr, nullptr);
+        if (c < 0) continue;
+        ++connections;
+        std::lock_guard l(mu_);
+        conns_.emplace_back([this, c] {
+          serve(c);
+          ::close(c);
+        });
+      }
+    });
+  }
+  ~ScriptedHttpServer() {
+    stop_ = true;
+    acceptor_.join();
+    std::lock_guard l(mu_);
+    for (auto& t : conns_) t.join();
+    ::close(fd_);
+  }
+  ScriptedHttpServer(const ScriptedHttpServer&) = delete;
+  ScriptedHttpServer& operator=(const ScriptedHttpServer&) = delete;
+
+  unsigned short port = 0;
+  std::atomic<int> connections{0};
+
+ private:
+  // Reads until `n` bytes are buffered; false once the peer is gone or the server stops.
+  bool fill(int c, std::string& buf, std::size_t n) {
+    char tmp[4096];
+    while (buf.size() < n && !stop_) {
+      pollfd p{c, POLLIN, 0};
+      if (::poll(&p, 1, 50) <= 0) continue;
+      auto got = ::recv(c, tmp, sizeof tmp, 0);
+      if (got <= 0) return false;
+      buf.append(tmp, static_cast<std::size_t>(got));
+    }
+    return buf.size() >= n;
+  }
+  void serve(int c) {
+    const Send send = [c](std::string_view s) {
+      while (!s.empty()) {
+        auto n = ::send(c, s.data(), s.size(), MSG_NOSIGNAL);
+        if (n <= 0) return;
+        s.remove_prefix(static_cast<std::size_t>(n));
+      }
+    };
+    std::string buf;
+    for (;;) {
+      std::size_t end;
+      while ((end = buf.find("\r\n\r\n")) == std::string::npos)
+        if (!fill(c, buf, buf.size() + 1)) return;
+      ScriptedRequest r{buf.substr(0, end), {}};
+      std::size_t length = 0;
+      if (auto at = r.head.find("Content-Length: "); at != std::string::npos) length = std::stoul(r.head.substr(at + 16));
+      if (!fill(c, buf, end + 4 + length)) return;
+      r.body = buf.substr(end + 4, length);
+      buf.erase(0, end + 4 + length);
+      respond_(r, send);
+    }
+  }
+
+  Respond respond_;
+  int fd_ = -1;
+  std::atomic<bool> stop_{false};
+  std::thread acceptor_;
+  std::mutex mu_;
+  std::vector<std::thread> conns_;
+};
 
 // ---- server fixture -----------------------------------------------------------------------------
 

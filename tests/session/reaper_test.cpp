@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <future>
 #include <memory>
 #include <thread>
@@ -14,38 +15,18 @@ using namespace std::chrono_literals;
 namespace {
 
 // In a child process: a thread hands itself to the reaper, as a transport's thread does when its
-// last reference goes on it, and has more to do afterwards; main() then exits. A detached thread
-// would be killed by exit() before it finished (the tail never prints); a reaped one ends first.
-[[noreturn]] void exit_while_a_reaped_thread_finishes() {
+// last reference goes on it, then runs `tail` (the rest of its owner's destructor); main() exits
+// as soon as the thread was handed in.
+[[noreturn]] void exit_after_handing_in(std::function<void()> tail) {
   auto self = std::make_shared<std::thread>();
   std::promise<void> started, handed;
   auto start = started.get_future();
   auto handed_in = handed.get_future();
-  *self = std::thread([self, start = std::move(start), &handed]() mutable {
+  *self = std::thread([self, start = std::move(start), &handed, tail = std::move(tail)]() mutable {
     start.wait();
     mcp::detail::reap(std::move(*self));
     handed.set_value();
-    // The rest of an owner's destructor: long enough that exit() would overtake it.
-    std::this_thread::sleep_for(300ms);
-    std::fputs("the reaped thread ran to its end\n", stderr);
-  });
-  started.set_value();
-  handed_in.wait();
-  std::exit(0);
-}
-
-// In a child process: a thread hands itself in and then never ends (an owner's teardown stuck on
-// something); main() exits. The exit waits a bounded time for it, then goes on.
-[[noreturn]] void exit_while_a_reaped_thread_is_stuck() {
-  auto self = std::make_shared<std::thread>();
-  std::promise<void> started, handed;
-  auto start = started.get_future();
-  auto handed_in = handed.get_future();
-  *self = std::thread([self, start = std::move(start), &handed]() mutable {
-    start.wait();
-    mcp::detail::reap(std::move(*self));
-    handed.set_value();
-    std::promise<void>().get_future().wait();  // never set
+    tail();
   });
   started.set_value();
   handed_in.wait();
@@ -57,12 +38,18 @@ namespace {
 TEST(Reaper, AThreadThatNeverEndsDoesNotHoldTheExit) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   // Without the bound the child never exits and the test hangs until ctest's timeout.
-  EXPECT_EXIT(exit_while_a_reaped_thread_is_stuck(), testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(exit_after_handing_in([] { std::promise<void>().get_future().wait(); }),  // never set
+              testing::ExitedWithCode(0), "");
 }
 
 TEST(Reaper, AThreadHandedInEndsBeforeTheProcessExits) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(exit_while_a_reaped_thread_finishes(), testing::ExitedWithCode(0), "the reaped thread ran to its end");
+  // A detached thread would be killed by exit() before its tail printed; a reaped one ends first.
+  EXPECT_EXIT(exit_after_handing_in([] {
+                std::this_thread::sleep_for(300ms);  // long enough that exit() would overtake it
+                std::fputs("the reaped thread ran to its end\n", stderr);
+              }),
+              testing::ExitedWithCode(0), "the reaped thread ran to its end");
 }
 
 TEST(Reaper, EveryHandedThreadIsJoined) {
