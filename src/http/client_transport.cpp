@@ -5,16 +5,15 @@
 #include <condition_variable>
 #include <future>
 #include <set>
-#include <thread>
 
 #include "http/client_conn.hpp"
 #include "http/frame_peek.hpp"
 #include "http/header_value.hpp"
 #include "http/outbound.hpp"
+#include "http/workers.hpp"
 #include "http/sse.hpp"
 #include "log/log.hpp"
 #include "session/inside.hpp"
-#include "session/reaper.hpp"
 #include "mcp/jsonrpc/codec.hpp"
 #include "mcp/protocol/stateless.hpp"
 
@@ -77,24 +76,17 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     // max_concurrent_requests at once (a flood of calls must not become a flood of threads).
     auto self = shared_from_this();
     std::lock_guard lock(mu_);
-    reap_finished_threads();
+    workers_.reap();
     if (requests_running_ >= opts_.max_concurrent_requests) {
       return fail(Error::internal("too many requests in flight to " + ep_.url + " (" + std::to_string(requests_running_) +
                                   ", max_concurrent_requests); send it again once some are answered"));
     }
     auto stateless_key = out.stateless_version ? std::optional(jsonrpc::id_key(out.id)) : std::nullopt;
-    auto done = std::make_shared<std::atomic<bool>>(false);
-    threads_.reserve(threads_.size() + 1);  // nothing throws between the thread's start and its keeping
-    try {
-      std::thread t([self, done, frame = std::move(frame), out = std::move(out), headers = info.headers]() mutable {
-        self->post_request(std::move(frame), out, headers);
-        self->request_ended();
-        done->store(true);
-      });
-      threads_.push_back(Worker{std::move(t), done});
-    } catch (const std::system_error& e) {
-      return fail(Error::internal("cannot start a thread for a request to " + ep_.url + ": " + e.what()));
-    }
+    auto no_thread = workers_.spawn([self, frame = std::move(frame), out = std::move(out), headers = info.headers]() mutable {
+      self->post_request(std::move(frame), out, headers);
+      self->request_ended();
+    });
+    if (no_thread) return fail(Error::internal("cannot start a thread for a request to " + ep_.url + ": " + *no_thread));
     ++requests_running_;
     if (stateless_key) stateless_inflight_.emplace(std::move(*stateless_key), nullptr);
     return {};
@@ -481,7 +473,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     {
       std::lock_guard lock(mu_);
       if (closed_) return;
-      threads_.push_back(Worker{std::thread([self, opened] {
+      auto no_thread = workers_.spawn([self, opened] {
         StreamState st{std::nullopt, self->opts_.default_retry, false};
         int failures = 0;
         bool first = true;
@@ -499,7 +491,11 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
           }
           if (!self->wait_for(st.retry)) return;
         }
-      }), std::make_shared<std::atomic<bool>>(false)});
+      });
+      if (no_thread) {
+        MCP_LOG_WARN("http client: no thread for the standalone GET stream: {}", *no_thread);
+        return;
+      }
     }
     fut.wait_for(opts_.connect_timeout);
   }
@@ -550,32 +546,20 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   static constexpr std::chrono::milliseconds kIdleReuse{2000};
   static constexpr std::chrono::milliseconds kDrainAfterAnswer{200};
   std::vector<std::pair<std::unique_ptr<ClientConn>, std::chrono::steady_clock::time_point>> idle_;
-  // Request threads mark themselves done; send() joins finished ones so they do not pile up.
-  struct Worker {
-    std::thread thread;
-    std::shared_ptr<std::atomic<bool>> done;
-  };
   void request_ended() {
     std::lock_guard lock(mu_);
     --requests_running_;
   }
-  std::size_t requests_running_ = 0;  // request threads not yet at their end (guarded by mu_)
-  void reap_finished_threads() {  // requires mu_
-    std::erase_if(threads_, [](Worker& w) { return w.done->load() && (w.thread.join(), true); });
-  }
   void join_workers() {
-    std::vector<Worker> threads;
+    Workers taken;
     {
       std::lock_guard lock(mu_);
-      threads.swap(threads_);
+      taken = workers_.take();
     }
-    for (auto& w : threads) {
-      // The last reference went on a request thread (its own `self`): it cannot join itself.
-      if (w.thread.get_id() == std::this_thread::get_id()) detail::reap(std::move(w.thread));
-      else w.thread.join();
-    }
+    taken.join();
   }
-  std::vector<Worker> threads_;
+  Workers workers_;                   // guarded by mu_
+  std::size_t requests_running_ = 0;  // request threads not yet at their end (guarded by mu_)
 };
 
 }  // namespace
