@@ -6,7 +6,10 @@
 namespace mcp::http {
 
 Outbound Outbound::read(const std::string& frame) {
-  FramePeek peek = peek_frame(frame);
+  // Our own frame, however deep the caller nested it: its id must be read, so that the peer's
+  // refusal (nesting past its limit, say) is routed back to the request.
+  constexpr std::size_t kOwnFrameDepth = 1024;
+  FramePeek peek = peek_frame(frame, kOwnFrameDepth);
   Outbound out;
   if (peek.id) out.id = std::move(*peek.id);
   if (peek.method) out.method = std::move(*peek.method);

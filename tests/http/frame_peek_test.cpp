@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "http/frame_peek.hpp"
+#include "http/outbound.hpp"
 #include "http/http_test_util.hpp"
 #include "mcp/http/client_transport.hpp"
 
@@ -198,4 +199,17 @@ TEST(HttpClientRouting, OnlyTheInitializedNotificationOpensTheStandaloneStream) 
                         response));
   EXPECT_EQ(gets.load(), 1) << "an answer that quotes the method is no initialized notification";
   c.t->close();
+}
+
+TEST(HttpOutbound, AFrameOfOursIsReadHoweverDeepItsArguments) {
+  // The peer refuses arguments nested past its limit, answering with the request's id: the id must
+  // be read from our own frame whatever its depth, or that answer has no request to go to.
+  std::string args;
+  for (int i = 0; i < 100; ++i) args += "[";
+  args.append(100, ']');
+  auto out = mcp::http::Outbound::read(R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"x","arguments":{"a":)" +
+                                       args + "}}}");
+  EXPECT_EQ(out.id, boost::json::value(9));
+  EXPECT_EQ(out.method, "tools/call");
+  EXPECT_EQ(out.name, "x");
 }
