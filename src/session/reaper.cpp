@@ -2,8 +2,8 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
-#include <memory>
 #include <mutex>
 #include <system_error>
 
@@ -13,57 +13,21 @@ namespace mcp::detail {
 
 namespace {
 
-// Shared by the reaper and its thread, so that a thread left running at exit (~Reaper) still has
-// what it uses.
-struct ReaperState {
-  std::mutex mu;
-  std::condition_variable wake;  // the reaper thread: a thread was handed in, or the process exits
-  std::condition_variable idle;  // the exit: every handed thread is joined
-  std::deque<std::thread> queue;
-  std::size_t joining = 0;
-  bool stopping = false;
-
-  bool drained() const { return queue.empty() && joining == 0; }
-
-  void loop() {
-    std::unique_lock lock(mu);
-    for (;;) {
-      wake.wait(lock, [&] { return stopping || !queue.empty(); });
-      if (queue.empty()) return;  // stopping, and every handed thread joined
-      std::thread t = std::move(queue.front());
-      queue.pop_front();
-      ++joining;
-      lock.unlock();
-      t.join();  // the thread is in its owner's last steps: a short wait
-      lock.lock();
-      --joining;
-      if (drained()) idle.notify_all();
-    }
-  }
-};
-
+// Never destroyed (a thread may reap itself during static destruction, after any destructor of
+// ours would have run); it finishes its work at exit instead (finish_at_exit).
 class Reaper {
  public:
-  // At exit (static destruction, in the reverse order of construction): whatever was handed in
-  // ends before the statics and atexit handlers set up before the first reap() go. A thread that
-  // does not end (its owner's teardown stuck on something) must not hold the exit forever: after
-  // kExitWait it is left running, as a detached thread was.
-  ~Reaper() {
-    std::unique_lock lock(state_->mu);
-    const bool drained = state_->idle.wait_for(lock, kExitWait, [&] { return state_->drained(); });
-    state_->stopping = true;
-    lock.unlock();
-    state_->wake.notify_one();
-    if (!thread_.joinable()) return;
-    if (drained) thread_.join();
-    else thread_.detach();
-  }
-
   void adopt(std::thread t) noexcept {
-    std::unique_lock lock(state_->mu);
+    std::unique_lock lock(mu_);
+    if (exited_) {
+      // The exit already waited for what was handed in; the process is ending anyway.
+      lock.unlock();
+      t.detach();
+      return;
+    }
     if (!thread_.joinable()) {
       try {
-        thread_ = std::thread([state = state_] { state->loop(); });
+        thread_ = std::thread([this] { loop(); });
       } catch (const std::system_error& e) {
         lock.unlock();
         MCP_LOG_ERROR("reaper: cannot start its thread ({}); a finishing thread is detached", e.what());
@@ -71,26 +35,66 @@ class Reaper {
         return;
       }
     }
-    state_->queue.push_back(std::move(t));
+    queue_.push_back(std::move(t));
     lock.unlock();
-    state_->wake.notify_one();
+    wake_.notify_one();
   }
 
   std::size_t pending() {
-    std::lock_guard lock(state_->mu);
-    return state_->queue.size() + state_->joining;
+    std::lock_guard lock(mu_);
+    return queue_.size() + joining_;
+  }
+
+  // At exit (an atexit handler registered at the first reap(), so it runs before the handlers and
+  // static destructors of what was set up earlier, OpenSSL's included): whatever was handed in
+  // ends first. A thread that does not end (its owner's teardown stuck on something) must not hold
+  // the exit forever: after kExitWait it is left running, as a detached thread was.
+  void finish_at_exit() {
+    std::unique_lock lock(mu_);
+    const bool drained = idle_.wait_for(lock, kExitWait, [&] { return queue_.empty() && joining_ == 0; });
+    exited_ = true;
+    lock.unlock();
+    wake_.notify_one();
+    if (!thread_.joinable()) return;
+    if (drained) thread_.join();
+    else thread_.detach();
   }
 
  private:
+  void loop() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      wake_.wait(lock, [&] { return exited_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // exiting, and every handed thread joined
+      std::thread t = std::move(queue_.front());
+      queue_.pop_front();
+      ++joining_;
+      lock.unlock();
+      t.join();  // the thread is in its owner's last steps: a short wait
+      lock.lock();
+      --joining_;
+      if (queue_.empty() && joining_ == 0) idle_.notify_all();
+    }
+  }
+
   static constexpr std::chrono::seconds kExitWait{2};
-  std::shared_ptr<ReaperState> state_ = std::make_shared<ReaperState>();
+  std::mutex mu_;
+  std::condition_variable wake_;  // the reaper thread: a thread was handed in, or the process exits
+  std::condition_variable idle_;  // the exit: every handed thread is joined
+  std::deque<std::thread> queue_;
+  std::size_t joining_ = 0;
+  bool exited_ = false;
   std::thread thread_;
 };
 
 // Built at the first reap(), after whatever the reaped threads' owners set up first.
 Reaper& reaper() {
-  static Reaper r;
-  return r;
+  static Reaper* const r = [] {
+    auto* made = new Reaper;
+    std::atexit([] { reaper().finish_at_exit(); });
+    return made;
+  }();
+  return *r;
 }
 
 }  // namespace
