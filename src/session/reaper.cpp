@@ -40,9 +40,9 @@ class Reaper {
     wake_.notify_one();
   }
 
-  std::size_t pending() {
-    std::lock_guard lock(mu_);
-    return queue_.size() + joining_;
+  bool wait_reaped(std::chrono::milliseconds bound) {
+    std::unique_lock lock(mu_);
+    return idle_.wait_for(lock, bound, [&] { return drained(); });
   }
 
   // At exit (an atexit handler registered at the first reap(), so it runs before the handlers and
@@ -51,16 +51,17 @@ class Reaper {
   // the exit forever: after kExitWait it is left running, as a detached thread was.
   void finish_at_exit() {
     std::unique_lock lock(mu_);
-    const bool drained = idle_.wait_for(lock, kExitWait, [&] { return queue_.empty() && joining_ == 0; });
+    const bool all_joined = idle_.wait_for(lock, kExitWait, [&] { return drained(); });
     exited_ = true;
     lock.unlock();
     wake_.notify_one();
     if (!thread_.joinable()) return;
-    if (drained) thread_.join();
+    if (all_joined) thread_.join();
     else thread_.detach();
   }
 
  private:
+  bool drained() const { return queue_.empty() && joining_ == 0; }  // requires mu_
   void loop() {
     std::unique_lock lock(mu_);
     for (;;) {
@@ -73,7 +74,7 @@ class Reaper {
       t.join();  // the thread is in its owner's last steps: a short wait
       lock.lock();
       --joining_;
-      if (queue_.empty() && joining_ == 0) idle_.notify_all();
+      if (drained()) idle_.notify_all();
     }
   }
 
@@ -103,6 +104,6 @@ void reap(std::thread self) noexcept {
   if (self.joinable()) reaper().adopt(std::move(self));
 }
 
-std::size_t threads_reaping() { return reaper().pending(); }
+bool wait_reaped(std::chrono::milliseconds bound) { return reaper().wait_reaped(bound); }
 
 }  // namespace mcp::detail

@@ -10,6 +10,7 @@
 // (OpenSSL, say) are torn down; one that has not ended within two seconds is left running then.
 #pragma once
 
+#include <chrono>
 #include <thread>
 
 namespace mcp::detail {
@@ -18,7 +19,8 @@ namespace mcp::detail {
 // left to start the reaper on, `self` is detached, as before. `self` must not be the reaper's own.
 void reap(std::thread self) noexcept;
 
-// How many handed threads are not joined yet (for tests).
-std::size_t threads_reaping();
+// Waits up to `bound` until every thread handed in so far is joined; false if some is not by then
+// (for tests).
+bool wait_reaped(std::chrono::milliseconds bound);
 
 }  // namespace mcp::detail

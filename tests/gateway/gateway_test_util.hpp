@@ -18,13 +18,13 @@
 
 namespace mcp::gateway_test {
 
-// A program of the build (MCP_BIN, set by ctest; else the build's bin folder).
+// A program of the build (its bin folder, or MCP_BIN).
 inline std::string bin(const std::string& program) {
   const char* b = std::getenv("MCP_BIN");
   return std::string(b ? b : MCP_GATEWAY_BIN_FALLBACK) + "/" + program;
 }
 
-// The reference TypeScript servers' folder (MCP_NODE_DIR, set by ctest; else the project's .deps/node).
+// The reference TypeScript servers' folder (the project's .deps/node, or MCP_NODE_DIR).
 inline std::filesystem::path node_dir() {
   const char* v = std::getenv("MCP_NODE_DIR");
   return v && *v ? std::filesystem::path(v)

@@ -46,8 +46,5 @@ TEST(Workers, JoinedFromOneOfTheirOwnThreadsThatThreadIsHandedToTheReaper) {
     }));
   }
   ASSERT_TRUE(joined.wait());
-  // The handed thread is joined by the reaper once it ends.
-  const auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (mcp::detail::threads_reaping() > 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
-  EXPECT_EQ(mcp::detail::threads_reaping(), 0u);
+  EXPECT_TRUE(mcp::detail::wait_reaped(10s)) << "a handed thread was never joined";
 }

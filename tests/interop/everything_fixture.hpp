@@ -4,7 +4,7 @@
 //
 // Our C++ client (mcp::Client over mcp::ChildProcessTransport) against the reference
 // TypeScript server @modelcontextprotocol/server-everything, run in stdio mode with the Node 22 of
-// .deps/node (MCP_NODE_DIR, set by ctest). Each test starts its own server process.
+// .deps/node (or MCP_NODE_DIR). Each test starts its own server process.
 //
 // The client declares sampling (answered with a canned assistant message), elicitation in form and
 // URL mode (forms are filled from the requested schema's defaults, or simple values), and roots. The

@@ -71,8 +71,5 @@ TEST(Reaper, EveryHandedThreadIsJoined) {
   }
   go.set_value();
   for (auto& f : handed) ASSERT_EQ(f.wait_for(10s), std::future_status::ready);
-  // Joined by the reaper's thread: wait (bounded) until it has none left.
-  const auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (mcp::detail::threads_reaping() > 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
-  EXPECT_EQ(mcp::detail::threads_reaping(), 0u);
+  EXPECT_TRUE(mcp::detail::wait_reaped(10s)) << "a handed thread was never joined";
 }

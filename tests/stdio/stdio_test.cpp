@@ -220,13 +220,12 @@ TEST(FdTransport, RequestsReceivedBeforeEndOfInputAreStillAnswered) {
 }
 
 // mcp-inspect -- COMMAND: our client program inspecting our everything-server over stdio, as
-// scripts/run.sh runs it. Both are built into MCP_BIN (set by ctest; build/bin otherwise).
+// scripts/run.sh runs it. Both are those of the build the test belongs to (MCP_BIN overrides).
 class McpInspect : public ::testing::Test {
  protected:
   void SetUp() override {
     const char* env = std::getenv("MCP_BIN");
-    bin_ = env != nullptr && *env != '\0' ? std::filesystem::path(env)
-                                          : std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "build" / "bin";
+    bin_ = env != nullptr && *env != '\0' ? std::filesystem::path(env) : std::filesystem::path(MCP_STDIO_BIN_FALLBACK);
     for (const char* b : {"mcp-inspect", "everything-server"})
       ASSERT_TRUE(std::filesystem::exists(bin_ / b)) << b << " is not built in " << bin_;
     dir_ = std::filesystem::temp_directory_path() /
