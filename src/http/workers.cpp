@@ -26,10 +26,7 @@ void Workers::reap() {
 }
 
 void Workers::join() noexcept {
-  for (auto& w : threads_) {
-    if (w.thread.get_id() == std::this_thread::get_id()) detail::reap(std::move(w.thread));
-    else w.thread.join();
-  }
+  for (auto& w : threads_) detail::join_or_reap(w.thread);
   threads_.clear();
 }
 

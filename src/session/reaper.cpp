@@ -104,6 +104,12 @@ void reap(std::thread self) noexcept {
   if (self.joinable()) reaper().adopt(std::move(self));
 }
 
+void join_or_reap(std::thread& t) noexcept {
+  if (!t.joinable()) return;
+  if (t.get_id() == std::this_thread::get_id()) reap(std::move(t));
+  else t.join();
+}
+
 bool wait_reaped(std::chrono::milliseconds bound) { return reaper().wait_reaped(bound); }
 
 }  // namespace mcp::detail

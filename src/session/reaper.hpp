@@ -19,6 +19,10 @@ namespace mcp::detail {
 // left to start the reaper on, `self` is detached, as before. `self` must not be the reaper's own.
 void reap(std::thread self) noexcept;
 
+// What an owner's destructor does with its thread: joins `t`, or, when called on `t` itself (the
+// owner's last reference went there), hands it to reap(). Nothing if `t` is not joinable.
+void join_or_reap(std::thread& t) noexcept;
+
 // Waits up to `bound` until every thread handed in so far is joined; false if some is not by then
 // (for tests).
 bool wait_reaped(std::chrono::milliseconds bound);

@@ -37,10 +37,7 @@ FdTransport::FdTransport(int read_fd, int write_fd, FdTransportOptions options)
 
 FdTransport::~FdTransport() {
   close();
-  if (reader_.joinable()) {
-    if (reader_.get_id() == std::this_thread::get_id()) detail::reap(std::move(reader_));  // released by its own callback
-    else reader_.join();
-  }
+  detail::join_or_reap(reader_);  // the reader's own thread if released by its own callback
   for (int fd : wake_) if (fd >= 0) ::close(fd);
 }
 

@@ -26,10 +26,7 @@ class MemoryEnd final : public Transport {
   MemoryEnd(std::shared_ptr<Link> link, int side) : link_(std::move(link)), side_(side) {}
   ~MemoryEnd() override {
     close();
-    if (thread_.joinable()) {
-      if (thread_.get_id() == std::this_thread::get_id()) detail::reap(std::move(thread_));  // released by its own callback
-      else thread_.join();
-    }
+    detail::join_or_reap(thread_);  // its own thread if released by its own callback
   }
 
   Result<void> start(Callbacks cb) override {
