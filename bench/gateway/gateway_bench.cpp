@@ -2,14 +2,17 @@
 // and alternating in rounds, for three upstreams: in-process (memory transports: the gateway's own
 // cost alone), a stdio child (everything-server) and a Streamable HTTP one (everything-server
 // --http). Pinning, a policy (one deny pattern), the audit log (SQLite in a state folder on disk)
-// and metrics are all on. Prints p50/p99 of each path and the added p50, then throughput with 4
+// and metrics are all on. One more row, in-process-floor, is not through the gateway: its second
+// column calls a tool of the same upstream whose handler does the gateway's per-call trust work,
+// the most a gateway of any design, with that work on, could keep. Prints p50/p99 of each path and the added p50, then throughput with 4
 // concurrent callers (alternating in rounds as well), then the memory of 1,000 idle client
 // sessions on the proxy's server.
 //
 //   bench_gateway [--iterations N] [--bin DIR] [--state DIR] [--only NAME] [--profile COLUMN] [--callers K]
 //     N: calls per path per round (default 5000); DIR: where everything-server is (default: this
 //     program's folder); --state: the state folder (default: a new folder under the current one,
-//     so on disk, not tmpfs); --only: one row (in-process, in-process-threaded, stdio, http);
+//     so on disk, not tmpfs); --only: one row (in-process, in-process-threaded, in-process-inline,
+//     in-process-floor, stdio, http);
 //     --profile gateway|direct: only that column's throughput loop of each row, N calls, with
 //     the CPU each call took, and nothing else (a run to attach a profiler to); --callers: the
 //     concurrent callers of the throughput loops (default 4).
@@ -27,8 +30,12 @@
 #include <thread>
 #include <vector>
 
+#include "gateway/call_record.hpp"
+#include "gateway/policy.hpp"
 #include "gateway/proxy.hpp"
 #include "gateway/state.hpp"
+#include "mcp/trust/jcs.hpp"
+#include "mcp/trust/sha256.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/http/client_transport.hpp"
 #include "mcp/stdio/child_process.hpp"
@@ -110,6 +117,7 @@ struct Pair {
   std::shared_ptr<Client> direct;
   std::shared_ptr<Client> through;
   std::shared_ptr<gateway::Proxy> proxy;
+  std::string through_tool = tool;  // the floor row calls another tool of the same server
 };
 
 Pair make_pair(const std::string& name, const std::string& tool, std::shared_ptr<Client> direct,
@@ -131,7 +139,7 @@ void report(const Pair& p, int iterations) {
   std::vector<double> d, g;
   for (int round = 0; round < 4; ++round) {  // alternating, so both paths see the same machine
     auto dd = time_calls(*p.direct, p.tool, iterations / 4);
-    auto gg = time_calls(*p.through, p.tool, iterations / 4);
+    auto gg = time_calls(*p.through, p.through_tool, iterations / 4);
     d.insert(d.end(), dd.begin(), dd.end());
     g.insert(g.end(), gg.begin(), gg.end());
   }
@@ -141,7 +149,7 @@ void report(const Pair& p, int iterations) {
   // the spread.
   double d_calls = 0, d_seconds = 0, g_calls = 0, g_seconds = 0, low = 1e9, high = 0;
   for (int round = 0; round < 4; ++round) {
-    const double rd = throughput(*p.direct, p.tool, iterations / 4), rg = throughput(*p.through, p.tool, iterations / 4);
+    const double rd = throughput(*p.direct, p.tool, iterations / 4), rg = throughput(*p.through, p.through_tool, iterations / 4);
     const double calls = iterations / 4 / g_callers * g_callers;
     d_calls += calls;
     d_seconds += calls / rd;
@@ -189,6 +197,41 @@ int main(int argc, char** argv) {
   echo.input_schema = json::object{{"type", "object"}};
   upstream->add_tool(echo, [](const json::object&, RequestContext&) { return Result<CallToolResult>(CallToolResult::text("ok")); },
                      ToolOptions{.non_blocking = true});
+  // The floor: what a gateway with no session of its own could at best keep. The upstream's own
+  // handler does the proxy's per-call trust work (policy, pin state, arguments' digest, the call
+  // record journaled, metrics), so a client calling it pays that work and nothing else of a
+  // gateway's: not its sessions, nor reading and forwarding the frames.
+  const std::string floor_server = "floor";
+  gateway::ItemPolicy floor_policy;
+  floor_policy.deny = {"*delete*"};
+  auto floor_metrics = std::make_shared<gateway::Metrics>();
+  Tool audited = echo;
+  audited.name = "echo_audited";
+  if (!state->pins->observe(floor_server, ListKind::tools, audited.name, to_json(audited).as_object(), gateway::NewItems::allow))
+    die("pin the floor's tool");
+  upstream->add_tool(
+      audited,
+      [&](const json::object& args, RequestContext& ctx) -> Result<CallToolResult> {
+        const auto start = Clock::now();
+        if (auto denied = gateway::policy_refusal(floor_policy, floor_server, Target{ListKind::tools, "echo"}))
+          return fail(std::move(*denied));
+        if (!state->pins->state(floor_server, ListKind::tools, "echo_audited")) return fail(Error::internal("pin state"));
+        auto canonical = trust::canonicalize(json::value(args));
+        const std::string digest = canonical ? trust::sha256_tag(*canonical) : std::string("(not canonicalisable)");
+        auto r = Result<CallToolResult>(CallToolResult::text("ok"));
+        const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
+        floor_metrics->observe(floor_server, "tools/call", "ok", elapsed);
+        auto text = gateway::call_record_text(gateway::CallRecord{.server = floor_server,
+                                                                  .method = "tools/call",
+                                                                  .item = "echo",
+                                                                  .arguments = digest,
+                                                                  .client = ctx.session_id(),
+                                                                  .latency_us = elapsed.count(),
+                                                                  .outcome = "ok"});
+        if (!text || !state->audit->append_call_canonical(*text)) return fail(Error::internal("record"));
+        return r;
+      },
+      ToolOptions{.non_blocking = true});
   auto in_process = [&](bool inline_link) {
     auto [a, b] = inline_link ? make_direct_transport_pair() : make_memory_transport_pair();
     if (!upstream->connect(a)) die("upstream session");
@@ -212,6 +255,11 @@ int main(int argc, char** argv) {
   // Every link inline, the clients' too: no thread hand-off on either path, so both columns are
   // the work alone (what a call costs in CPU, and what the gateway adds to it).
   pairs.push_back(make_pair("in-process-inline", "echo", in_process(true), in_process(true), *state, state_dir, true));
+  {
+    // Not through the gateway: the same upstream, its audited tool (above). No proxy of its own.
+    pairs.push_back(Pair{.name = "in-process-floor", .tool = "echo", .direct = in_process(false), .through = in_process(false),
+                         .proxy = nullptr, .through_tool = "echo_audited"});
+  }
   pairs.push_back(make_pair("stdio", "test_simple_text", child({}), child({}), *state, state_dir));
 
   // HTTP: one everything-server --http; the direct client and the proxy's each have a session.
@@ -240,7 +288,8 @@ int main(int argc, char** argv) {
     for (const auto& p : pairs) {
       if (!only.empty() && p.name != only) continue;
       const double c0 = cpu_seconds();
-      const double rate = throughput(profile == "direct" ? *p.direct : *p.through, p.tool, iterations);
+      const double rate = profile == "direct" ? throughput(*p.direct, p.tool, iterations)
+                                              : throughput(*p.through, p.through_tool, iterations);
       std::printf("%s %s: %.0f calls/s, %.1f us of CPU per call (every thread)\n", p.name.c_str(), profile.c_str(), rate,
                   (cpu_seconds() - c0) * 1e6 / iterations);
     }
