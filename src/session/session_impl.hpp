@@ -12,6 +12,7 @@
 #include "mcp/protocol/methods.hpp"
 #include "mcp/protocol/stateless.hpp"
 #include "mcp/session/session.hpp"
+#include "session/spin_advisor.hpp"
 #include "session/timer.hpp"
 #include "mcp/session/thread_pool.hpp"
 
@@ -36,6 +37,10 @@ struct Pending {
   Clock::time_point hard_deadline = Clock::time_point::max();
   std::chrono::milliseconds timeout{};
   bool reset_on_progress = true;
+  // request(): when it was sent, so that its answer's arrival teaches the session's SpinAdvisor.
+  // Set before the request goes out, read by the thread that receives the answer. Unset (and
+  // nothing learnt) for request_async(), whose caller does not wait.
+  Clock::time_point sent_at{};
 
   // request_async(): called with the answer instead of storing it in `result`.
   std::function<void(Result<json::value>)> on_done;
@@ -113,6 +118,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   std::mutex mu;
   std::int64_t next_id = 0;
   std::unordered_map<std::int64_t, std::shared_ptr<detail::Pending>> outbound;
+  detail::SpinAdvisor spin;  // whether request()'s callers spin for their answers
   std::unordered_map<std::string, CancellationToken> inbound;  // by id_key; running or queued
   std::unordered_map<std::string, std::size_t> inbound_sizes;   // their frames' sizes
   std::size_t inbound_bytes = 0;                               // the sum: bounded by max_pending_inbound_bytes

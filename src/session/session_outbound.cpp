@@ -145,6 +145,7 @@ void Session::Impl::complete(const jsonrpc::Id& id, Result<json::value> r) {
     p = std::move(it->second);
     outbound.erase(it);
   }
+  if (p->sent_at != Clock::time_point{}) spin.answered(Clock::now() - p->sent_at);
   p->complete(std::move(r));
 }
 
@@ -167,8 +168,11 @@ void Session::request_async(std::string_view method, const json::object& params,
   impl_->arm_timeout(*id, p, std::string(method), options.related_request_id);
 }
 
+bool Session::spins_for_answers() const { return impl_->spin.spin(); }
+
 Result<json::value> Session::request(std::string_view method, const json::object& params, RequestOptions options) {
   auto p = make_pending(options, impl_->opts.request_timeout);
+  p->sent_at = Clock::now();
   auto sent_id = impl_->send_request(method, params, options, p);
   if (!sent_id) return fail(sent_id.error());
   const std::int64_t id = *sent_id;
@@ -179,9 +183,13 @@ Result<json::value> Session::request(std::string_view method, const json::object
   });
 
   // Most answers on a local transport arrive within tens of microseconds: spinning that long
-  // first saves the futex sleep and wake-up that would otherwise dominate a round trip.
-  for (auto spin_until = Clock::now() + std::chrono::microseconds(50);
-       !p->done.load(std::memory_order_acquire) && Clock::now() < spin_until;) {
+  // first saves the futex sleep and wake-up that would otherwise dominate a round trip. Only
+  // while this session's answers do come that quickly (spin_advisor.hpp): otherwise the spin
+  // takes the CPU the answer needs.
+  if (impl_->spin.spin()) {
+    for (auto spin_until = Clock::now() + detail::SpinAdvisor::kWindow;
+         !p->done.load(std::memory_order_acquire) && Clock::now() < spin_until;) {
+    }
   }
   std::unique_lock lock(p->mu);
   while (!p->result) {
