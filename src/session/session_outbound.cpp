@@ -168,7 +168,7 @@ void Session::request_async(std::string_view method, const json::object& params,
   impl_->arm_timeout(*id, p, std::string(method), options.related_request_id);
 }
 
-bool Session::spins_for_answers() const { return impl_->spin.spin(); }
+bool Session::spins_for_answers() const { return impl_->spin.quick(); }
 
 Result<json::value> Session::request(std::string_view method, const json::object& params, RequestOptions options) {
   auto p = make_pending(options, impl_->opts.request_timeout);
@@ -183,10 +183,11 @@ Result<json::value> Session::request(std::string_view method, const json::object
   });
 
   // Most answers on a local transport arrive within tens of microseconds: spinning that long
-  // first saves the futex sleep and wake-up that would otherwise dominate a round trip. Only
-  // while this session's answers do come that quickly (spin_advisor.hpp): otherwise the spin
-  // takes the CPU the answer needs.
-  if (impl_->spin.spin()) {
+  // first saves the futex sleep and wake-up that would otherwise dominate a round trip. With
+  // other callers waiting too, only while this session's answers do come that quickly
+  // (spin_advisor.hpp): otherwise the spins take the CPU the answers need.
+  const detail::SpinAdvisor::Waiting waiting(impl_->spin);
+  if (waiting.spin()) {
     for (auto spin_until = Clock::now() + detail::SpinAdvisor::kWindow;
          !p->done.load(std::memory_order_acquire) && Clock::now() < spin_until;) {
     }

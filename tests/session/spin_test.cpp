@@ -1,5 +1,5 @@
 // Whether a caller blocked on request() spins for its answer (src/session/spin_advisor.hpp): the
-// advisor's rule, and a session learning it from its peer's answers.
+// advisor's rule, and a session learning from its peer's answers.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -17,25 +17,25 @@ using detail::SpinAdvisor;
 namespace {
 
 constexpr auto kQuick = SpinAdvisor::kWindow / 2;
-constexpr auto kSlow = SpinAdvisor::kWindow * 20;
+constexpr auto kSlow = SpinAdvisor::kQuick * 10;
 
-TEST(SpinAdvisor, ANewOneSpins) { EXPECT_TRUE(SpinAdvisor{}.spin()); }
+TEST(SpinAdvisor, ANewOneCountsItsAnswersQuick) { EXPECT_TRUE(SpinAdvisor{}.quick()); }
 
 TEST(SpinAdvisor, StopsOnceMostOfItsLastAnswersCameAfterTheWindow) {
   SpinAdvisor a;
   // Half of the last 16 slow: still spinning. One more: most were slow.
   for (int i = 0; i < SpinAdvisor::kHistory / 2; ++i) a.answered(kSlow);
-  EXPECT_TRUE(a.spin());
+  EXPECT_TRUE(a.quick());
   a.answered(kSlow);
-  EXPECT_FALSE(a.spin());
+  EXPECT_FALSE(a.quick());
 }
 
-TEST(SpinAdvisor, AnAnswerExactlyAtTheWindowCountsAsQuick) {
+TEST(SpinAdvisor, AnAnswerAtTheQuickLimitCountsAsQuickAndOneJustPastItDoesNot) {
   SpinAdvisor a;
-  for (int i = 0; i < SpinAdvisor::kHistory; ++i) a.answered(SpinAdvisor::kWindow + 1ns);
-  EXPECT_FALSE(a.spin());
-  for (int i = 0; i < SpinAdvisor::kHistory; ++i) a.answered(SpinAdvisor::kWindow);
-  EXPECT_TRUE(a.spin());
+  for (int i = 0; i < SpinAdvisor::kHistory; ++i) a.answered(SpinAdvisor::kQuick + 1ns);
+  EXPECT_FALSE(a.quick());
+  for (int i = 0; i < SpinAdvisor::kHistory; ++i) a.answered(SpinAdvisor::kQuick);
+  EXPECT_TRUE(a.quick());
 }
 
 TEST(SpinAdvisor, OneSlowAnswerAmongQuickOnesChangesNothing) {
@@ -43,20 +43,20 @@ TEST(SpinAdvisor, OneSlowAnswerAmongQuickOnesChangesNothing) {
   for (int round = 0; round < 10; ++round) {
     a.answered(kSlow);
     for (int i = 0; i < 3; ++i) a.answered(kQuick);
-    EXPECT_TRUE(a.spin()) << round;
+    EXPECT_TRUE(a.quick()) << round;
   }
 }
 
 TEST(SpinAdvisor, SpinsAgainOnceHalfOfItsLastAnswersAreQuickAgain) {
   SpinAdvisor a;
   for (int i = 0; i < 3 * SpinAdvisor::kHistory; ++i) a.answered(kSlow);  // only the last 16 count
-  ASSERT_FALSE(a.spin());
+  ASSERT_FALSE(a.quick());
   for (int i = 0; i < SpinAdvisor::kHistory / 2 - 1; ++i) {
     a.answered(kQuick);
-    EXPECT_FALSE(a.spin()) << i;
+    EXPECT_FALSE(a.quick()) << i;
   }
   a.answered(kQuick);
-  EXPECT_TRUE(a.spin());
+  EXPECT_TRUE(a.quick());
 }
 
 TEST(SpinAdvisor, AnswersFromManyThreadsAtOnce) {
@@ -68,7 +68,24 @@ TEST(SpinAdvisor, AnswersFromManyThreadsAtOnce) {
         for (int i = 0; i < 10'000; ++i) a.answered(kSlow);
       });
   }
-  EXPECT_FALSE(a.spin());  // and TSan sees no race: answers of one session come on several threads
+  EXPECT_FALSE(a.quick());  // and TSan sees no race: answers of one session come on several threads
+}
+
+TEST(SpinAdvisor, ACallerAloneSpinsAndOneOfSeveralOnlyForQuickAnswers) {
+  SpinAdvisor a;
+  for (int i = 0; i < SpinAdvisor::kHistory; ++i) a.answered(kSlow);
+  {
+    SpinAdvisor::Waiting first(a);
+    EXPECT_TRUE(first.spin());  // alone
+    SpinAdvisor::Waiting second(a);
+    EXPECT_FALSE(second.spin());  // another waits, and answers come late
+    EXPECT_TRUE(first.spin());    // decided when it began waiting
+  }
+  SpinAdvisor::Waiting later(a);
+  EXPECT_TRUE(later.spin());  // alone again: the others have gone
+  for (int i = 0; i < SpinAdvisor::kHistory; ++i) a.answered(kQuick);
+  SpinAdvisor::Waiting with_quick_answers(a);
+  EXPECT_TRUE(with_quick_answers.spin());
 }
 
 // A session whose peer answers each request after `delay`.

@@ -136,8 +136,9 @@ class Session : public std::enable_shared_from_this<Session> {
 
   // Sends a request and blocks for its result. Errors: the peer's error response as sent; -32001 on
   // timeout; -32800 on cancellation; -32000 if the connection closes first. The caller spins up
-  // to 50 µs for the answer before sleeping, while most of this session's recent answers came
-  // that quickly (spins_for_answers()); otherwise it sleeps at once.
+  // to 50 µs for the answer before sleeping if it is the session's only caller waiting, or if
+  // most of the session's recent answers came within 100 µs (spins_for_answers()); otherwise it
+  // sleeps at once.
   [[nodiscard]] Result<json::value> request(std::string_view method, const json::object& params, RequestOptions options = {});
   // The same without blocking: `done` is called once with what request() would have returned, on
   // the reader thread (an answer), the timer's thread (a timeout), the cancelling thread, or this
@@ -147,10 +148,11 @@ class Session : public std::enable_shared_from_this<Session> {
 
   [[nodiscard]] Result<void> notify(std::string_view method, json::object params, const jsonrpc::Id& related_request_id = nullptr);
 
-  // Whether request() spins for its answer now: true while at least half of this session's last
-  // 16 answers to request() came within the 50 µs it would spin (a new session does). Spinning
-  // saves a sleep and a wake-up when answers are quick, and only takes CPU from whoever makes
-  // the answer when they are not (a remote peer, a slow tool, more callers than cores).
+  // Whether request() callers spin for their answers while other callers wait too: true while at
+  // least half of this session's last 16 answers to request() came within 100 µs (a new
+  // session's do). Spinning saves a sleep and a wake-up when answers are quick; when they are
+  // not (a remote peer, a slow tool, callers queueing for a busy peer), many callers' spins only
+  // take CPU from whoever makes the answers.
   bool spins_for_answers() const;
 
   // See Transport::close_request_stream.
