@@ -1,14 +1,25 @@
 // Private: the threads an HTTP client transport runs its exchanges on.
 //
 // Each request's exchange, and the standalone GET stream, runs on a thread of its own: an answer
-// may stream for as long as the server likes. The transport starts them here, joins the finished
-// ones as it starts more (a long-lived client does not pile them up), and joins the rest when it
-// closes. Not thread-safe: the transport calls it under its own lock, and joins what it took out.
+// may stream for as long as the server likes. A thread whose exchange has ended waits up to
+// idle_for for the next one (at most kMaxIdle wait at once) instead of ending: starting a thread
+// per request cost ~7% of a gateway's CPU over HTTP, and the gateway starts them all in turn on
+// its one server thread (bench/RESULTS.md, 2026-11-27). The transport joins the threads that have
+// ended as it starts more (a long-lived client does not pile them up), and joins the rest when it
+// closes: waiting threads are woken then, and end.
+//
+// Not thread-safe: the transport calls it under its own lock, and joins what it took out. An
+// exchange's body is destroyed when it returns, before its thread waits for the next: what it
+// holds (the transport itself) is not kept by an idle thread.
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -19,32 +30,52 @@ namespace mcp::http {
 
 class Workers {
  public:
-  Workers() = default;
+  static constexpr std::size_t kMaxIdle = 8;
+  static constexpr std::chrono::milliseconds kIdleFor{2000};
+
+  explicit Workers(std::chrono::milliseconds idle_for = kIdleFor) : pool_(std::make_shared<Pool>(idle_for)) {}
   Workers(Workers&&) = default;
   Workers& operator=(Workers&& other) noexcept {
     join();  // threads are never dropped unjoined (std::thread would end the process)
     threads_ = std::move(other.threads_);
+    pool_ = std::move(other.pool_);
     return *this;
   }
   ~Workers() { join(); }
 
-  // Starts `body` on a thread of its own; why not, when no thread can be started (the system is
-  // out of them): the caller reports that, nothing throws.
+  // Runs `body` on a waiting thread, or on a new one; why not, when no thread can be started (the
+  // system is out of them): the caller reports that, nothing throws.
   std::optional<std::string> spawn(std::function<void()> body);
-  // Joins the threads whose body has returned.
+  // Joins the threads that have ended.
   void reap();
   // Every thread, taken out to be joined without the transport's lock.
-  [[nodiscard]] Workers take() { return std::exchange(*this, Workers{}); }
-  // Joins them all. The calling thread, if it is one of them (the transport's last reference went
-  // on it), cannot join itself: it is handed to the process's reaper (session/reaper.hpp).
+  [[nodiscard]] Workers take() { return std::exchange(*this, Workers(pool_ ? pool_->idle_for : kIdleFor)); }
+  // Wakes the waiting threads and joins them all. The calling thread, if it is one of them (the
+  // transport's last reference went on it), cannot join itself: it is handed to the process's
+  // reaper (session/reaper.hpp), and ends once its body returns.
   void join() noexcept;
 
+  // Threads started and not joined; of those, waiting for a body (for tests).
+  std::size_t threads() const { return threads_.size(); }
+  std::size_t waiting() const;
+
  private:
+  struct Pool {
+    explicit Pool(std::chrono::milliseconds i) : idle_for(i) {}
+    const std::chrono::milliseconds idle_for;
+    mutable std::mutex mu;
+    std::condition_variable cv;
+    std::deque<std::function<void()>> handed;  // bodies handed to waiting threads, not yet taken
+    std::size_t idle = 0;                      // threads waiting for a body
+    bool stopping = false;
+  };
   struct Worker {
     std::thread thread;
-    std::shared_ptr<std::atomic<bool>> done;  // the body returned
+    std::shared_ptr<std::atomic<bool>> done;  // its thread has ended
   };
+  static void run(const std::shared_ptr<Pool>& pool, std::function<void()> body);
   std::vector<Worker> threads_;
+  std::shared_ptr<Pool> pool_;
 };
 
 }  // namespace mcp::http

@@ -1,7 +1,9 @@
 // Workers (src/http/workers.hpp): the HTTP client transport's exchange threads.
 #include <gtest/gtest.h>
 
+#include <future>
 #include <mutex>
+#include <thread>
 
 #include "http/workers.hpp"
 #include "session/reaper.hpp"
@@ -47,4 +49,87 @@ TEST(Workers, JoinedFromOneOfTheirOwnThreadsThatThreadIsHandedToTheReaper) {
   }
   ASSERT_TRUE(joined.wait());
   EXPECT_TRUE(mcp::detail::wait_reaped(10s)) << "a handed thread was never joined";
+}
+
+namespace {
+
+// Polls `done` (state the threads change, not a timer) until it holds, at most 10 s.
+template <class F>
+bool eventually(F done) {
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::yield();
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST(Workers, AThreadWhoseBodyEndedRunsTheNextOne) {
+  Workers w;
+  std::thread::id first, second;
+  ASSERT_FALSE(w.spawn([&] { first = std::this_thread::get_id(); }));
+  ASSERT_TRUE(eventually([&] { return w.waiting() == 1; }));
+  Event ran;
+  ASSERT_FALSE(w.spawn([&] {
+    second = std::this_thread::get_id();
+    ran.set();
+  }));
+  ASSERT_TRUE(ran.wait());
+  EXPECT_EQ(w.threads(), 1u);  // no thread was started for the second body
+  w.join();
+  EXPECT_EQ(first, second);
+}
+
+TEST(Workers, ABodyIsReleasedBeforeItsThreadWaits) {
+  // The transport's request bodies hold the transport: a waiting thread must not keep it alive.
+  Workers w(1h);
+  auto held = std::make_shared<int>(0);
+  ASSERT_FALSE(w.spawn([held] { (void)held; }));
+  ASSERT_TRUE(eventually([&] { return w.waiting() == 1; }));
+  EXPECT_EQ(held.use_count(), 1);
+  w.join();
+}
+
+TEST(Workers, AtMostKMaxIdleThreadsWaitTheOthersEnd) {
+  Workers w(1h);
+  Event release;
+  std::atomic<std::size_t> ran{0};
+  const std::size_t n = Workers::kMaxIdle + 4;
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_FALSE(w.spawn([&] {
+      EXPECT_TRUE(release.wait());
+      ++ran;
+    }));
+  }
+  ASSERT_EQ(w.threads(), n);
+  release.set();
+  ASSERT_TRUE(eventually([&] {
+    w.reap();
+    return ran.load() == n && w.waiting() == Workers::kMaxIdle && w.threads() == Workers::kMaxIdle;
+  }));
+  w.join();
+  EXPECT_EQ(w.threads(), 0u);
+}
+
+TEST(Workers, JoinWakesTheWaitingThreads) {
+  // Waiting an hour for a body that never comes: join must not wait for that.
+  Workers w(1h);
+  Event release;  // three threads: no body ends before the last has started
+  for (int i = 0; i < 3; ++i) ASSERT_FALSE(w.spawn([&] { EXPECT_TRUE(release.wait()); }));
+  release.set();
+  ASSERT_TRUE(eventually([&] { return w.waiting() == 3; }));
+  auto joined = std::async(std::launch::async, [&] { w.join(); });
+  EXPECT_EQ(joined.wait_for(30s), std::future_status::ready);
+}
+
+TEST(Workers, ABodyHandedOverAsTheyStopStillRuns) {
+  Workers w(1h);
+  ASSERT_FALSE(w.spawn([] {}));
+  ASSERT_TRUE(eventually([&] { return w.waiting() == 1; }));
+  std::atomic<bool> ran{false};
+  ASSERT_FALSE(w.spawn([&] { ran = true; }));  // handed to the waiting thread
+  w.join();
+  EXPECT_TRUE(ran.load());
 }
