@@ -35,7 +35,6 @@
 #include "gateway/proxy.hpp"
 #include "gateway/state.hpp"
 #include "mcp/trust/jcs.hpp"
-#include "mcp/trust/sha256.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/http/client_transport.hpp"
 #include "mcp/stdio/child_process.hpp"
@@ -216,8 +215,7 @@ int main(int argc, char** argv) {
         if (auto denied = gateway::policy_refusal(floor_policy, floor_server, Target{ListKind::tools, "echo"}))
           return fail(std::move(*denied));
         if (!state->pins->state(floor_server, ListKind::tools, "echo_audited")) return fail(Error::internal("pin state"));
-        auto canonical = trust::canonicalize(json::value(args));
-        const std::string digest = canonical ? trust::sha256_tag(*canonical) : std::string("(not canonicalisable)");
+        const std::string digest = gateway::arguments_digest(trust::canonicalize(json::value(args)));
         auto r = Result<CallToolResult>(CallToolResult::text("ok"));
         const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
         floor_metrics->observe(floor_server, "tools/call", "ok", elapsed);

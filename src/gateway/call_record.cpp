@@ -3,8 +3,13 @@
 #include <charconv>
 
 #include "mcp/trust/jcs.hpp"
+#include "mcp/trust/sha256.hpp"
 
 namespace mcp::gateway {
+
+std::string arguments_digest(const Result<std::string>& canonical) {
+  return canonical ? trust::sha256_tag(*canonical) : std::string("(not canonicalisable)");
+}
 
 Result<std::string> call_record_text(const CallRecord& r) {
   std::string out;

@@ -26,6 +26,11 @@ struct CallRecord {
   std::optional<std::string_view> error;  // the error's message (peer text, bounded)
 };
 
+// What a record keeps of a call's arguments, from their RFC 8785 text (trust::canonicalize): its
+// SHA-256 tag, or, for arguments JCS has no form for, a marker saying so (the call is still
+// recorded).
+std::string arguments_digest(const Result<std::string>& canonical);
+
 // The record's body as its RFC 8785 text: {"arguments","client","error"?,"item","latencyUs",
 // "method","outcome","server"}. An error if a string is not valid UTF-8 (JCS has no form for it).
 [[nodiscard]] Result<std::string> call_record_text(const CallRecord& r);

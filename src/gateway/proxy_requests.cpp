@@ -10,7 +10,6 @@
 #include "mcp/protocol/methods.hpp"
 #include "mcp/session/thread_pool.hpp"
 #include "mcp/trust/jcs.hpp"
-#include "mcp/trust/sha256.hpp"
 
 namespace mcp::gateway {
 
@@ -140,7 +139,7 @@ void Proxy::forward(std::string_view method, const std::string& item, const json
   }
   // The arguments in RFC 8785 form: hashed for the audit record, and shown to a person asked.
   auto canonical = trust::canonicalize(json::value(arguments));
-  std::string digest = canonical ? trust::sha256_tag(*canonical) : std::string("(not canonicalisable)");
+  std::string digest = arguments_digest(canonical);
   if (!options_.policy.asks(item)) return begin<R>(method, item, std::move(digest), std::move(ctx), std::move(reply), std::move(start));
   // The policy asks a person first (approvals.hpp): the request waits, holding no thread, and
   // its client is told where to decide while it waits.

@@ -17,11 +17,13 @@ std::optional<ProgressInfo> read_progress(const json::object& p) {
   return info;
 }
 
-std::shared_ptr<Pending> make_pending(RequestOptions& options, std::chrono::milliseconds default_timeout) {
+// `blocking`: for request(), whose caller waits (its answer's time is noted: Pending::sent_at).
+std::shared_ptr<Pending> make_pending(RequestOptions& options, std::chrono::milliseconds default_timeout, bool blocking) {
   auto p = std::make_shared<Pending>();
   p->timeout = options.timeout.value_or(default_timeout);
   p->reset_on_progress = options.reset_timeout_on_progress && options.on_progress;
   auto now = Clock::now();
+  if (blocking) p->sent_at = now;
   p->deadline = now + p->timeout;
   if (options.max_total_timeout) p->hard_deadline = now + *options.max_total_timeout;
   p->on_progress = std::move(options.on_progress);
@@ -151,7 +153,7 @@ void Session::Impl::complete(const jsonrpc::Id& id, Result<json::value> r) {
 
 void Session::request_async(std::string_view method, const json::object& params, RequestOptions options,
                             std::function<void(Result<json::value>)> done) {
-  auto p = make_pending(options, impl_->opts.request_timeout);
+  auto p = make_pending(options, impl_->opts.request_timeout, false);
   p->on_done = std::move(done);
   auto id = impl_->send_request(method, params, options, p);
   if (!id) {
@@ -171,8 +173,7 @@ void Session::request_async(std::string_view method, const json::object& params,
 bool Session::spins_for_answers() const { return impl_->spin.quick(); }
 
 Result<json::value> Session::request(std::string_view method, const json::object& params, RequestOptions options) {
-  auto p = make_pending(options, impl_->opts.request_timeout);
-  p->sent_at = Clock::now();
+  auto p = make_pending(options, impl_->opts.request_timeout, true);
   auto sent_id = impl_->send_request(method, params, options, p);
   if (!sent_id) return fail(sent_id.error());
   const std::int64_t id = *sent_id;
