@@ -9,13 +9,15 @@
 // sessions on the proxy's server.
 //
 //   bench_gateway [--iterations N] [--bin DIR] [--state DIR] [--only NAME] [--profile COLUMN] [--callers K]
+//                 [--argument-bytes B]
 //     N: calls per path per round (default 5000); DIR: where everything-server is (default: this
 //     program's folder); --state: the state folder (default: a new folder under the current one,
 //     so on disk, not tmpfs); --only: one row (in-process, in-process-threaded, in-process-inline,
 //     in-process-floor, stdio, http);
 //     --profile gateway|direct: only that column's throughput loop of each row, N calls, with
 //     the CPU each call took, and nothing else (a run to attach a profiler to); --callers: the
-//     concurrent callers of the throughput loops (default 4).
+//     concurrent callers of the throughput loops (default 4); --argument-bytes: every call sends
+//     {"text": B bytes} (default: no arguments), which the tools ignore.
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -82,12 +84,14 @@ std::shared_ptr<Client> connected(std::shared_ptr<Transport> t) {
   return c;
 }
 
+json::object g_arguments;  // --argument-bytes: what every call sends
+
 std::vector<double> time_calls(Client& c, const std::string& tool, int n) {
   std::vector<double> us;
   us.reserve(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     const auto t0 = Clock::now();
-    auto r = c.call_tool(tool, {});
+    auto r = c.call_tool(tool, g_arguments);
     if (!r) die("call: " + r.error().message);
     us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
   }
@@ -102,7 +106,7 @@ double throughput(Client& c, const std::string& tool, int n) {
   for (int k = 0; k < g_callers; ++k) {
     callers.emplace_back([&] {
       for (int i = 0; i < n / g_callers; ++i)
-        if (!c.call_tool(tool, {})) die("concurrent call failed");
+        if (!c.call_tool(tool, g_arguments)) die("concurrent call failed");
     });
   }
   callers.clear();
@@ -180,6 +184,7 @@ int main(int argc, char** argv) {
     else if (a == "--only") only = argv[i + 1];
     else if (a == "--profile") profile = argv[i + 1];
     else if (a == "--callers") g_callers = std::max(1, std::atoi(argv[i + 1]));
+    else if (a == "--argument-bytes") g_arguments = json::object{{"text", std::string(std::max(0, std::atoi(argv[i + 1])), 'a')}};
     else die("unknown argument " + a);
   }
   // Each of the four throughput rounds gives every caller at least one call.
