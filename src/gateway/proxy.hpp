@@ -156,6 +156,8 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   // answered or asks for input.
   template <class R>
   struct Forwarded;
+  // Sends the request to the upstream. Called at most once per forwarded request (by begin()), so
+  // it may move out what it captured.
   template <class R>
   using Start = std::function<void(Client&, CallOptions, std::function<void(Result<R>)>)>;
   // `admitted`: what the request was admitted as (a read through a template: the template and the

@@ -90,6 +90,10 @@ class Writer {
     if (!write(v, 0)) return fail(std::move(error_));
     return {};
   }
+  Result<void> run(const json::object& o) {
+    if (!write_object(o, 1)) return fail(std::move(error_));  // the depth write() gives an object
+    return {};
+  }
 
  private:
   bool error(std::string msg) {
@@ -217,6 +221,13 @@ Result<void> canonicalize_into(const json::value& v, std::string& out, const Jcs
 Result<std::string> canonicalize(const json::value& v, const JcsLimits& limits) {
   std::string out;
   auto r = canonicalize_into(v, out, limits);
+  if (!r) return fail(std::move(r.error()));
+  return out;
+}
+
+Result<std::string> canonicalize(const json::object& o, const JcsLimits& limits) {
+  std::string out;
+  auto r = Writer(out, limits).run(o);
   if (!r) return fail(std::move(r.error()));
   return out;
 }

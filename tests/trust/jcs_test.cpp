@@ -184,6 +184,25 @@ TEST(JcsValue, RejectsWhatJsonCannotHold) {
   EXPECT_FALSE(canonicalize(deep));
 }
 
+TEST(JcsValue, AnObjectAsItselfOrAsAValueIsTheSame) {
+  // The object form (a tool call's arguments, not copied into a value) writes the same bytes and
+  // counts depth the same way: an object nested to the limit passes both, one deeper fails both.
+  const json::object o = {{"b", 1.0}, {"a", {1, 2.5, nullptr, true, "x"}}, {"c", json::object{{"\u00e9", "\n"}}}};
+  ASSERT_TRUE(canonicalize(o));
+  EXPECT_EQ(*canonicalize(o), *canonicalize(json::value(o)));
+  const JcsLimits limits{};
+  auto nested = [](std::size_t levels) {
+    json::object inner;
+    for (std::size_t i = 1; i < levels; ++i) inner = json::object{{"k", std::move(inner)}};
+    return inner;
+  };
+  const json::object at_limit = nested(limits.max_depth), past_limit = nested(limits.max_depth + 1);
+  EXPECT_TRUE(canonicalize(at_limit));
+  EXPECT_TRUE(canonicalize(json::value(at_limit)));
+  EXPECT_FALSE(canonicalize(past_limit));
+  EXPECT_FALSE(canonicalize(json::value(past_limit)));
+}
+
 TEST(JcsValue, BoostParserDuplicatesAreAlreadyResolved) {
   // Why the text entry point has its own parser: Boost.JSON accepts duplicate names and keeps one,
   // so a verifier working from its DOM cannot even see that the text was ambiguous.

@@ -48,6 +48,8 @@ struct JcsLimits {
 // The canonical bytes of `v`. Fails on non-finite doubles, invalid UTF-8 in strings or member
 // names, and nesting beyond limits.max_depth.
 [[nodiscard]] Result<std::string> canonicalize(const json::value& v, const JcsLimits& limits = {});
+// The same, of an object held as one (a tool call's arguments), without copying it into a value.
+[[nodiscard]] Result<std::string> canonicalize(const json::object& o, const JcsLimits& limits = {});
 
 // Appends the canonical bytes of `v` to `out` (left unspecified on failure). Lets callers reuse a buffer.
 [[nodiscard]] Result<void> canonicalize_into(const json::value& v, std::string& out, const JcsLimits& limits = {});
