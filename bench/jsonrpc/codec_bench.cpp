@@ -57,6 +57,17 @@ void BM_EncodeCallResult(benchmark::State& state) {
 }
 BENCHMARK(BM_EncodeCallResult);
 
+// A result carrying a long text (a file read, a tool's report), with a few escapes in it.
+void BM_EncodeLongText(benchmark::State& state) {
+  std::string text(static_cast<std::size_t>(state.range(0)), 'a');
+  for (std::size_t i = 100; i < text.size(); i += 1000) text[i] = '\n';
+  mcp::json::value result = {{"content", mcp::json::array{{{"type", "text"}, {"text", text}}}}};
+  mcp::json::value id = 42;
+  for (auto _ : state) benchmark::DoNotOptimize(mcp::jsonrpc::encode_result(id, result));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_EncodeLongText)->Arg(16384)->Arg(1 << 20);
+
 // A tool's result read into CallToolResult and written back: what a client does with every
 // answer, and what a gateway forwarding it would do twice.
 const mcp::json::value kCallResult = {{"content", mcp::json::array{{{"type", "text"}, {"text", "Sunny, 21 degrees"}}}}};

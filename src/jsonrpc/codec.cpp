@@ -1,5 +1,7 @@
 #include "mcp/jsonrpc/codec.hpp"
 
+#include "json/write_json.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -129,54 +131,54 @@ namespace {
 // and the message grow to take copies of them. One that outgrows the buffer continues on the heap.
 class Writer {
  public:
-  void raw(std::string_view text) {
-    if (!spilled_ && text.size() <= sizeof buf_ - len_) {
-      std::memcpy(buf_ + len_, text.data(), text.size());
-      len_ += text.size();
-      return;
-    }
-    spill(text.size());
-    big_ += text;
+  Writer() = default;
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+
+  // The two ways text goes in, one character or a piece: inlined, since a message is written in
+  // hundreds of them (every quote, comma and colon is one).
+  [[gnu::always_inline]] void put(char c) {
+    if (cur_ == end_) grow(1);
+    *cur_++ = c;
   }
-  template <class T>
-  void value(const T& v) {
-    json::serializer sr;
-    sr.reset(&v);
-    write(sr);
+  [[gnu::always_inline]] void raw(std::string_view text) {
+    if (text.size() > static_cast<std::size_t>(end_ - cur_)) grow(text.size());
+    std::memcpy(cur_, text.data(), text.size());
+    cur_ += text.size();
   }
+  // The text of a value (src/json/write_json.hpp: not Boost.JSON's serializer, which copies a long
+  // string one byte at a time into a buffer smaller than what is left of it).
+  void value(const json::value& v) { detail::write_json(*this, v); }
+  void value(const json::object& o) { detail::write_json(*this, o); }
   // A string, quoted and escaped, without making a json::string of it first.
-  void quoted(std::string_view text) {
-    json::serializer sr;
-    sr.reset(json::string_view(text.data(), text.size()));
-    write(sr);
+  void quoted(std::string_view text) { detail::write_json_string(*this, text); }
+  std::string take() {
+    if (!heap_) return std::string(buf_, static_cast<std::size_t>(cur_ - buf_));
+    big_.resize(static_cast<std::size_t>(cur_ - big_.data()));
+    return std::move(big_);
   }
-  std::string take() { return spilled_ ? std::move(big_) : std::string(buf_, len_); }
 
  private:
-  void write(json::serializer& sr) {
-    if (!spilled_ && len_ < sizeof buf_) {
-      len_ += sr.read(buf_ + len_, sizeof buf_ - len_).size();
-      if (sr.done()) return;
+  // Room for `more` bytes: the message moves to the heap, or its heap buffer doubles. The string's
+  // bytes past the cursor are scratch until take().
+  [[gnu::noinline]] void grow(std::size_t more) {
+    std::size_t len;
+    if (!heap_) {
+      len = static_cast<std::size_t>(cur_ - buf_);
+      big_.assign(buf_, len);
+      heap_ = true;
+    } else {
+      len = static_cast<std::size_t>(cur_ - big_.data());
     }
-    spill(sizeof buf_);
-    std::size_t len = big_.size();
-    while (!sr.done()) {
-      if (big_.capacity() - len < 256) big_.reserve(2 * big_.capacity());
-      big_.resize(big_.capacity());
-      len += sr.read(big_.data() + len, big_.size() - len).size();
-    }
-    big_.resize(len);
-  }
-  void spill(std::size_t more) {
-    if (spilled_) return;
-    spilled_ = true;
-    big_.reserve(2 * (len_ + more));
-    big_.assign(buf_, len_);
+    big_.resize(std::max(2 * (len + more), std::size_t{8192}));
+    cur_ = big_.data() + len;
+    end_ = big_.data() + big_.size();
   }
 
   char buf_[4096];
-  std::size_t len_ = 0;
-  bool spilled_ = false;
+  char* cur_ = buf_;
+  char* end_ = buf_ + sizeof buf_;
+  bool heap_ = false;
   std::string big_;
 };
 

@@ -296,3 +296,50 @@ TEST(Codec, IdKeyIsTheSerializedIdForEveryKindOfId) {
   for (const auto& id : ids) EXPECT_EQ(mcp::jsonrpc::id_key(id), json::serialize(id)) << json::serialize(id);
   EXPECT_NE(mcp::jsonrpc::id_key(json::value(1)), mcp::jsonrpc::id_key(json::value("1")));
 }
+
+// The encoder writes values itself (src/json/write_json.hpp), not through Boost.JSON's serializer:
+// its text must be the serializer's, byte for byte, for every kind of value and every escape, at
+// every position of a string (its scan reads eight bytes at a time) and across the encoder's
+// buffer (4 KiB on the stack, then the heap).
+TEST(Codec, EncodersWriteWhatBoostJsonWrites) {
+  auto expect_same = [](const json::value& v) {
+    const std::string envelope = R"({"jsonrpc":"2.0","id":7,"result":)" + json::serialize(v) + "}";
+    ASSERT_EQ(encode_result(json::value(7), v), envelope) << json::serialize(v).substr(0, 200);
+  };
+  json::array scalars{nullptr, true, false, 0, -1, std::int64_t{-9223372036854775807} - 1,
+                      std::uint64_t{18446744073709551615u}, 0.5, -2.5e-300, 1e300, 3.0, ""};
+  expect_same(scalars);
+  for (const auto& s : scalars) expect_same(s);
+  // Every byte below 0x80 (each control character escaped its own way), and UTF-8 passed as it is.
+  std::string all;
+  for (int c = 1; c < 0x80; ++c) all.push_back(static_cast<char>(c));
+  all += "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80";
+  all.push_back('\0');
+  expect_same(json::string(all));
+  // One escape at each position of strings up to 40 bytes, of each kind.
+  for (const char special : {'"', '\\', '\n', '\x01', '\x1f'}) {
+    for (std::size_t n = 1; n <= 40; ++n) {
+      for (std::size_t at = 0; at < n; ++at) {
+        std::string s(n, 'x');
+        s[at] = special;
+        expect_same(json::string(s));
+      }
+    }
+  }
+  // Long strings, alone and as members, across the buffer's 4 KiB and the heap's doublings.
+  for (std::size_t n : {4000u, 4096u, 4100u, 16384u, 100000u}) {
+    std::string s(n, 'a');
+    for (std::size_t i = 7; i < n; i += 999) s[i] = i % 2 ? '"' : '\t';
+    expect_same(json::string(s));
+    expect_same(json::object{{"content", json::array{{{"type", "text"}, {"text", s}}}}, {"isError", false}});
+  }
+  // Nesting: empty containers, mixed levels, and deeper than the writer keeps on its stack.
+  expect_same(json::parse(R"({"a":{},"b":[],"c":[{},[[]],{"d":[1,{"e":null}]}],"":{"":""}})"));
+  json::value deep = 1;
+  for (int i = 0; i < 500; ++i) deep = i % 2 ? json::value(json::array{deep}) : json::value(json::object{{"k", deep}});
+  expect_same(deep);
+  // And the params of a request, written from the object itself.
+  const json::object params{{"name", "echo"}, {"arguments", {{"text", std::string(5000, '\n')}}}};
+  EXPECT_EQ(encode_request(json::value(1), "tools/call", &params),
+            R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":)" + json::serialize(params) + "}");
+}
