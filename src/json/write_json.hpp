@@ -99,7 +99,8 @@ void write_json_scalar(Out& out, const json::value& v) {
 
 // One open array or object: what is left of its members or elements.
 struct JsonFrame {
-  const json::key_value_pair* member;  // an object's next member, or null for an array
+  bool object;  // said, not derived from `member`: an empty object's members need not be a pointer
+  const json::key_value_pair* member;  // an object's next member
   const json::key_value_pair* members_end;
   const json::value* element;  // an array's next element
   const json::value* elements_end;
@@ -112,7 +113,7 @@ using JsonFrames = boost::container::small_vector<JsonFrame, 16>;
 template <class Out>
 void open_json(Out& out, JsonFrames& open, const json::object& o) {
   out.put('{');
-  open.push_back(JsonFrame{o.begin(), o.end(), nullptr, nullptr, true});
+  open.push_back(JsonFrame{true, o.begin(), o.end(), nullptr, nullptr, true});
 }
 
 // Writes `v` (null: nothing), then goes on with what `open` holds until it is empty.
@@ -124,7 +125,7 @@ void write_json_from(Out& out, JsonFrames& open, const json::value* v) {
         open_json(out, open, *o);
       } else if (const json::array* a = v->if_array()) {
         out.put('[');
-        open.push_back(JsonFrame{nullptr, nullptr, a->data(), a->data() + a->size(), true});
+        open.push_back(JsonFrame{false, nullptr, nullptr, a->data(), a->data() + a->size(), true});
       } else if (const json::string* s = v->if_string()) {
         write_json_string(out, std::string_view(s->data(), s->size()));
       } else {
@@ -133,15 +134,15 @@ void write_json_from(Out& out, JsonFrames& open, const json::value* v) {
     }
     if (open.empty()) return;
     JsonFrame& f = open.back();
-    if (f.member ? f.member == f.members_end : f.element == f.elements_end) {
-      out.put(f.member ? '}' : ']');
+    if (f.object ? f.member == f.members_end : f.element == f.elements_end) {
+      out.put(f.object ? '}' : ']');
       open.pop_back();
       v = nullptr;
       continue;
     }
     if (!f.first) out.put(',');
     f.first = false;
-    if (f.member) {
+    if (f.object) {
       write_json_string(out, std::string_view(f.member->key().data(), f.member->key().size()));
       out.put(':');
       v = &(f.member++)->value();
