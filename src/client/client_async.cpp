@@ -1,4 +1,7 @@
 // Client::Impl::call_async: a request through the client's chain without a thread waiting for it.
+#include <optional>
+#include <string>
+
 #include "client/client_impl.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/session/thread_pool.hpp"
@@ -25,6 +28,26 @@ struct AsyncCall {
   AsyncCall(const AsyncCall&) = delete;
   AsyncCall& operator=(const AsyncCall&) = delete;
 };
+
+// Why a tools/call result cannot be passed on as it is (call_tool_json_async), if it cannot: the
+// members that say what happened have their types. Not the content blocks' members: those are for
+// whoever reads the blocks to check (a gateway's own client, decoding them as from any server).
+std::optional<std::string> tool_result_shape_error(const json::value& v) {
+  const json::object* o = v.if_object();
+  if (!o) return "not an object";
+  const json::value* content = o->if_contains("content");
+  if (!content) return "content: required field is missing";
+  if (!content->is_array()) return "content: not an array";
+  for (const json::value& block : content->get_array()) {
+    const json::object* b = block.if_object();
+    const json::value* type = b ? b->if_contains("type") : nullptr;
+    if (!type || !type->is_string()) return "content: a block without a string type";
+  }
+  if (const json::value* e = o->if_contains("isError"); e && !e->is_bool()) return "isError: not a boolean";
+  if (const json::value* s = o->if_contains("structuredContent"); s && !s->is_object()) return "structuredContent: not an object";
+  if (const json::value* m = o->if_contains("_meta"); m && !m->is_object()) return "_meta: not an object";
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -75,6 +98,18 @@ void Client::call_tool_async(const std::string& name, json::object arguments, Ca
   impl_->typed_async<CallToolResult>("tools", method::kToolsCall,
                                      json::object{{"name", name}, {"arguments", std::move(arguments)}}, std::move(options),
                                      std::move(done));
+}
+
+void Client::call_tool_json_async(const std::string& name, json::object arguments, CallOptions options,
+                                  std::function<void(Result<json::object>)> done) {
+  impl_->call_async("tools", method::kToolsCall, json::object{{"name", name}, {"arguments", std::move(arguments)}},
+                    std::move(options), [done = std::move(done)](Result<json::value> r) {
+                      if (!r) return done(fail(r.error()));
+                      if (auto bad = tool_result_shape_error(*r)) {
+                        return done(fail(Error::internal("invalid tools/call result from server: " + *bad)));
+                      }
+                      done(std::move(r->get_object()));
+                    });
 }
 
 void Client::get_prompt_async(const std::string& name, std::map<std::string, std::string> arguments, CallOptions options,

@@ -109,11 +109,21 @@ std::shared_ptr<const std::vector<HeaderParam>> Server::tool_header_params(std::
 }
 
 void Server::add_tool(Tool tool, ToolHandler handler, ToolOptions options) {
-  impl_->add_tool(Impl::ToolEntry{std::move(tool), {.blocking = std::move(handler)}, options});
+  ToolHandlers h;
+  h.blocking = std::move(handler);
+  impl_->add_tool(Impl::ToolEntry{std::move(tool), std::move(h), options});
 }
 
 void Server::add_async_tool(Tool tool, AsyncToolHandler handler) {
-  impl_->add_tool(Impl::ToolEntry{std::move(tool), {.async = std::move(handler)}, ToolOptions{}});
+  ToolHandlers h;
+  h.async = std::move(handler);
+  impl_->add_tool(Impl::ToolEntry{std::move(tool), std::move(h), ToolOptions{}});
+}
+
+void Server::add_async_json_tool(Tool tool, AsyncJsonToolHandler handler) {
+  ToolHandlers h;
+  h.json_async = std::move(handler);
+  impl_->add_tool(Impl::ToolEntry{std::move(tool), std::move(h), ToolOptions{}});
 }
 
 void Server::Impl::rebuild_stages() {

@@ -78,7 +78,12 @@ struct ItemHandler {
   bool is_async() const { return async != nullptr; }
   explicit operator bool() const { return blocking || async; }
 };
-using ToolHandlers = ItemHandler<ToolHandler, AsyncToolHandler>;
+// A tool's: the two above, or one that answers with a result's JSON as it is (json_async).
+struct ToolHandlers : ItemHandler<ToolHandler, AsyncToolHandler> {
+  AsyncJsonToolHandler json_async{};
+  bool is_async() const { return async != nullptr || json_async != nullptr; }
+  explicit operator bool() const { return blocking || async || json_async; }
+};
 using ResourceHandlers = ItemHandler<ResourceReader, AsyncResourceReader>;
 using TemplateHandlers = ItemHandler<TemplateReader, AsyncTemplateReader>;
 using PromptHandlers = ItemHandler<PromptHandler, AsyncPromptHandler>;

@@ -26,7 +26,11 @@ Result<T> params_of(const ServerRequest& r) {
 template <class T>
 Result<json::value> json_of(Result<T> r) {
   if (!r) return fail(std::move(r.error()));
-  return to_json(*r);
+  if constexpr (std::is_same_v<T, json::object>) {
+    return json::value(std::move(*r));  // a JSON tool's answer (add_async_json_tool), sent as it is
+  } else {
+    return to_json(*r);
+  }
 }
 
 // The specification caps a completion at 100 values: the rest are counted in total, with hasMore.
@@ -73,6 +77,8 @@ Result<T> thrown(const ServerRequest& r, const std::exception& e) {
   if constexpr (std::is_same_v<T, CallToolResult>) {
     // A tool reports a tool error the model can see, as the reference SDK does.
     return CallToolResult::error(std::string("tool failed: ") + e.what());
+  } else if constexpr (std::is_same_v<T, json::object>) {
+    return std::move(to_json(CallToolResult::error(std::string("tool failed: ") + e.what())).as_object());  // a JSON tool's
   } else {
     return fail(Error::internal("internal error while handling " + peer_text(r.in.method) + ": " + e.what()));
   }
@@ -196,7 +202,9 @@ void ServerSessionImpl::call_tool(const std::shared_ptr<ServerRequest>& r) {
     finish(*r, fail(Error::invalid_params("tools/call: arguments must be an object")));
     return;
   }
-  run_handler<CallToolResult>(*this, r, r->tool->handler, a && a->is_object() ? a->get_object() : kNoArguments);
+  const json::object& arguments = a && a->is_object() ? a->get_object() : kNoArguments;
+  if (const auto& json_tool = r->tool->handler.json_async) return start_async<json::object>(*this, r, json_tool, arguments);
+  run_handler<CallToolResult>(*this, r, static_cast<const ItemHandler<ToolHandler, AsyncToolHandler>&>(r->tool->handler), arguments);
 }
 
 Result<void> ServerSessionImpl::find_resource(ServerRequest& r) {

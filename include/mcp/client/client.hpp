@@ -169,6 +169,14 @@ class Client {
   // that forwards calls (a gateway) and must not hold a thread per call in flight.
   void call_tool_async(const std::string& name, json::object arguments, CallOptions options,
                        std::function<void(Result<CallToolResult>)> done);
+  // call_tool_async's answer as the server sent it, not decoded: for a caller that passes it on
+  // whole (a gateway, to Server::add_async_json_tool's Reply), where decoding it and writing it
+  // again would be the only work done on it. This client's own checks run as for call_tool; of
+  // the result itself only what says what happened is checked (an object whose content is an
+  // array of objects with a string type; isError a boolean, structuredContent and _meta objects,
+  // where present): -32603 otherwise. The content blocks are for whoever reads them to check.
+  void call_tool_json_async(const std::string& name, json::object arguments, CallOptions options,
+                            std::function<void(Result<json::object>)> done);
   // The same for get_prompt and read_resource (whose answer is held to the multi-content rules).
   void get_prompt_async(const std::string& name, std::map<std::string, std::string> arguments, CallOptions options,
                         std::function<void(Result<GetPromptResult>)> done);

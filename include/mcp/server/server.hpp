@@ -137,6 +137,13 @@ using ToolHandler = std::function<Result<CallToolResult>(const json::object& arg
 // `ctx` stays valid while the handler keeps it; nested requests go through its *_async forms.
 using AsyncToolHandler = std::function<void(const json::object& arguments, std::shared_ptr<RequestContext> ctx,
                                             Reply<CallToolResult> reply)>;
+// An asynchronous tool whose answer is a CallToolResult's JSON already, sent as it is: for a proxy
+// passing on what its upstream answered (Client::call_tool_json_async), where decoding it and
+// writing it again would be the only work done on it. The handler answers for its shape (the
+// server adds only what every answer of its revision carries); everything else is as for
+// AsyncToolHandler, a throwing handler included (an isError result).
+using AsyncJsonToolHandler = std::function<void(const json::object& arguments, std::shared_ptr<RequestContext> ctx,
+                                                Reply<json::object> reply)>;
 using ResourceReader = std::function<Result<ReadResourceResult>(const std::string& uri, RequestContext& ctx)>;
 using TemplateReader = std::function<Result<ReadResourceResult>(
     const std::string& uri, const UriTemplate::Variables& variables, RequestContext& ctx)>;
@@ -201,6 +208,7 @@ class Server : public std::enable_shared_from_this<Server> {
   // Registration. Adding a name that exists replaces it. Input: the definition as it will be listed.
   void add_tool(Tool tool, ToolHandler handler, ToolOptions options = {});
   void add_async_tool(Tool tool, AsyncToolHandler handler);
+  void add_async_json_tool(Tool tool, AsyncJsonToolHandler handler);
   // The x-mcp-header parameters of tool `name` (mcp/protocol/header_params.hpp), for the HTTP
   // transport to check a call's Mcp-Param-* headers against its arguments; null if there is no
   // such tool. A tool whose annotations are invalid is registered with none (and an error logged).
