@@ -41,8 +41,8 @@ void require(Server& server, const std::weak_ptr<Proxy>& proxy, ListKind kind, c
 
 Result<void> serve_forwarded(Server& server, std::weak_ptr<Proxy> proxy, const Tool& as_served, std::string key) {
   require(server, proxy, ListKind::tools, as_served.name, key);
-  server.add_async_tool(as_served, [proxy = std::move(proxy), key = std::move(key)](
-                                       const json::object& args, std::shared_ptr<RequestContext> ctx, Reply<CallToolResult> reply) {
+  server.add_async_json_tool(as_served, [proxy = std::move(proxy), key = std::move(key)](
+                                            const json::object& args, std::shared_ptr<RequestContext> ctx, Reply<json::object> reply) {
     auto p = proxy.lock();
     if (!p) return void(reply(fail(stopping())));
     p->call_tool(key, args, std::move(ctx), std::move(reply));

@@ -97,8 +97,10 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   // the metrics, then sent with `reply`. The caller has admitted the request (admission()).
   // What the upstream asks its client meanwhile (sampling, elicitation) is asked of this request's
   // client as a multi round-trip result, and `ctx` may be a retry carrying the answers (bridge.hpp).
+  // A tool's result goes on as the upstream wrote it, checked at its top level only
+  // (Client::call_tool_json_async): its content blocks are the client's to check.
   void call_tool(const std::string& name, const json::object& args, std::shared_ptr<RequestContext> ctx,
-                 Reply<CallToolResult> reply);
+                 Reply<json::object> reply);
   void get_prompt(const std::string& name, const std::map<std::string, std::string>& args,
                   std::shared_ptr<RequestContext> ctx, Reply<GetPromptResult> reply);
   // `via_template`: the upstream's template that serves `uri` (empty: a listed resource).

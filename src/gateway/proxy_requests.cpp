@@ -18,8 +18,9 @@ namespace {
 template <class R>
 std::string_view outcome_of(const Result<R>& r) {
   if (!r) return "error";
-  if constexpr (std::is_same_v<R, CallToolResult>) {
-    if (r->is_error.value_or(false)) return "tool-error";
+  if constexpr (std::is_same_v<R, json::object>) {  // a tool's result, as the upstream sent it
+    const json::value* is_error = r->if_contains("isError");
+    if (is_error && is_error->is_bool() && is_error->get_bool()) return "tool-error";
   }
   return "ok";
 }
@@ -27,16 +28,18 @@ std::string_view outcome_of(const Result<R>& r) {
 }  // namespace
 
 void Proxy::call_tool(const std::string& name, const json::object& args, std::shared_ptr<RequestContext> ctx,
-                      Reply<CallToolResult> reply) {
+                      Reply<json::object> reply) {
   // The arguments are copied once, into the upstream's request: begin() starts the upstream call
   // once, so the start moves that copy out (arguments may be megabytes; each copy showed in the
-  // bench's --argument-bytes runs).
+  // bench's --argument-bytes runs). The result comes back as the upstream wrote it and goes on
+  // so (call_tool_json_async, add_async_json_tool): decoding it into a CallToolResult and
+  // writing it again was ~8% of the serving thread's work per call (bench/RESULTS.md).
   auto sent = std::make_shared<json::object>(args);
-  forward<CallToolResult>(method::kToolsCall, name, args, std::move(ctx), std::move(reply),
-                          [name, sent](Client& up, CallOptions o, std::function<void(Result<CallToolResult>)> done) {
-                            up.call_tool_async(name, std::move(*sent), std::move(o), std::move(done));
-                          },
-                          Target{ListKind::tools, name});
+  forward<json::object>(method::kToolsCall, name, args, std::move(ctx), std::move(reply),
+                        [name, sent](Client& up, CallOptions o, std::function<void(Result<json::object>)> done) {
+                          up.call_tool_json_async(name, std::move(*sent), std::move(o), std::move(done));
+                        },
+                        Target{ListKind::tools, name});
 }
 
 void Proxy::get_prompt(const std::string& name, const std::map<std::string, std::string>& args,

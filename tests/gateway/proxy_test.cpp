@@ -401,3 +401,52 @@ TEST_F(GatewayPolicy, DeniedItemsAreHiddenAndRefusedNamingTheRule) {
 }
 
 }  // namespace
+
+namespace {
+
+Tool named_tool(const std::string& name) {
+  Tool t;
+  t.name = name;
+  t.description = "a test tool";
+  return t;
+}
+
+// An upstream with three tools: one answering with a member this SDK has no field for, one
+// reporting a tool error, one answering with a result whose content is not an array.
+class GatewayToolResults : public GatewayProxy {
+ protected:
+  void add_upstream_items() override {
+    upstream->add_tool(named_tool("fine"), [](const json::object&, RequestContext&) -> Result<CallToolResult> {
+      auto r = CallToolResult::text("fine");
+      r.extra["vendorTop"] = json::object{{"a", 1}};
+      return r;
+    });
+    upstream->add_tool(named_tool("fails"), [](const json::object&, RequestContext&) -> Result<CallToolResult> {
+      return CallToolResult::error("it broke");
+    });
+    upstream->add_async_json_tool(named_tool("garbled"), [](const json::object&, std::shared_ptr<RequestContext>,
+                                                            Reply<json::object> reply) { reply(json::object{{"content", 5}}); });
+  }
+};
+
+}  // namespace
+
+TEST_F(GatewayToolResults, PassOnAsTheUpstreamWroteThemAndTheirOutcomesAreAudited) {
+  auto fine = client->call_tool("fine");
+  ASSERT_TRUE(fine) << fine.error().message;
+  EXPECT_EQ(fine->extra.at("vendorTop"), (json::object{{"a", 1}}));
+  auto fails = client->call_tool("fails");
+  ASSERT_TRUE(fails) << fails.error().message;
+  EXPECT_EQ(fails->is_error, true);
+  // A result that does not say what happened stops at the gateway, which says whose it was.
+  auto garbled = client->call_tool("garbled");
+  ASSERT_FALSE(garbled);
+  EXPECT_EQ(garbled.error().code, error_code::kInternalError);
+  EXPECT_EQ(garbled.error().message, "upstream up: invalid tools/call result from server: content: not an array");
+  std::vector<std::string> outcomes;
+  ASSERT_TRUE(state.audit->each([&](const AuditRecord& r) {
+    if (r.kind == "call") outcomes.push_back(std::string(r.body.at("item").as_string()) + " " + std::string(r.body.at("outcome").as_string()));
+    return true;
+  }));
+  EXPECT_EQ(outcomes, (std::vector<std::string>{"fine ok", "fails tool-error", "garbled error"}));
+}
