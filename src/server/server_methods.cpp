@@ -4,6 +4,7 @@
 // lock (a slow handler never blocks registration or other requests).
 #include <algorithm>
 #include <type_traits>
+#include <utility>
 
 #include "log/log.hpp"
 #include "mcp/protocol/methods.hpp"
@@ -84,11 +85,25 @@ Result<T> thrown(const ServerRequest& r, const std::exception& e) {
   }
 }
 
+// Something the request itself holds (a tool's arguments, in its params; the tool's handler, in
+// its entry), passed to start_async and run_handler by reference: every capture of start_async
+// keeps the request, so the reference outlives them, and the arguments (megabytes, some) and the
+// handler are not copied into each call's Reply. Stands for a `const T&` and calls like a T.
+template <class T>
+struct HeldByRequest {
+  const T* held;
+  operator const T&() const { return *held; }  // NOLINT: stands for the reference
+  template <class... A>
+  decltype(auto) operator()(A&&... a) const {
+    return (*held)(std::forward<A>(a)...);
+  }
+};
+
 // Starts an asynchronous handler. Its context and its Reply both keep the request (and so the
 // session) alive until it answers; once every copy of both is gone the request goes too, and its
 // Responder answers -32603 if nothing did. In a 2025-11-25 session, a Reply given
 // ctx.input_required(...) sends what was asked for and starts the handler again with the answers
-// (a copy of `args` for each round).
+// (with a copy of `args`, unless they are HeldByRequest).
 template <class T, class Async, class... Args>
 void start_async(ServerSessionImpl& self, const std::shared_ptr<ServerRequest>& r, const Async& handler,
                  const Args&... args) {
@@ -202,9 +217,13 @@ void ServerSessionImpl::call_tool(const std::shared_ptr<ServerRequest>& r) {
     finish(*r, fail(Error::invalid_params("tools/call: arguments must be an object")));
     return;
   }
-  const json::object& arguments = a && a->is_object() ? a->get_object() : kNoArguments;
-  if (const auto& json_tool = r->tool->handler.json_async) return start_async<json::object>(*this, r, json_tool, arguments);
-  run_handler<CallToolResult>(*this, r, static_cast<const ItemHandler<ToolHandler, AsyncToolHandler>&>(r->tool->handler), arguments);
+  const HeldByRequest<json::object> arguments{a && a->is_object() ? &a->get_object() : &kNoArguments};
+  const ToolHandlers& handler = r->tool->handler;
+  if (handler.json_async) {
+    return start_async<json::object>(*this, r, HeldByRequest<AsyncJsonToolHandler>{&handler.json_async}, arguments);
+  }
+  if (handler.async) return start_async<CallToolResult>(*this, r, HeldByRequest<AsyncToolHandler>{&handler.async}, arguments);
+  run_handler<CallToolResult>(*this, r, static_cast<const ItemHandler<ToolHandler, AsyncToolHandler>&>(handler), arguments);
 }
 
 Result<void> ServerSessionImpl::find_resource(ServerRequest& r) {
