@@ -25,6 +25,7 @@ using namespace mcp;
 using namespace std::chrono_literals;
 using mcp::test::Connected;
 using mcp::test::Event;
+using mcp::test::Workers;
 using mcp::test::make_tool;
 
 namespace {
@@ -154,30 +155,6 @@ struct Held {
     taken.swap(replies);
     return taken;
   }
-};
-
-// Threads the handlers start for their work. Each is recorded under the lock it was started
-// under, so once a client has the answer a thread gave, that thread is here to join.
-class Workers {
- public:
-  ~Workers() { join(); }
-  template <class F>
-  void start(F work) {
-    std::lock_guard l(mu_);
-    threads_.emplace_back(std::move(work));
-  }
-  void join() {
-    std::vector<std::thread> threads;
-    {
-      std::lock_guard l(mu_);
-      threads.swap(threads_);
-    }
-    for (auto& t : threads) t.join();
-  }
-
- private:
-  std::mutex mu_;
-  std::vector<std::thread> threads_;
 };
 
 Result<CallToolResult> echo(const json::object&, RequestContext&) { return CallToolResult::text("now"); }

@@ -9,7 +9,6 @@
 #include <future>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 #include "mcp/client/client.hpp"
 #include "mcp/protocol/methods.hpp"
@@ -21,6 +20,7 @@ using mcp::test::Connected;
 using mcp::test::handshake;
 using mcp::test::make_tool;
 using mcp::test::text_of;
+using mcp::test::Workers;
 
 namespace {
 
@@ -32,12 +32,12 @@ json::object rich_result() {
 }
 
 // A server with one JSON tool, "t", that answers `answer` from a thread of its own.
-std::shared_ptr<Server> answering(json::object answer, std::thread& worker) {
+std::shared_ptr<Server> answering(json::object answer, Workers& workers) {
   auto server = std::make_shared<Server>();
-  server->add_async_json_tool(make_tool("t"), [answer = std::move(answer), &worker](
+  server->add_async_json_tool(make_tool("t"), [answer = std::move(answer), &workers](
                                                   const json::object&, std::shared_ptr<RequestContext>,
                                                   Reply<json::object> reply) {
-    worker = std::thread([answer, reply] { reply(answer); });
+    workers.start([answer, reply] { reply(answer); });
   });
   return server;
 }
@@ -56,10 +56,10 @@ struct Revision : ::testing::TestWithParam<bool> {
 }  // namespace
 
 TEST_P(Revision, AJsonToolsAnswerArrivesWhole) {
-  std::thread worker;
-  Connected c(answering(rich_result(), worker), options());
+  Workers workers;
+  Connected c(answering(rich_result(), workers), options());
   auto r = call_json(*c.client, "t");
-  worker.join();
+  workers.join();
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->at("vendorTop"), json::parse(R"({"a":[1,2]})"));
   EXPECT_EQ(r->at("content").at(0).at("vendorBlock"), 1);
@@ -69,10 +69,10 @@ TEST_P(Revision, AJsonToolsAnswerArrivesWhole) {
 }
 
 TEST_P(Revision, ATypedCallReadsAJsonToolsAnswer) {
-  std::thread worker;
-  Connected c(answering(rich_result(), worker), options());
+  Workers workers;
+  Connected c(answering(rich_result(), workers), options());
   auto r = c.client->call_tool("t");
-  worker.join();
+  workers.join();
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(text_of(*r), "hi");
   EXPECT_EQ(r->extra.at("vendorTop"), json::parse(R"({"a":[1,2]})"));
@@ -105,14 +105,14 @@ TEST(JsonTool, ADroppedReplyIsAnInternalError) {
 }
 
 TEST(JsonTool, ItsAnswerGoesOutThroughTheStages) {
-  std::thread worker;
-  auto server = answering(rich_result(), worker);
+  Workers workers;
+  auto server = answering(rich_result(), workers);
   server->use(make_stage("mark", {.on_result = [](const Call& call, Result<json::value>& answer) {
                                     if (call.method == method::kToolsCall && answer) answer->as_object()["marked"] = true;
                                   }}));
   Connected c(server);
   auto r = call_json(*c.client, "t");
-  worker.join();
+  workers.join();
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->at("marked"), true);
   EXPECT_EQ(r->at("vendorTop"), json::parse(R"({"a":[1,2]})"));
@@ -131,10 +131,10 @@ TEST(CallToolJson, AResultThatDoesNotSayWhatHappenedIsAClearError) {
   };
   for (const auto& [sent, why] : cases) {
     // In a 2025-11-25 session: a 2026-07-28 server makes every answer's _meta an object itself.
-    std::thread worker;
-    Connected c(answering(json::parse(sent).as_object(), worker), handshake());
+    Workers workers;
+    Connected c(answering(json::parse(sent).as_object(), workers), handshake());
     auto r = call_json(*c.client, "t");
-    worker.join();
+    workers.join();
     ASSERT_FALSE(r) << sent;
     EXPECT_EQ(r.error().code, error_code::kInternalError) << sent;
     EXPECT_EQ(r.error().message, std::string("invalid tools/call result from server: ") + why) << sent;
@@ -144,15 +144,13 @@ TEST(CallToolJson, AResultThatDoesNotSayWhatHappenedIsAClearError) {
 TEST(CallToolJson, LeavesTheContentBlocksToTheirReader) {
   // A text block without its text: passed on as it is, where the typed call decodes it and refuses.
   const auto sent = json::parse(R"({"content":[{"type":"text"}],"isError":false})").as_object();
-  std::thread first, second;
-  Connected c(answering(sent, first));
+  Workers workers;
+  Connected c(answering(sent, workers));
   auto passed = call_json(*c.client, "t");
-  first.join();
   ASSERT_TRUE(passed) << passed.error().message;
   EXPECT_EQ(passed->at("content"), sent.at("content"));
-  Connected typed(answering(sent, second));
+  Connected typed(answering(sent, workers));
   auto decoded = typed.client->call_tool("t");
-  second.join();
   ASSERT_FALSE(decoded);
   EXPECT_NE(decoded.error().message.find("invalid tools/call result from server"), std::string::npos)
       << decoded.error().message;

@@ -1,12 +1,15 @@
 // Helpers shared by the server tests: a minimal tool definition, a server and our client connected
-// in memory, the text of a result.
+// in memory, the text of a result, the threads asynchronous handlers start.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "mcp/client/client.hpp"
 #include "mcp/protocol/tool.hpp"
@@ -57,5 +60,29 @@ inline std::string text_of(const CallToolResult& r) {
   const auto* t = std::get_if<TextContent>(&r.content.front());
   return t ? t->text : "";
 }
+
+// Threads the handlers start for their work. Each is recorded under the lock it was started
+// under, so once a client has the answer a thread gave, that thread is here to join.
+class Workers {
+ public:
+  ~Workers() { join(); }
+  template <class F>
+  void start(F work) {
+    std::lock_guard l(mu_);
+    threads_.emplace_back(std::move(work));
+  }
+  void join() {
+    std::vector<std::thread> threads;
+    {
+      std::lock_guard l(mu_);
+      threads.swap(threads_);
+    }
+    for (auto& t : threads) t.join();
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::thread> threads_;
+};
 
 }  // namespace mcp::test
