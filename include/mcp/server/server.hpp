@@ -22,8 +22,9 @@
 // Every request after initialize passes through a chain of stages (mcp/server/stage.hpp) on its
 // way to the method's handler, and its answer back through them. Blocking handlers run on the
 // session's worker threads, concurrently; they may block (for instance on ctx.create_message()).
-// Asynchronous handlers (add_async_tool, add_async_resource, add_async_resource_template,
-// add_async_prompt, set_async_completer) answer later through a Reply and hold no thread meanwhile.
+// Asynchronous handlers (add_async_tool, add_async_json_tool, add_async_resource,
+// add_async_resource_template, add_async_prompt, set_async_completer) answer later through a Reply
+// and hold no thread meanwhile.
 // Errors as values: return a Result error for a protocol error (it reaches the client as a
 // JSON-RPC error); report a tool's own failure as CallToolResult{is_error = true}. A handler that
 // throws is answered for it: a tool with an isError result, anything else with -32603.
