@@ -218,19 +218,21 @@ Result<void> canonicalize_into(const json::value& v, std::string& out, const Jcs
   return Writer(out, limits).run(v);
 }
 
-Result<std::string> canonicalize(const json::value& v, const JcsLimits& limits) {
+namespace {
+
+// The canonical bytes of a value, or of an object held as one, in a string of their own.
+template <class Json>
+Result<std::string> canonical_string(const Json& j, const JcsLimits& limits) {
   std::string out;
-  auto r = canonicalize_into(v, out, limits);
-  if (!r) return fail(std::move(r.error()));
+  if (auto r = Writer(out, limits).run(j); !r) return fail(std::move(r.error()));
   return out;
 }
 
-Result<std::string> canonicalize(const json::object& o, const JcsLimits& limits) {
-  std::string out;
-  auto r = Writer(out, limits).run(o);
-  if (!r) return fail(std::move(r.error()));
-  return out;
-}
+}  // namespace
+
+Result<std::string> canonicalize(const json::value& v, const JcsLimits& limits) { return canonical_string(v, limits); }
+
+Result<std::string> canonicalize(const json::object& o, const JcsLimits& limits) { return canonical_string(o, limits); }
 
 Result<std::string> canonicalize_text(std::string_view text, const JcsLimits& limits) {
   // The DOM is scratch: a monotonic arena makes its thousands of small allocations one or two.
