@@ -75,11 +75,11 @@ template <class T>
 Result<T> thrown(const ServerRequest& r, const std::exception& e) {
   const std::string item = r.target ? " " + peer_text(r.target->key) : "";
   MCP_LOG_ERROR("server: the handler of {}{} threw: {}", peer_text(r.in.method), item, e.what());
-  if constexpr (std::is_same_v<T, CallToolResult>) {
-    // A tool reports a tool error the model can see, as the reference SDK does.
-    return CallToolResult::error(std::string("tool failed: ") + e.what());
-  } else if constexpr (std::is_same_v<T, json::object>) {
-    return std::move(to_json(CallToolResult::error(std::string("tool failed: ") + e.what())).as_object());  // a JSON tool's
+  if constexpr (std::is_same_v<T, CallToolResult> || std::is_same_v<T, json::object>) {
+    // A tool reports a tool error the model can see, as the reference SDK does (a JSON tool, as JSON).
+    auto failed = CallToolResult::error(std::string("tool failed: ") + e.what());
+    if constexpr (std::is_same_v<T, json::object>) return std::move(to_json(failed).as_object());
+    else return failed;
   } else {
     return fail(Error::internal("internal error while handling " + peer_text(r.in.method) + ": " + e.what()));
   }
@@ -223,7 +223,7 @@ void ServerSessionImpl::call_tool(const std::shared_ptr<ServerRequest>& r) {
     return start_async<json::object>(*this, r, HeldByRequest<AsyncJsonToolHandler>{&handler.json_async}, arguments);
   }
   if (handler.async) return start_async<CallToolResult>(*this, r, HeldByRequest<AsyncToolHandler>{&handler.async}, arguments);
-  run_handler<CallToolResult>(*this, r, static_cast<const ItemHandler<ToolHandler, AsyncToolHandler>&>(handler), arguments);
+  run_handler<CallToolResult>(*this, r, handler, arguments);  // the blocking handler: both asynchronous forms are above
 }
 
 Result<void> ServerSessionImpl::find_resource(ServerRequest& r) {
