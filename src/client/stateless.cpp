@@ -109,8 +109,8 @@ Result<InitializeResult> Client::Impl::start_stateless(const std::string& versio
 
 void Client::Impl::make_envelope_meta() {
   auto members = std::make_shared<jsonrpc::MetaMembers>();
-  for (const auto& [k, v] : envelope) members->emplace_back(std::string(k), json::serialize(v));
-  if (log_level) members->emplace_back(std::string(meta_key::kLogLevel), json::serialize(json::value(*log_level)));
+  for (const auto& [k, v] : envelope) members->push_back(jsonrpc::meta_member(std::string(k), v));
+  if (log_level) members->push_back(jsonrpc::meta_member(std::string(meta_key::kLogLevel), json::value(*log_level)));
   envelope_meta = std::move(members);
 }
 

@@ -220,10 +220,15 @@ namespace {
 bool names(const MetaMembers* meta, std::string_view key) {
   if (meta) {
     for (const auto& m : *meta) {
-      if (m.first == key) return true;
+      if (m.key == key) return true;
     }
   }
   return false;
+}
+
+// Whether the params' own _meta member `key` gives way to an added one.
+bool replaced(const MetaMembers* meta, std::optional<std::int64_t> progress_token, std::string_view key) {
+  return names(meta, key) || (progress_token && key == "progressToken");
 }
 
 void write_member(Writer& out, bool& first, std::string_view key) {
@@ -238,9 +243,9 @@ void write_meta(Writer& out, const json::object* own, const MetaMembers* meta, s
   out.raw("{");
   bool first = true;
   if (meta) {
-    for (const auto& [key, value] : *meta) {
-      write_member(out, first, key);
-      out.raw(value);
+    for (const auto& m : *meta) {
+      write_member(out, first, m.key);
+      out.raw(m.text);
     }
   }
   if (progress_token) {
@@ -251,7 +256,7 @@ void write_meta(Writer& out, const json::object* own, const MetaMembers* meta, s
   }
   if (own) {
     for (const auto& kv : *own) {
-      if (names(meta, kv.key()) || (progress_token && kv.key() == "progressToken")) continue;
+      if (replaced(meta, progress_token, kv.key())) continue;
       write_member(out, first, kv.key());
       out.value(kv.value());
     }
@@ -281,6 +286,33 @@ std::string encode_request(const Id& id, std::string_view method, const json::ob
   write_meta(out, own_meta, meta, progress_token);
   out.raw("}}");
   return out.take();
+}
+
+MetaMember meta_member(std::string key, json::value value) {
+  std::string text = json::serialize(value);
+  return MetaMember{std::move(key), std::move(value), std::move(text)};
+}
+
+json::object request_params(const json::object& params, const MetaMembers* meta, std::optional<std::int64_t> progress_token) {
+  if ((!meta || meta->empty()) && !progress_token) return params;
+  json::object out(params.size() + 1);
+  const json::object* own_meta = nullptr;
+  for (const auto& kv : params) {
+    if (kv.key() == "_meta") own_meta = kv.value().if_object();
+    else out.emplace(kv.key(), kv.value());
+  }
+  json::object m;
+  if (meta) {
+    for (const auto& member : *meta) m.emplace(member.key, member.value);
+  }
+  if (progress_token) m.emplace("progressToken", *progress_token);
+  if (own_meta) {
+    for (const auto& kv : *own_meta) {
+      if (!replaced(meta, progress_token, kv.key())) m.emplace(kv.key(), kv.value());
+    }
+  }
+  out.emplace("_meta", std::move(m));
+  return out;
 }
 
 std::string encode_notification(std::string_view method, const json::object* params) {

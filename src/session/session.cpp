@@ -71,8 +71,8 @@ Result<void> Session::notify(std::string_view method, json::object params, const
     closed = impl_->closed;
   }
   if (closed) return fail(impl_->closed_error());
-  auto sent = impl_->transport->send(jsonrpc::encode_notification(method, &params),
-                                     SendInfo{SendInfo::Kind::notification, related_request_id});
+  auto sent = impl_->put(jsonrpc::Notification{std::string(method), std::move(params)},
+                        SendInfo{SendInfo::Kind::notification, related_request_id});
   if (!sent) return fail(impl_->closed_error(sent.error()));
   return sent;
 }

@@ -78,6 +78,7 @@ extern thread_local const void* tls_current_session;
 struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   Impl(std::shared_ptr<Transport> t, Handler& h, Options o)
       : transport(std::move(t)),
+        values(transport->carries_values()),
         handler(h),
         opts(std::move(o)),
         pool(opts.pool ? opts.pool : ThreadPool::shared()) {
@@ -112,6 +113,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   };
 
   std::shared_ptr<Transport> transport;
+  const bool values;  // transport->carries_values(): messages go to it as values, not text
   Handler& handler;
   Options opts;
 
@@ -206,12 +208,17 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   }
 
   // --- sending ---------------------------------------------------------------------------------
-  void send(std::string frame, SendInfo::Kind kind, const jsonrpc::Id& related) {
-    auto r = transport->send(std::move(frame), SendInfo{kind, related});
+  // As a value to a transport that carries values, as text to any other.
+  Result<void> put(jsonrpc::Message m, const SendInfo& info) {
+    if (values) return transport->send_value(std::move(m), info);
+    return transport->send(jsonrpc::encode(m), info);
+  }
+  void send(jsonrpc::Message m, SendInfo::Kind kind, const jsonrpc::Id& related) {
+    auto r = put(std::move(m), SendInfo{kind, related});
     if (!r) MCP_LOG_DEBUG("{}: send failed: {}", opts.name, r.error().describe());
   }
   void send_error(const jsonrpc::Id& id, const Error& e) {
-    send(jsonrpc::encode_error(id, e), SendInfo::Kind::response, id);
+    send(jsonrpc::ErrorResponse{id, e}, SendInfo::Kind::response, id);
   }
 
   // --- inbound ---------------------------------------------------------------------------------
@@ -259,7 +266,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
     // Both roles answer ping at once, even when every worker is busy; 2026-07-28 removed it, so a
     // stateless ping goes on to the handler, which refuses it.
     if (req.method == mcp::method::kPing && !(req.params && is_stateless_request(*req.params))) {
-      send(jsonrpc::encode_result(req.id, json::object{}), SendInfo::Kind::response, req.id);
+      send(jsonrpc::Response{req.id, json::object{}}, SendInfo::Kind::response, req.id);
       return;
     }
     auto key = jsonrpc::id_key(req.id);
@@ -340,7 +347,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
     }
     // The specification asks receivers of a cancellation not to answer the cancelled request.
     if (!peer_cancelled) {
-      if (result) send(jsonrpc::encode_result(id, *result), SendInfo::Kind::response, id);
+      if (result) send(jsonrpc::Response{id, std::move(*result)}, SendInfo::Kind::response, id);
       else send_error(id, result.error());
     } else {
       transport->request_dropped(id);

@@ -54,8 +54,11 @@ Result<std::int64_t> Session::Impl::send_request(std::string_view method, const 
   if (options.on_id) options.on_id(id);
   // The progress token and the options' _meta members are written into the text, not into params.
   const auto token = p->on_progress ? std::optional<std::int64_t>(id) : std::nullopt;
-  auto sent = transport->send(jsonrpc::encode_request(id, method, params, options.meta.get(), token),
-                              SendInfo{SendInfo::Kind::request, options.related_request_id, options.headers});
+  SendInfo info{SendInfo::Kind::request, options.related_request_id, options.headers};
+  auto sent = values ? transport->send_value(jsonrpc::Request{id, std::string(method),
+                                                              jsonrpc::request_params(params, options.meta.get(), token)},
+                                             info)
+                     : transport->send(jsonrpc::encode_request(id, method, params, options.meta.get(), token), info);
   if (!sent) {
     {
       std::lock_guard lock(mu);
@@ -75,7 +78,7 @@ void Session::Impl::abandon(std::int64_t id, const std::shared_ptr<Pending>& p, 
   }
   p->complete(fail(e));
   json::object cp{{"requestId", id}, {"reason", e.message}};
-  send(jsonrpc::encode_notification(mcp::method::kCancelled, &cp), SendInfo::Kind::notification, related);
+  send(jsonrpc::Notification{std::string(mcp::method::kCancelled), std::move(cp)}, SendInfo::Kind::notification, related);
 }
 
 // request_async's timeout: fires at the deadline, which progress may have moved on.

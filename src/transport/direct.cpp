@@ -4,10 +4,14 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <variant>
 
 namespace mcp {
 
 namespace {
+
+// A frame as text (send) or as a value (send_value), in the order they were sent.
+using Item = std::variant<std::string, jsonrpc::Message>;
 
 // What both ends share, under one lock: per end, its callbacks, the frames sent to it and not yet
 // delivered, and which thread (if any) is delivering to it.
@@ -16,7 +20,7 @@ struct DirectLink {
     Transport::Callbacks cb;
     bool started = false;
     bool gone = false;  // destroyed: nothing more is delivered to it
-    std::deque<std::string> inbox;
+    std::deque<Item> inbox;
     bool delivering = false;
     std::thread::id deliverer;
     bool close_told = false;
@@ -57,14 +61,11 @@ class DirectEnd final : public Transport {
     return {};
   }
 
-  Result<void> send(std::string frame, const SendInfo&) override {
-    auto link = link_;
-    std::unique_lock lock(link->mu);
-    if (link->closed) return fail(Error::connection_closed("transport closed"));
-    link->end[1 - side_].inbox.push_back(std::move(frame));
-    deliver(*link, 1 - side_, lock);
-    return {};
-  }
+  Result<void> send(std::string frame, const SendInfo&) override { return put(Item(std::move(frame))); }
+
+  // Both ends are in this process: a message passes as the value its sender built.
+  bool carries_values() const override { return true; }
+  Result<void> send_value(jsonrpc::Message message, const SendInfo&) override { return put(Item(std::move(message))); }
 
   void close() override {
     auto link = link_;
@@ -77,6 +78,16 @@ class DirectEnd final : public Transport {
   }
 
  private:
+  // Queues `item` for the other end and delivers, unless another thread already is.
+  Result<void> put(Item item) {
+    auto link = link_;
+    std::unique_lock lock(link->mu);
+    if (link->closed) return fail(Error::connection_closed("transport closed"));
+    link->end[1 - side_].inbox.push_back(std::move(item));
+    deliver(*link, 1 - side_, lock);
+    return {};
+  }
+
   // Delivers what waits for end `to`, unless a thread is already doing so (it will deliver this
   // too, in order): frames first, then on_close once the link is closed. Called and returns with
   // the lock held; the callbacks run without it. Uses nothing of `this`.
@@ -87,10 +98,10 @@ class DirectEnd final : public Transport {
     e.deliverer = std::this_thread::get_id();
     while (!e.gone) {
       if (!e.inbox.empty()) {
-        std::string frame = std::move(e.inbox.front());
+        Item item = std::move(e.inbox.front());
         e.inbox.pop_front();
         lock.unlock();
-        e.cb.on_message(std::move(frame));
+        hand_over(e.cb, std::move(item));
         lock.lock();
         continue;
       }
@@ -106,6 +117,17 @@ class DirectEnd final : public Transport {
     e.delivering = false;
     e.deliverer = {};
     link.idle.notify_all();
+  }
+
+  // A value goes to on_decoded (no frame: size 0); an end that only reads text gets the value's.
+  static void hand_over(const Callbacks& cb, Item item) {
+    if (auto* text = std::get_if<std::string>(&item)) {
+      cb.on_message(std::move(*text));
+    } else if (cb.on_decoded) {
+      cb.on_decoded(std::move(std::get<jsonrpc::Message>(item)), 0);
+    } else {
+      cb.on_message(jsonrpc::encode(std::get<jsonrpc::Message>(item)));
+    }
   }
 
   std::shared_ptr<DirectLink> link_;

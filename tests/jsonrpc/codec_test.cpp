@@ -132,8 +132,8 @@ TEST(Codec, MessagesAroundTheEncodersBufferSizeAreWrittenWhole) {
 // A 2026-07-28 client's envelope and a progress token are written into _meta as the request is
 // encoded: a strict reader sees each member once, the added ones winning over the params' own.
 TEST(Codec, MetaMembersAreWrittenIntoTheParamsMetaOnceEach) {
-  const MetaMembers envelope{{"io.modelcontextprotocol/protocolVersion", R"("2026-07-28")"},
-                             {"io.modelcontextprotocol/clientInfo", R"({"name":"c","version":"1"})"}};
+  const MetaMembers envelope{meta_member("io.modelcontextprotocol/protocolVersion", "2026-07-28"),
+                             meta_member("io.modelcontextprotocol/clientInfo", json::object{{"name", "c"}, {"version", "1"}})};
   auto meta_of = [](const std::string& text) {
     auto m = decode(text);
     EXPECT_TRUE(m) << text;
@@ -158,6 +158,37 @@ TEST(Codec, MetaMembersAreWrittenIntoTheParamsMetaOnceEach) {
   EXPECT_EQ(meta_of(encode_request(json::value(3), "tools/list", odd, nullptr, 7)), (json::object{{"progressToken", 7}}));
   // Nothing to add: the request as encode_request writes it.
   EXPECT_EQ(encode_request(json::value(4), "ping", odd, nullptr, std::nullopt), encode_request(json::value(4), "ping", &odd));
+}
+
+// A transport that carries values (the direct one) gets the params as request_params builds them;
+// every other gets encode_request's text. Both must give the receiver the same request, _meta's
+// members in the same order.
+TEST(Codec, RequestParamsAreWhatTheEncodedRequestCarries) {
+  const MetaMembers envelope{meta_member("io.modelcontextprotocol/protocolVersion", "2026-07-28"),
+                             meta_member("io.modelcontextprotocol/clientCapabilities", json::object{{"sampling", json::object{}}}),
+                             meta_member("io.modelcontextprotocol/logLevel", "debug")};
+  const json::object cases[] = {
+      json::object{},
+      json::object{{"name", "t"}, {"arguments", json::object{{"a", json::array{1, "x", nullptr}}}}},
+      json::object{{"_meta", 5}, {"cursor", "c"}},
+      json::object{{"_meta", json::object{{"io.modelcontextprotocol/logLevel", "error"}, {"progressToken", "p"}, {"z", 1}, {"a", 2}}}},
+  };
+  for (const auto& params : cases) {
+    for (const MetaMembers* meta : {static_cast<const MetaMembers*>(nullptr), &envelope}) {
+      for (auto token : {std::optional<std::int64_t>{}, std::optional<std::int64_t>(9)}) {
+        const std::string text = encode_request(json::value(1), "m", params, meta, token);
+        auto decoded = decode(text);
+        ASSERT_TRUE(decoded) << text;
+        const json::object& from_text = *std::get<Request>(*decoded).params;
+        const json::object built = request_params(params, meta, token);
+        EXPECT_EQ(built, from_text) << text;
+        // Equal objects may differ in order; the order of _meta's members is part of the promise.
+        if (auto m = built.if_contains("_meta"); m && m->is_object()) {
+          EXPECT_EQ(json::serialize(*m), json::serialize(from_text.at("_meta"))) << text;
+        }
+      }
+    }
+  }
 }
 
 // The decoder must never crash or throw, whatever the bytes; what it accepts must re-encode to the

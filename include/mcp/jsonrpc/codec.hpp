@@ -48,13 +48,22 @@ std::string encode(const Message& m);
 std::string encode_request(const Id& id, std::string_view method, const json::object* params);
 
 // Members a sender adds to a request's params._meta as it writes it, instead of copying them into
-// every request's params: each a key and its value as JSON text (a 2026-07-28 client's envelope,
-// encoded once per connection). They come first in _meta; a member of the params' own _meta with
-// the same key is left out. A _meta that is not an object is replaced.
-using MetaMembers = std::vector<std::pair<std::string, std::string>>;
+// every request's params (a 2026-07-28 client's envelope, made once per connection). They come
+// first in _meta; a member of the params' own _meta with the same key is left out. A _meta that
+// is not an object is replaced.
+struct MetaMember {
+  std::string key;
+  json::value value;  // for transports that carry values (Transport::carries_values)
+  std::string text;   // the same value as JSON text, written into requests as it is
+};
+using MetaMembers = std::vector<MetaMember>;
+MetaMember meta_member(std::string key, json::value value);
 // `progress_token`: written into _meta as "progressToken", replacing the params' own.
 std::string encode_request(const Id& id, std::string_view method, const json::object& params, const MetaMembers* meta,
                            std::optional<std::int64_t> progress_token);
+// The params the request encode_request writes carries, as a value: what decoding that text
+// would give (the same members; _meta's in the same order).
+json::object request_params(const json::object& params, const MetaMembers* meta, std::optional<std::int64_t> progress_token);
 std::string encode_notification(std::string_view method, const json::object* params);
 std::string encode_result(const Id& id, const json::value& result);
 std::string encode_error(const Id& id, const Error& error);

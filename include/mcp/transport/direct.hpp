@@ -17,6 +17,12 @@
 //    callback may take.
 //  - A send() may also deliver what other threads sent meanwhile, returning when nothing waits:
 //    under a stream of frames from many threads, one sender carries them.
+// Messages pass as values (carries_values): a session sends its requests and answers as the
+// values it holds, and the other end's session takes them as they are, with no text written or
+// parsed between. So the receiving session's frame limits (max_message_bytes, the depth limit, the
+// bytes counted against max_pending_inbound_bytes) do not apply on this link: both ends are this
+// process's own code, and what a remote peer sent was bounded where it entered the process. Text
+// sent with send() still passes as text.
 // Closing either end closes both: each end's on_close comes after the frames already sent to it,
 // from the thread that closed or that was delivering.
 #pragma once

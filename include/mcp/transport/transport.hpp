@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "mcp/error.hpp"
+#include "mcp/jsonrpc/codec.hpp"
 #include "mcp/jsonrpc/message.hpp"
 
 namespace mcp {
@@ -53,6 +54,8 @@ class Transport {
     // Optional: a message the transport has already decoded (Streamable HTTP decodes each POST to
     // route it), with its frame's size, so that the session does not decode it again. A transport
     // using it applies the limits it was configured with. Unset: the transport calls on_message.
+    // A transport that carries values (below) delivers them here with a size of 0: no text was
+    // made, and what the other end of this process built had no frame to bound.
     std::function<void(jsonrpc::Message message, std::size_t frame_bytes)> on_decoded;
     // Optional: a request of ours the transport could not carry to an answer (an HTTP status, a
     // broken stream): the session fails it with `error` as a local error, not as if the peer had
@@ -63,6 +66,15 @@ class Transport {
   virtual ~Transport() = default;
   [[nodiscard]] virtual Result<void> start(Callbacks callbacks) = 0;
   [[nodiscard]] virtual Result<void> send(std::string frame, const SendInfo& info) = 0;
+
+  // Whether the other end is in this process and takes messages as values (the direct
+  // transport): a session then sends with send_value and neither writes nor reads their text,
+  // which is most of a short call's work on an in-process link.
+  [[nodiscard]] virtual bool carries_values() const { return false; }
+  // Sends a message as a value. One that does not carry values sends its text.
+  [[nodiscard]] virtual Result<void> send_value(jsonrpc::Message message, const SendInfo& info) {
+    return send(jsonrpc::encode(message), info);
+  }
   virtual void close() = 0;
 
   // Ends the stream carrying `request_id`'s answer without answering it (Streamable HTTP's SSE
