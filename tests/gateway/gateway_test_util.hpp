@@ -15,6 +15,7 @@
 #include "mcp/client/client.hpp"
 #include "mcp/http/client_transport.hpp"
 #include "support/process.hpp"
+#include "support/source_root.hpp"
 
 namespace mcp::gateway_test {
 
@@ -28,7 +29,7 @@ inline std::string bin(const std::string& program) {
 inline std::filesystem::path node_dir() {
   const char* v = std::getenv("MCP_NODE_DIR");
   return v && *v ? std::filesystem::path(v)
-                 : std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / ".deps" / "node";
+                 : mcp::test::source_root() / ".deps" / "node";
 }
 
 // The entry point of a reference server package (its package.json "bin" is dist/index.js).

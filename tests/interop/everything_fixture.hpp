@@ -48,6 +48,7 @@
 #include "mcp/protocol/roots.hpp"
 #include "mcp/protocol/sampling.hpp"
 #include "mcp/stdio/child_process.hpp"
+#include "support/source_root.hpp"
 
 using namespace mcp;
 using namespace std::chrono_literals;
@@ -68,8 +69,7 @@ constexpr const char* kRootName = "interop-root";
 
 inline fs::path node_dir() {
   if (const char* v = std::getenv("MCP_NODE_DIR"); v != nullptr && *v != '\0') return v;
-  // Run by hand from the build tree: this file is <repo>/tests/interop/<file>.
-  return fs::path(__FILE__).parent_path().parent_path().parent_path() / ".deps" / "node";
+  return mcp::test::source_root() / ".deps" / "node";
 }
 fs::path node_modules() { return node_dir() / "node_modules"; }
 fs::path node_binary() { return node_modules() / ".bin" / "node"; }

@@ -16,6 +16,7 @@
 #include "mcp/client/client.hpp"
 #include "mcp/http/client_transport.hpp"
 #include "mcp/stdio/child_process.hpp"
+#include "support/source_root.hpp"
 
 using namespace mcp;
 using namespace std::chrono_literals;
@@ -25,10 +26,10 @@ namespace {
 
 fs::path node_dir() {
   if (const char* v = std::getenv("MCP_NODE_DIR"); v != nullptr && *v != '\0') return v;
-  return fs::path(__FILE__).parent_path().parent_path().parent_path() / ".deps" / "node";
+  return mcp::test::source_root() / ".deps" / "node";
 }
 fs::path node_binary() { return node_dir() / "node_modules" / ".bin" / "node"; }
-fs::path script() { return fs::path(__FILE__).parent_path() / "node" / "ts2_server.mjs"; }
+fs::path script() { return mcp::test::source_root() / "tests" / "interop" / "node" / "ts2_server.mjs"; }
 
 // The HTTP server, started as a child; its URL is the first line it prints (read with poll, bounded).
 class HttpPeer {
