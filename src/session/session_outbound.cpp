@@ -52,7 +52,8 @@ Result<std::int64_t> Session::Impl::send_request(std::string_view method, const 
     outbound.emplace(id, p);
   }
   if (options.on_id) options.on_id(id);
-  // The progress token and the options' _meta members are written into the text, not into params.
+  // The progress token and the options' _meta members are written into the text, not into params
+  // (into a copy of them for a transport that carries values).
   const auto token = p->on_progress ? std::optional<std::int64_t>(id) : std::nullopt;
   SendInfo info{SendInfo::Kind::request, options.related_request_id, options.headers};
   auto sent = values ? transport->send_value(jsonrpc::Request{id, std::string(method),
