@@ -113,7 +113,8 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   };
 
   std::shared_ptr<Transport> transport;
-  const bool values;  // transport->carries_values(): messages go to it as values, not text
+  // transport->carries_values(): a request's _meta members go into a copy of its params, not text.
+  const bool values;
   Handler& handler;
   Options opts;
 
@@ -208,11 +209,8 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   }
 
   // --- sending ---------------------------------------------------------------------------------
-  // As a value to a transport that carries values, as text to any other.
-  Result<void> put(jsonrpc::Message m, const SendInfo& info) {
-    if (values) return transport->send_value(std::move(m), info);
-    return transport->send(jsonrpc::encode(m), info);
-  }
+  // As a value to a transport that carries values; any other writes its text (send_value's default).
+  Result<void> put(jsonrpc::Message m, const SendInfo& info) { return transport->send_value(std::move(m), info); }
   void send(jsonrpc::Message m, SendInfo::Kind kind, const jsonrpc::Id& related) {
     auto r = put(std::move(m), SendInfo{kind, related});
     if (!r) MCP_LOG_DEBUG("{}: send failed: {}", opts.name, r.error().describe());
