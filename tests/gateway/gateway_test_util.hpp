@@ -26,11 +26,7 @@ inline std::string bin(const std::string& program) {
 }
 
 // The reference TypeScript servers' folder (the project's .deps/node, or MCP_NODE_DIR).
-inline std::filesystem::path node_dir() {
-  const char* v = std::getenv("MCP_NODE_DIR");
-  return v && *v ? std::filesystem::path(v)
-                 : mcp::test::source_root() / ".deps" / "node";
-}
+using mcp::test::node_dir;
 
 // The entry point of a reference server package (its package.json "bin" is dist/index.js).
 inline std::string reference_server(const std::string& package) {

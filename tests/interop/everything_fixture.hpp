@@ -67,10 +67,7 @@ constexpr const char* kRootName = "interop-root";
 
 // --- where things are ---------------------------------------------------------------------------
 
-inline fs::path node_dir() {
-  if (const char* v = std::getenv("MCP_NODE_DIR"); v != nullptr && *v != '\0') return v;
-  return mcp::test::source_root() / ".deps" / "node";
-}
+using mcp::test::node_dir;
 fs::path node_modules() { return node_dir() / "node_modules"; }
 fs::path node_binary() { return node_modules() / ".bin" / "node"; }
 fs::path everything_dir() { return node_modules() / "@modelcontextprotocol" / "server-everything"; }

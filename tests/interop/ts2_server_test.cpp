@@ -24,10 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path node_dir() {
-  if (const char* v = std::getenv("MCP_NODE_DIR"); v != nullptr && *v != '\0') return v;
-  return mcp::test::source_root() / ".deps" / "node";
-}
+using mcp::test::node_dir;
 fs::path node_binary() { return node_dir() / "node_modules" / ".bin" / "node"; }
 fs::path script() { return mcp::test::source_root() / "tests" / "interop" / "node" / "ts2_server.mjs"; }
 

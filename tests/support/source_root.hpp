@@ -5,6 +5,7 @@
 // relative to wherever the compiler ran, not to where the test runs.
 #pragma once
 
+#include <cstdlib>
 #include <filesystem>
 
 #ifndef MCP_SOURCE_ROOT
@@ -14,5 +15,11 @@
 namespace mcp::test {
 
 inline std::filesystem::path source_root() { return MCP_SOURCE_ROOT; }
+
+// The Node peers' folder: MCP_NODE_DIR when set, else the project's .deps/node (scripts/setup.sh).
+inline std::filesystem::path node_dir() {
+  const char* v = std::getenv("MCP_NODE_DIR");
+  return v && *v ? std::filesystem::path(v) : source_root() / ".deps" / "node";
+}
 
 }  // namespace mcp::test
