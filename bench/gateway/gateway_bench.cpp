@@ -13,7 +13,7 @@
 //     N: calls per path per round (default 5000); DIR: where everything-server is (default: this
 //     program's folder); --state: the state folder (default: a new folder under the current one,
 //     so on disk, not tmpfs); --only: one row (in-process, in-process-threaded, in-process-inline,
-//     in-process-floor, stdio, http);
+//     in-process-floor, stdio, stdio-same-links, http, http-same-links);
 //     --profile gateway|direct: only that column's throughput loop of each row, N calls, with
 //     the CPU each call took, and nothing else (a run to attach a profiler to); --callers: the
 //     concurrent callers of the throughput loops (default 4); --argument-bytes: every call sends
@@ -264,6 +264,11 @@ int main(int argc, char** argv) {
                          .proxy = nullptr, .through_tool = "echo_audited"});
   }
   pairs.push_back(make_pair("stdio", "test_simple_text", child({}), child({}), *state, state_dir));
+  // The same stdio upstream with the same threaded links on both paths: the gateway's client
+  // reaches it inline, so the difference is the gateway's own work over a stdio upstream, as the
+  // in-process row measures it over an in-process one. The row above adds a threaded link to the
+  // gateway path only (as a client in another thread or process would have).
+  pairs.push_back(make_pair("stdio-same-links", "test_simple_text", child({}), child({}), *state, state_dir, true));
 
   // HTTP: one everything-server --http; the direct client and the proxy's each have a session.
   int out[2];
@@ -286,6 +291,7 @@ int main(int argc, char** argv) {
     return connected(*t);
   };
   pairs.push_back(make_pair("http", "test_simple_text", http_client(), http_client(), *state, state_dir));
+  pairs.push_back(make_pair("http-same-links", "test_simple_text", http_client(), http_client(), *state, state_dir, true));
 
   if (!profile.empty()) {
     for (const auto& p : pairs) {
