@@ -1,7 +1,9 @@
 // Private: one blocking HTTP/1.1 exchange over TCP or TLS, for the client transport. Every step
 // has a deadline that is really enforced: each is an asynchronous operation on the connection's own
 // io_context, run to completion by the calling thread (Beast's expires_after bounds only
-// asynchronous operations). abort() from another thread ends a blocked step at once.
+// asynchronous operations). The one exception cannot block: a plain connection's request is first
+// offered to send(2) without waiting, and only what does not fit goes through the loop.
+// abort() from another thread ends a blocked step at once.
 #pragma once
 
 #include <boost/asio/ssl.hpp>
@@ -73,6 +75,9 @@ class ClientConn {
 
  private:
   beast::tcp_stream& lowest();
+  // A plain connection's request, its bytes already put together; then how a write ended.
+  Result<void> write_plain(const std::string& text);
+  Result<void> written(const boost::system::error_code& ec);
   // Runs the asynchronous operation started by `start` on this connection's io_context until it
   // completes, with the stream's deadline set to `timeout`; returns its error code.
   template <class Start>

@@ -86,38 +86,6 @@ TEST(HttpClientLimits, ManyRequestsDoNotAccumulateThreads) {
   EXPECT_LT(grown_mib, 500) << "virtual memory grew " << grown_mib << " MiB over 150 requests";
 }
 
-namespace {
-
-// A TCP listener that accepts connections and reads what comes, but never answers: a server that
-// hangs after the connection is established.
-struct SilentServer {
-  int fd = -1;
-  unsigned short port = 0;
-  std::vector<int> accepted;
-  std::thread acceptor;
-  std::atomic<bool> stop{false};
-  SilentServer() {
-    std::tie(fd, port) = loopback_listener();
-    EXPECT_GE(fd, 0);
-    acceptor = std::thread([this] {
-      while (!stop) {
-        pollfd p{fd, POLLIN, 0};
-        if (::poll(&p, 1, 50) > 0) {
-          int c = ::accept(fd, nullptr, nullptr);
-          if (c >= 0) accepted.push_back(c);
-        }
-      }
-    });
-  }
-  ~SilentServer() {
-    stop = true;
-    acceptor.join();
-    for (int c : accepted) ::close(c);
-    ::close(fd);
-  }
-};
-
-}  // namespace
 
 // The blocking client used to ignore its deadlines (Beast's expires_after bounds only asynchronous
 // operations): a server that accepted and never answered held a call until the session's timeout,

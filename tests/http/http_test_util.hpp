@@ -299,6 +299,34 @@ inline std::pair<int, unsigned short> loopback_listener() {
   return {fd, ntohs(sa.sin_port)};
 }
 
+// A TCP listener that accepts connections and never reads from them nor answers: a server that
+// hangs after the connection is established (what a client sends waits in the kernel's buffers).
+struct SilentServer {
+  int fd = -1;
+  unsigned short port = 0;
+  std::vector<int> accepted;
+  std::thread acceptor;
+  std::atomic<bool> stop{false};
+  SilentServer() {
+    std::tie(fd, port) = loopback_listener();  // fd -1 (and port 0) if none: the test's connect fails
+    acceptor = std::thread([this] {
+      while (!stop) {
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, 50) > 0) {
+          int c = ::accept(fd, nullptr, nullptr);
+          if (c >= 0) accepted.push_back(c);
+        }
+      }
+    });
+  }
+  ~SilentServer() {
+    stop = true;
+    acceptor.join();
+    for (int c : accepted) ::close(c);
+    ::close(fd);
+  }
+};
+
 // A loopback HTTP/1.1 server whose every answer a test scripts: it accepts on a thread of its own
 // and serves each connection on another, kept alive, calling `respond` once per request with the
 // request's head and body and a `send` that writes to the connection. Every read is polled, so

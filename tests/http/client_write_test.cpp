@@ -1,0 +1,107 @@
+// How the HTTP client transport writes a request (src/http/client_conn.cpp): a plain connection's
+// request goes with send(2) first, without waiting, and only what does not fit the socket's
+// buffers is written by the event loop under write_timeout. Both halves must arrive, in order,
+// and a server that reads nothing must still end the request at the deadline.
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <mutex>
+
+#include "http/http_test_util.hpp"
+#include "mcp/http/client_transport.hpp"
+
+using namespace mcp::http::test;
+using mcp::http::HttpClientOptions;
+using mcp::http::HttpClientTransport;
+
+namespace {
+
+// What a transport hands its session, collected for a test to wait on.
+struct Received {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<std::string> frames;
+  std::vector<mcp::Error> failures;
+
+  mcp::Transport::Callbacks callbacks() {
+    mcp::Transport::Callbacks cb;
+    cb.on_message = [this](std::string f) {
+      std::lock_guard l(mu);
+      frames.push_back(std::move(f));
+      cv.notify_all();
+    };
+    cb.on_close = [](std::optional<mcp::Error>) {};
+    cb.on_request_failed = [this](const mcp::jsonrpc::Id&, const mcp::Error& e) {
+      std::lock_guard l(mu);
+      failures.push_back(e);
+      cv.notify_all();
+    };
+    return cb;
+  }
+  bool wait_for_one(std::chrono::seconds limit) {
+    std::unique_lock l(mu);
+    return cv.wait_for(l, limit, [&] { return !frames.empty() || !failures.empty(); });
+  }
+};
+
+// A tools/call request whose one argument is `text`.
+std::string call_with(const std::string& text) {
+  return R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"big","arguments":{"text":")" + text + R"("}}})";
+}
+
+mcp::SendInfo request_info() {
+  mcp::SendInfo info;
+  info.kind = mcp::SendInfo::Kind::request;
+  return info;
+}
+
+}  // namespace
+
+TEST(HttpClientWrite, ARequestLargerThanTheSocketBuffersArrivesWhole) {
+  // 12 MiB: more than Linux lets a TCP socket buffer (tcp_wmem's maximum is 4 MiB by default),
+  // so send(2) takes part of it and the event loop writes the rest. The server answers with the
+  // body's length and its last bytes, so a lost, repeated or reordered piece shows.
+  std::string text(12u << 20, 'a');
+  for (std::size_t i = 0; i < text.size(); i += 4096) text[i] = static_cast<char>('b' + (i / 4096) % 20);
+  text.replace(text.size() - 6, 6, "-end-!");
+  const std::string frame = call_with(text);
+  ScriptedHttpServer server([](const ScriptedRequest& r, const ScriptedHttpServer::Send& send) {
+    const auto digest = std::to_string(r.body.size()) + ":" + std::to_string(std::hash<std::string>{}(r.body));
+    const std::string body = R"({"jsonrpc":"2.0","id":7,"result":{"seen":")" + digest + R"("}})";
+    send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+         "\r\n\r\n" + body);
+  });
+  HttpClientOptions o;
+  o.url = "http://127.0.0.1:" + std::to_string(server.port) + "/mcp";
+  o.standalone_stream = false;
+  auto t = HttpClientTransport::create(o);
+  ASSERT_TRUE(t);
+  Received got;
+  ASSERT_TRUE((*t)->start(got.callbacks()));
+  ASSERT_TRUE((*t)->send(frame, request_info()));
+  ASSERT_TRUE(got.wait_for_one(30s));
+  ASSERT_TRUE(got.failures.empty()) << got.failures.front().message;
+  const auto expected = std::to_string(frame.size()) + ":" + std::to_string(std::hash<std::string>{}(frame));
+  EXPECT_NE(got.frames.front().find(expected), std::string::npos) << got.frames.front();
+}
+
+TEST(HttpClientWrite, AServerThatReadsNothingEndsTheRequestAtWriteTimeout) {
+  // What fits the buffers goes at once; the rest waits for a reader that never comes, and the
+  // request fails at write_timeout, saying so, instead of holding its thread forever.
+  SilentServer silent;
+  HttpClientOptions o;
+  o.url = "http://127.0.0.1:" + std::to_string(silent.port) + "/mcp";
+  o.standalone_stream = false;
+  o.write_timeout = 300ms;
+  o.response_timeout = 60s;  // not this one
+  auto t = HttpClientTransport::create(o);
+  ASSERT_TRUE(t);
+  Received got;
+  ASSERT_TRUE((*t)->start(got.callbacks()));
+  const auto t0 = Clock::now();
+  ASSERT_TRUE((*t)->send(call_with(std::string(12u << 20, 'a')), request_info()));
+  ASSERT_TRUE(got.wait_for_one(30s));
+  ASSERT_EQ(got.failures.size(), 1u);
+  EXPECT_NE(got.failures.front().message.find("write_timeout"), std::string::npos) << got.failures.front().message;
+  EXPECT_LT(Clock::now() - t0, 20s);
+}
