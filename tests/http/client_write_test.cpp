@@ -4,7 +4,9 @@
 // and a server that reads nothing must still end the request at the deadline.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <condition_variable>
+#include <fstream>
 #include <mutex>
 
 #include "http/http_test_util.hpp"
@@ -44,6 +46,20 @@ struct Received {
   }
 };
 
+// More bytes than a loopback connection can hold in the kernel (the sender's send buffer and the
+// receiver's receive buffer at their largest, tcp_wmem and tcp_rmem), with 4 MiB to spare: a
+// request this long cannot be taken by send(2) alone while nobody reads it. 12 MiB at least.
+std::size_t more_than_the_kernel_buffers() {
+  auto largest = [](const char* file) {
+    std::ifstream f(file);
+    std::size_t low = 0, initial = 0, max = 0;
+    f >> low >> initial >> max;
+    return max;
+  };
+  const std::size_t held = largest("/proc/sys/net/ipv4/tcp_wmem") + largest("/proc/sys/net/ipv4/tcp_rmem");
+  return std::max<std::size_t>(12u << 20, held + (4u << 20));
+}
+
 // A tools/call request whose one argument is `text`.
 std::string call_with(const std::string& text) {
   return R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"big","arguments":{"text":")" + text + R"("}}})";
@@ -58,10 +74,10 @@ mcp::SendInfo request_info() {
 }  // namespace
 
 TEST(HttpClientWrite, ARequestLargerThanTheSocketBuffersArrivesWhole) {
-  // 12 MiB: more than Linux lets a TCP socket buffer (tcp_wmem's maximum is 4 MiB by default),
-  // so send(2) takes part of it and the event loop writes the rest. The server answers with the
-  // body's length and its last bytes, so a lost, repeated or reordered piece shows.
-  std::string text(12u << 20, 'a');
+  // More than the kernel can buffer, so send(2) takes part of it and the event loop writes the
+  // rest. The server answers with the body's length and hash, so a lost, repeated or reordered
+  // piece shows.
+  std::string text(more_than_the_kernel_buffers(), 'a');
   for (std::size_t i = 0; i < text.size(); i += 4096) text[i] = static_cast<char>('b' + (i / 4096) % 20);
   text.replace(text.size() - 6, 6, "-end-!");
   const std::string frame = call_with(text);
@@ -99,7 +115,7 @@ TEST(HttpClientWrite, AServerThatReadsNothingEndsTheRequestAtWriteTimeout) {
   Received got;
   ASSERT_TRUE((*t)->start(got.callbacks()));
   const auto t0 = Clock::now();
-  ASSERT_TRUE((*t)->send(call_with(std::string(12u << 20, 'a')), request_info()));
+  ASSERT_TRUE((*t)->send(call_with(std::string(more_than_the_kernel_buffers(), 'a')), request_info()));
   ASSERT_TRUE(got.wait_for_one(30s));
   ASSERT_EQ(got.failures.size(), 1u);
   EXPECT_NE(got.failures.front().message.find("write_timeout"), std::string::npos) << got.failures.front().message;
