@@ -1,9 +1,10 @@
 // Private: one blocking HTTP/1.1 exchange over TCP or TLS, for the client transport. Every step
 // has a deadline that is really enforced: each is an asynchronous operation on the connection's own
 // io_context, run to completion by the calling thread (Beast's expires_after bounds only
-// asynchronous operations). The one exception cannot block: a plain connection's request is first
-// offered to send(2) without waiting, and only what does not fit goes through the loop.
-// abort() from another thread ends a blocked step at once.
+// asynchronous operations). A plain (not TLS) connection avoids the loop where it can: its request
+// is offered to send(2) without waiting, only what does not fit going through the loop, and its
+// answer is read by Beast's synchronous algorithms over recv(2) and poll(2) with the same
+// deadlines. abort() from another thread ends a blocked step at once.
 #pragma once
 
 #include <boost/asio/ssl.hpp>

@@ -406,12 +406,19 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     if (ctype.starts_with("application/json")) {
       std::string body;
       bool too_big = false;
-      (void)ex.conn->read_body(ex.parser, [&](std::string_view d) {
+      auto read = ex.conn->read_body(ex.parser, [&](std::string_view d) {
         if (body.size() + d.size() > opts_.max_message_bytes) { too_big = true; return false; }
         body.append(d);
         return true;
       });
       if (too_big) return fail_request(id, Error::invalid_request("response from " + ep_.url + " exceeds max_message_bytes"));
+      // Said as what it is (a deadline, a reset, an answer cut short), not as the unreadable
+      // fragment it left, which no request's answer could be.
+      if (!read) return fail_request(id, read.error());
+      if (!ex.parser.is_done()) {
+        return fail_request(id, Error::connection_closed("the JSON response from " + ep_.url + " was cut short after " +
+                                                         std::to_string(body.size()) + " bytes of its body"));
+      }
       auto rid = deliver(std::move(body));
       if (rid != key) fail_request(id, Error::invalid_request("the JSON response from " + ep_.url + " did not answer request " + key));
       return;

@@ -1,7 +1,9 @@
-// How the HTTP client transport writes a request (src/http/client_conn.cpp): a plain connection's
-// request goes with send(2) first, without waiting, and only what does not fit the socket's
-// buffers is written by the event loop under write_timeout. Both halves must arrive, in order,
-// and a server that reads nothing must still end the request at the deadline.
+// How the HTTP client transport writes a request and reads its answer on a plain connection
+// (src/http/client_conn.cpp): the request goes with send(2) first, without waiting, and only what
+// does not fit the socket's buffers is written by the event loop under write_timeout; the answer
+// is read over recv(2) and poll(2) under response_timeout and stream_idle_timeout. Both halves of
+// a long request must arrive, in order, and a server that stops must end the request at the
+// deadline, saying which.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -120,4 +122,66 @@ TEST(HttpClientWrite, AServerThatReadsNothingEndsTheRequestAtWriteTimeout) {
   ASSERT_EQ(got.failures.size(), 1u);
   EXPECT_NE(got.failures.front().message.find("write_timeout"), std::string::npos) << got.failures.front().message;
   EXPECT_LT(Clock::now() - t0, 20s);
+}
+
+TEST(HttpClientRead, AnAnswerThatStopsMidBodyEndsAtStreamIdleTimeout) {
+  // The head and half the body, then silence on an open connection: the read waits
+  // stream_idle_timeout for the rest, then the request fails saying so.
+  ScriptedHttpServer server([](const ScriptedRequest&, const ScriptedHttpServer::Send& send) {
+    const std::string body = R"({"jsonrpc":"2.0","id":7,"result":{}})";
+    send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+         "\r\n\r\n" + body.substr(0, body.size() / 2));
+  });
+  HttpClientOptions o;
+  o.url = "http://127.0.0.1:" + std::to_string(server.port) + "/mcp";
+  o.standalone_stream = false;
+  o.stream_idle_timeout = 300ms;
+  auto t = HttpClientTransport::create(o);
+  ASSERT_TRUE(t);
+  Received got;
+  ASSERT_TRUE((*t)->start(got.callbacks()));
+  ASSERT_TRUE((*t)->send(call_with("x"), request_info()));
+  ASSERT_TRUE(got.wait_for_one(30s));
+  ASSERT_EQ(got.failures.size(), 1u);
+  EXPECT_NE(got.failures.front().message.find("stream_idle_timeout"), std::string::npos) << got.failures.front().message;
+}
+
+TEST(HttpClientRead, AJsonAnswerCutShortByTheServerFailsSayingSo) {
+  // The server closes the connection halfway through the body it announced.
+  // (ScriptedHttpServer keeps its connections open: a raw listener that closes.)
+  auto [fd, port] = loopback_listener();
+  ASSERT_GE(fd, 0);
+  std::thread server([fd = fd] {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 10000) <= 0) return;
+    const int c = ::accept(fd, nullptr, nullptr);
+    if (c < 0) return;
+    std::string got;
+    char buf[4096];
+    while (got.find("\r\n\r\n") == std::string::npos) {  // the head; the request's body is small
+      pollfd q{c, POLLIN, 0};
+      if (::poll(&q, 1, 10000) <= 0) break;
+      const auto n = ::recv(c, buf, sizeof buf, 0);
+      if (n <= 0) break;
+      got.append(buf, static_cast<std::size_t>(n));
+    }
+    const std::string body = R"({"jsonrpc":"2.0","id":7,"result":{}})";
+    const std::string answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+                               std::to_string(body.size()) + "\r\n\r\n" + body.substr(0, body.size() / 2);
+    (void)::send(c, answer.data(), answer.size(), MSG_NOSIGNAL);
+    ::close(c);
+  });
+  HttpClientOptions o;
+  o.url = "http://127.0.0.1:" + std::to_string(port) + "/mcp";
+  o.standalone_stream = false;
+  auto t = HttpClientTransport::create(o);
+  ASSERT_TRUE(t);
+  Received got;
+  ASSERT_TRUE((*t)->start(got.callbacks()));
+  ASSERT_TRUE((*t)->send(call_with("x"), request_info()));
+  ASSERT_TRUE(got.wait_for_one(30s));
+  server.join();
+  ::close(fd);
+  ASSERT_EQ(got.failures.size(), 1u);
+  EXPECT_NE(got.failures.front().message.find("cut short"), std::string::npos) << got.failures.front().message;
 }
