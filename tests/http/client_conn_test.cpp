@@ -73,6 +73,19 @@ mcp::SendInfo request_info() {
   return info;
 }
 
+// Sends `frame` as a request through a new transport (options `o`, its URL the loopback `port`)
+// and waits, at most 30 s, for its answer or its failure in `got`. The transport is closed, its
+// threads joined, before this returns.
+void send_and_wait(unsigned short port, HttpClientOptions o, const std::string& frame, Received& got) {
+  o.url = "http://127.0.0.1:" + std::to_string(port) + "/mcp";
+  o.standalone_stream = false;
+  auto t = HttpClientTransport::create(o);
+  ASSERT_TRUE(t);
+  ASSERT_TRUE((*t)->start(got.callbacks()));
+  ASSERT_TRUE((*t)->send(frame, request_info()));
+  ASSERT_TRUE(got.wait_for_one(30s));
+}
+
 }  // namespace
 
 TEST(HttpClientWrite, ARequestLargerThanTheSocketBuffersArrivesWhole) {
@@ -89,15 +102,8 @@ TEST(HttpClientWrite, ARequestLargerThanTheSocketBuffersArrivesWhole) {
     send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
          "\r\n\r\n" + body);
   });
-  HttpClientOptions o;
-  o.url = "http://127.0.0.1:" + std::to_string(server.port) + "/mcp";
-  o.standalone_stream = false;
-  auto t = HttpClientTransport::create(o);
-  ASSERT_TRUE(t);
   Received got;
-  ASSERT_TRUE((*t)->start(got.callbacks()));
-  ASSERT_TRUE((*t)->send(frame, request_info()));
-  ASSERT_TRUE(got.wait_for_one(30s));
+  ASSERT_NO_FATAL_FAILURE(send_and_wait(server.port, {}, frame, got));
   ASSERT_TRUE(got.failures.empty()) << got.failures.front().message;
   const auto expected = std::to_string(frame.size()) + ":" + std::to_string(std::hash<std::string>{}(frame));
   EXPECT_NE(got.frames.front().find(expected), std::string::npos) << got.frames.front();
@@ -108,17 +114,11 @@ TEST(HttpClientWrite, AServerThatReadsNothingEndsTheRequestAtWriteTimeout) {
   // request fails at write_timeout, saying so, instead of holding its thread forever.
   SilentServer silent;
   HttpClientOptions o;
-  o.url = "http://127.0.0.1:" + std::to_string(silent.port) + "/mcp";
-  o.standalone_stream = false;
   o.write_timeout = 300ms;
   o.response_timeout = 60s;  // not this one
-  auto t = HttpClientTransport::create(o);
-  ASSERT_TRUE(t);
   Received got;
-  ASSERT_TRUE((*t)->start(got.callbacks()));
   const auto t0 = Clock::now();
-  ASSERT_TRUE((*t)->send(call_with(std::string(more_than_the_kernel_buffers(), 'a')), request_info()));
-  ASSERT_TRUE(got.wait_for_one(30s));
+  ASSERT_NO_FATAL_FAILURE(send_and_wait(silent.port, o, call_with(std::string(more_than_the_kernel_buffers(), 'a')), got));
   ASSERT_EQ(got.failures.size(), 1u);
   EXPECT_NE(got.failures.front().message.find("write_timeout"), std::string::npos) << got.failures.front().message;
   EXPECT_LT(Clock::now() - t0, 20s);
@@ -133,15 +133,9 @@ TEST(HttpClientRead, AnAnswerThatStopsMidBodyEndsAtStreamIdleTimeout) {
          "\r\n\r\n" + body.substr(0, body.size() / 2));
   });
   HttpClientOptions o;
-  o.url = "http://127.0.0.1:" + std::to_string(server.port) + "/mcp";
-  o.standalone_stream = false;
   o.stream_idle_timeout = 300ms;
-  auto t = HttpClientTransport::create(o);
-  ASSERT_TRUE(t);
   Received got;
-  ASSERT_TRUE((*t)->start(got.callbacks()));
-  ASSERT_TRUE((*t)->send(call_with("x"), request_info()));
-  ASSERT_TRUE(got.wait_for_one(30s));
+  ASSERT_NO_FATAL_FAILURE(send_and_wait(server.port, o, call_with("x"), got));
   ASSERT_EQ(got.failures.size(), 1u);
   EXPECT_NE(got.failures.front().message.find("stream_idle_timeout"), std::string::npos) << got.failures.front().message;
 }
@@ -171,15 +165,8 @@ TEST(HttpClientRead, AJsonAnswerCutShortByTheServerFailsSayingSo) {
     (void)::send(c, answer.data(), answer.size(), MSG_NOSIGNAL);
     ::close(c);
   });
-  HttpClientOptions o;
-  o.url = "http://127.0.0.1:" + std::to_string(port) + "/mcp";
-  o.standalone_stream = false;
-  auto t = HttpClientTransport::create(o);
-  ASSERT_TRUE(t);
   Received got;
-  ASSERT_TRUE((*t)->start(got.callbacks()));
-  ASSERT_TRUE((*t)->send(call_with("x"), request_info()));
-  ASSERT_TRUE(got.wait_for_one(30s));
+  send_and_wait(port, {}, call_with("x"), got);  // on failure, still join and close below
   server.join();
   ::close(fd);
   ASSERT_EQ(got.failures.size(), 1u);
