@@ -270,6 +270,15 @@ Result<void> ClientConn::read_body(bhttp::response_parser<bhttp::buffer_body>& p
   return {};
 }
 
+std::string ClientConn::read_body_upto(bhttp::response_parser<bhttp::buffer_body>& parser, std::size_t limit) {
+  std::string body;
+  (void)read_body(parser, [&](std::string_view d) {
+    body.append(d.substr(0, limit - std::min(limit, body.size())));
+    return body.size() < limit;
+  });
+  return body;
+}
+
 void ClientConn::abort() {
   // shutdown(2) on the descriptor is safe from any thread and wakes a blocked recv at once.
   aborted_ = true;

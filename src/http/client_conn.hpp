@@ -59,6 +59,8 @@ class ClientConn {
   // read must bring something within the idle timeout.
   Result<void> read_body(bhttp::response_parser<bhttp::buffer_body>& parser,
                          const std::function<bool(std::string_view)>& on_data);
+  // The body's first `limit` bytes at most (an error's explanation, say); the rest is not read.
+  std::string read_body_upto(bhttp::response_parser<bhttp::buffer_body>& parser, std::size_t limit);
   // From any thread: makes a blocked read return.
   void abort();
   // Connected, never aborted, and nothing read past the last message: another request may follow
