@@ -162,6 +162,10 @@ TEST(HttpClientLimits, AnAnsweredRequestNoLongerCountsAgainstTheLimit) {
     break;
   }
   ASSERT_EQ(::sched_setaffinity(0, sizeof one, &one), 0);  // threads started from here on inherit it
+  struct Restore {  // the tests after this one get every core back, even if it fails
+    cpu_set_t* all;
+    ~Restore() { EXPECT_EQ(::sched_setaffinity(0, sizeof *all, all), 0); }
+  } restore{&all};
   {
     TestServer s;
     ASSERT_TRUE(s.started);
@@ -179,5 +183,4 @@ TEST(HttpClientLimits, AnAnsweredRequestNoLongerCountsAgainstTheLimit) {
       ASSERT_TRUE(r) << "call " << i << ": " << r.error().message;
     }
   }
-  EXPECT_EQ(::sched_setaffinity(0, sizeof all, &all), 0);
 }
