@@ -85,7 +85,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     auto no_thread = workers_.spawn([self, frame = std::move(frame), out = std::move(out), headers = info.headers]() mutable {
       Counted counted{self.get(), jsonrpc::id_key(out.id)};
       t_counted = &counted;
-      self->post_request(std::move(frame), out, headers);
+      self->post_request(std::move(frame), out, counted.key, headers);
       t_counted = nullptr;
       counted.answered();  // never answered (closed meanwhile): it stops counting here
     });
@@ -258,8 +258,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     return x;
   }
 
-  std::string read_all(Exchange& x, std::size_t limit) { return x.conn->read_body_upto(x.parser, limit); }
-  Error http_error(Exchange& x, std::string_view what) { return http_error(x, what, read_all(x, 300)); }
+  Error http_error(Exchange& x, std::string_view what) { return http_error(x, what, x.conn->read_body_upto(x.parser, 300)); }
   Error http_error(Exchange& x, std::string_view what, std::string body) {
     auto status = x.parser.get().result_int();
     if (body.size() > 300) body.resize(300);
@@ -353,7 +352,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   // -32022 with the versions it speaks, say): delivered as the answer it is, so the caller sees
   // the code and data. False if the body is not that.
   bool deliver_error_body(Exchange& x, const std::string& key, std::string& body) {
-    body = read_all(x, kMaxErrorBody);
+    body = x.conn->read_body_upto(x.parser, kMaxErrorBody);
     if (!std::string_view(x.parser.get()[bhttp::field::content_type]).starts_with("application/json")) return false;
     const FramePeek peek = peek_frame(body);
     if (!peek.has_error || !peek.id || jsonrpc::id_key(*peek.id) != key) return false;
@@ -361,9 +360,10 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     return true;
   }
 
-  void post_request(std::string frame, const Outbound& out, const std::vector<std::pair<std::string, std::string>>& headers) {
+  // `key`: the request's id as jsonrpc::id_key writes it.
+  void post_request(std::string frame, const Outbound& out, const std::string& key,
+                    const std::vector<std::pair<std::string, std::string>>& headers) {
     const jsonrpc::Id& id = out.id;
-    auto key = jsonrpc::id_key(id);
     if (out.method == mcp::method::kInitialize) {
       std::lock_guard lock(mu_);
       init_id_ = key;
@@ -391,7 +391,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
       const bool may_be_rpc = status / 100 == 4 && (status != 404 || out.stateless_version);
       std::string body;
       if (may_be_rpc && deliver_error_body(ex, key, body)) return;
-      if (!may_be_rpc) body = read_all(ex, 300);
+      if (!may_be_rpc) body = ex.conn->read_body_upto(ex.parser, 300);
       return fail_request(id, http_error(ex, "request refused", std::move(body)));
     }
     std::string ctype(ex.parser.get()[bhttp::field::content_type]);
