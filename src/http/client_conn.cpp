@@ -86,6 +86,7 @@ Result<void> ClientConn::connect(const Endpoint& ep, std::chrono::milliseconds t
     if (rec) return fail(Error::connection_closed("cannot resolve " + ep.host + ": " + rec.message()));
   }
   if (ep.tls) {
+    if (!tls_ctx_) return fail(Error::internal("no TLS context for " + ep.url));
     tls_ = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(ioc_, *tls_ctx_);
     // SNI and host name verification.
     if (!SSL_set_tlsext_host_name(tls_->native_handle(), ep.host.c_str())) {

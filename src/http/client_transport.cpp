@@ -12,6 +12,7 @@
 #include "http/outbound.hpp"
 #include "http/workers.hpp"
 #include "http/sse.hpp"
+#include "http/tls_client.hpp"
 #include "log/log.hpp"
 #include "session/inside.hpp"
 #include "mcp/jsonrpc/codec.hpp"
@@ -32,20 +33,9 @@ struct StreamState {
 
 class Client final : public HttpClientTransport, public std::enable_shared_from_this<Client> {
  public:
-  Client(Endpoint ep, HttpClientOptions o) : ep_(std::move(ep)), opts_(std::move(o)), tls_(net::ssl::context::tls_client) {
-    if (opts_.verify_tls) {
-      tls_.set_default_verify_paths();
-      boost::system::error_code ec;
-      if (!opts_.ca_file.empty()) tls_.load_verify_file(opts_.ca_file, ec);
-      if (ec) ca_error_ = "cannot load CA file " + opts_.ca_file + ": " + ec.message();
-      tls_.set_verify_mode(net::ssl::verify_peer);
-    } else {
-      tls_.set_verify_mode(net::ssl::verify_none);
-    }
-  }
+  Client(Endpoint ep, HttpClientOptions o, std::shared_ptr<net::ssl::context> tls)
+      : ep_(std::move(ep)), opts_(std::move(o)), tls_(std::move(tls)) {}
   ~Client() override { close(); }  // joins the request threads, even those an inside close left
-
-  const std::string& ca_error() const { return ca_error_; }
 
   std::optional<std::string> session_id() const override {
     std::lock_guard lock(mu_);
@@ -189,7 +179,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     }
     reused = c != nullptr;
     if (c) c->reset_timeouts(conn_timeouts());  // not the drain deadline its last answer left on it
-    else c = std::make_unique<ClientConn>(&tls_, conn_timeouts());
+    else c = std::make_unique<ClientConn>(tls_.get(), conn_timeouts());
     conns_.insert(c.get());
     return c;
   }
@@ -503,7 +493,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   void delete_session(const std::string& sid) {
     (void)sid;  // make_request() adds the session header
     const auto two = std::chrono::milliseconds(2000);
-    ClientConn c(&tls_, ConnTimeouts{two, two, two, two});
+    ClientConn c(tls_.get(), ConnTimeouts{two, two, two, two});
     auto req = make_request(bhttp::verb::delete_);
     req.prepare_payload();
     if (c.connect(ep_) && c.write(req)) {
@@ -524,7 +514,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
 
   Endpoint ep_;
   HttpClientOptions opts_;
-  net::ssl::context tls_;
+  std::shared_ptr<net::ssl::context> tls_;  // null for plain HTTP (tls_client.hpp)
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::mutex deliver_mu_;
@@ -538,7 +528,6 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   std::map<std::string, ClientConn*> stateless_inflight_;
   std::set<std::string> cancelled_before_open_;
   static constexpr std::size_t kMaxErrorBody = 64 * 1024;
-  std::string ca_error_;  // reported by create()
   std::set<ClientConn*> conns_;
   // Kept-alive connections waiting for the next request, oldest first (guarded by mu_).
   static constexpr std::size_t kMaxIdle = 8;
@@ -580,8 +569,9 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
 Result<std::shared_ptr<HttpClientTransport>> HttpClientTransport::create(HttpClientOptions options) {
   auto ep = parse_endpoint(options.url);
   if (!ep) return fail(ep.error());
-  auto c = std::make_shared<Client>(std::move(*ep), std::move(options));
-  if (!c->ca_error().empty()) return fail(Error::invalid_params(c->ca_error()));
+  auto tls = tls_client_context(options, ep->tls);
+  if (!tls) return fail(tls.error());
+  auto c = std::make_shared<Client>(std::move(*ep), std::move(options), std::move(*tls));
   // The owner's references are counted apart from the request threads' own (`self`, which keeps
   // the transport alive while a thread uses it): when the owner's last one goes, the transport is
   // closed and its threads joined. Sharing one count, a request whose stream the server kept open

@@ -2,6 +2,7 @@
 #include "http/well_known.hpp"
 
 #include "http/client_conn.hpp"
+#include "http/tls_client.hpp"
 
 namespace mcp::http {
 
@@ -25,16 +26,10 @@ Result<WellKnownDocument> get_one(Endpoint ep, std::string target, const HttpCli
   out.url = origin_of(ep) + target;
   ep.target = std::move(target);
   ep.url = out.url;
-  net::ssl::context tls(net::ssl::context::tls_client);
-  if (options.verify_tls) {
-    tls.set_default_verify_paths();
-    boost::system::error_code ec;
-    if (!options.ca_file.empty()) tls.load_verify_file(options.ca_file, ec);
-    if (ec) return fail(Error::invalid_params("cannot load CA file " + options.ca_file + ": " + ec.message()));
-    tls.set_verify_mode(net::ssl::verify_peer);
-  }
-  ClientConn conn(&tls, ConnTimeouts{options.connect_timeout, options.write_timeout, options.response_timeout,
-                                     options.stream_idle_timeout});
+  auto tls = tls_client_context(options, ep.tls);
+  if (!tls) return fail(tls.error());
+  ClientConn conn(tls->get(), ConnTimeouts{options.connect_timeout, options.write_timeout, options.response_timeout,
+                                           options.stream_idle_timeout});
   if (auto r = conn.connect(ep); !r) return fail(r.error());
   bhttp::request<bhttp::string_body> req{bhttp::verb::get, ep.target, 11};
   req.set(bhttp::field::host, host_header(ep));

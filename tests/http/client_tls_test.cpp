@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "http/http_test_util.hpp"
+#include "http/tls_client.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/http/client_transport.hpp"
 
@@ -143,6 +144,66 @@ TEST(HttpTls, UntrustedCertificateThroughClient) {
   ASSERT_FALSE(init);
   EXPECT_LT(Clock::now() - t0, 5s);
   EXPECT_NE(init.error().message.find("certificate verify failed"), std::string::npos) << init.error().message;
+}
+
+// Loading the system's trust anchors is done once per process, not per client (tls_client.hpp):
+// every client that trusts the system store gets the same context; one with its own CA file, or
+// that does not verify, gets its own; a plain-HTTP client gets none.
+TEST(HttpTls, ClientsTrustingTheSystemStoreShareOneContext) {
+  TlsFiles f;
+  ASSERT_TRUE(f.ok()) << "openssl CLI could not make a certificate (scripts/setup.sh installs openssl)";
+  HttpClientOptions system_store;
+  auto a = mcp::http::tls_client_context(system_store, true);
+  auto b = mcp::http::tls_client_context(system_store, true);
+  ASSERT_TRUE(a && b);
+  ASSERT_NE(a->get(), nullptr);
+  EXPECT_EQ(a->get(), b->get()) << "the system store was loaded again for a second client";
+  auto plain = mcp::http::tls_client_context(system_store, false);
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->get(), nullptr) << "a plain-HTTP client made a TLS context";
+
+  HttpClientOptions own_ca;
+  own_ca.ca_file = f.cert();
+  auto c = mcp::http::tls_client_context(own_ca, true);
+  auto d = mcp::http::tls_client_context(own_ca, false);  // checked even before an https use
+  ASSERT_TRUE(c && d);
+  EXPECT_NE(c->get(), a->get());
+  EXPECT_NE(c->get(), d->get());
+
+  HttpClientOptions unverified;
+  unverified.verify_tls = false;
+  auto e = mcp::http::tls_client_context(unverified, true);
+  ASSERT_TRUE(e);
+  ASSERT_NE(e->get(), nullptr);
+  EXPECT_NE(e->get(), a->get()) << "a client that does not verify shares the verifying context";
+
+  HttpClientOptions missing;
+  missing.url = "http://127.0.0.1:1/mcp";
+  missing.ca_file = (fs::path(f.dir()) / "no-such.pem").string();
+  auto t = HttpClientTransport::create(missing);
+  ASSERT_FALSE(t) << "a CA file that cannot be loaded was accepted";
+  EXPECT_NE(t.error().message.find("cannot load CA file " + missing.ca_file), std::string::npos) << t.error().message;
+}
+
+// The shared context verifies: a second client trusting the system store is refused by the same
+// self-signed server as the first, and a client with the certificate as its CA file, made between
+// them, is not (its own context did not change the shared one).
+TEST(HttpTls, TheSharedContextStillVerifiesEachServer) {
+  TlsFiles f;
+  ASSERT_TRUE(f.ok()) << "openssl CLI could not make a certificate (scripts/setup.sh installs openssl)";
+  TestServer s(tls_options(f));
+  ASSERT_TRUE(s.started);
+  const std::string url = "https://localhost:" + std::to_string(s.port) + "/mcp";
+  for (const char* ca : {"", "trusted", ""}) {
+    mcp::Client client(client_options());
+    auto init = client.connect(https_transport(url, *ca ? f.cert() : ""));
+    if (*ca) {
+      EXPECT_TRUE(init) << init.error().message;
+    } else {
+      ASSERT_FALSE(init) << "a self-signed certificate was accepted through the shared context";
+      EXPECT_NE(init.error().message.find("certificate verify failed"), std::string::npos) << init.error().message;
+    }
+  }
 }
 
 TEST(HttpTls, HostNameMustMatchTheCertificate) {
