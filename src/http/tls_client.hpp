@@ -1,9 +1,9 @@
 // Private to the HTTP client: the TLS context a client's connections use.
 //
 // Why shared: loading the system's trust anchors (set_default_verify_paths parses every
-// certificate of the CA bundle, ~140 on Debian) cost 15-60 ms of CPU per context, and every HTTP
-// client transport and every well-known document fetch made its own, whatever its URL's scheme
-// (bench/RESULTS.md, 2026-11-27 "fourth evening": about two thirds of http_test's CPU). One
+// certificate of the CA bundle, 144 on Debian 12) costs ~35 ms of CPU per context here, and every
+// HTTP client transport and every well-known document fetch made its own, whatever its URL's
+// scheme (bench/RESULTS.md, 2026-11-27 "fourth evening": http_test's CPU fell by two thirds). One
 // context verifying against the system store is loaded on the first https use and shared by
 // every later one; an SSL_CTX is safe to share between threads once set up (OpenSSL 1.1 and
 // later), and nothing here changes it after that.
