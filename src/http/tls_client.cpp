@@ -27,8 +27,8 @@ Result<std::shared_ptr<ssl::context>> tls_client_context(const HttpClientOptions
     ctx->set_verify_mode(ssl::verify_none);
     return ctx;
   }
-  boost::system::error_code ec;
   if (!o.ca_file.empty()) {
+    boost::system::error_code ec;
     auto ctx = system_store_context(ec);
     ec.clear();  // the CA file alone may be all this client trusts
     ctx->load_verify_file(o.ca_file, ec);
