@@ -65,6 +65,7 @@ class CallJournal {
   static constexpr std::size_t kMaxQueuedBytes = 8u << 20;
   static constexpr std::size_t kSegmentBytes = 256u << 10;
   static constexpr std::size_t kMaxLineBytes = 4u << 20;  // recovery skips longer lines
+  static constexpr const char* kWriterThreadName = "mcp-audit";  // as /proc/PID/task/TID/comm shows it
 
   // A new journal for this process beside the database `db_file`, with its own connection to the
   // database and its writer thread.

@@ -2,7 +2,8 @@
 // and intact; a journal of a gateway killed with SIGKILL, over several segments, is replayed by the
 // next opener with every record it acknowledged, none twice; a running gateway's journal is left
 // alone; what waits for the writer is bounded; full segments go once committed, the rest at the
-// end; a record the chain could not hash is refused before it can stop the others.
+// end; a record the chain could not hash is refused before it can stop the others; the writer
+// thread is named.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -363,3 +364,25 @@ TEST_F(CallJournalTest, ARecordTheChainCannotHashIsRefusedAndStopsNothing) {
 }
 
 }  // namespace
+
+// The writer thread is named, so its CPU can be read apart from the rest (bench/RESULTS.md
+// measures it per call); it is gone once the journal is.
+TEST_F(CallJournalTest, TheWriterThreadIsNamedAndEndsWithTheJournal) {
+  auto named_threads = [] {
+    int n = 0;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+      std::ifstream comm(task.path() / "comm");
+      std::string name;
+      std::getline(comm, name);
+      n += name == CallJournal::kWriterThreadName ? 1 : 0;
+    }
+    return n;
+  };
+  auto s = open();
+  const int before = named_threads();
+  auto j = CallJournal::start(dir_.path / "gateway.db");
+  ASSERT_TRUE(j) << j.error().message;
+  EXPECT_EQ(named_threads(), before + 1);
+  j->reset();
+  EXPECT_EQ(named_threads(), before);
+}
