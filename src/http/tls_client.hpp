@@ -1,7 +1,7 @@
 // Private to the HTTP client: the TLS context a client's connections use.
 //
 // Why shared: loading the system's trust anchors (set_default_verify_paths parses every
-// certificate of the CA bundle, 144 on Debian 12) costs ~35 ms of CPU per context here, and every
+// certificate of the CA bundle, 144 on Debian 12) costs ~34 ms of CPU per context here, and every
 // HTTP client transport and every well-known document fetch made its own, whatever its URL's
 // scheme (bench/RESULTS.md, 2026-11-27 "fourth evening": http_test's CPU fell by two thirds). One
 // context verifying against the system store is loaded on the first https use and shared by
