@@ -143,11 +143,34 @@ Result<json::value> PendingCall::ask(InputRequest request, const CancellationTok
   return fail(Error::timeout(std::move(why)));
 }
 
+// --- Flight --------------------------------------------------------------------------------------
+
+std::shared_ptr<PendingCall> Flight::promote(Bridge& bridge) {
+  std::shared_ptr<PendingCall> call;
+  {
+    std::lock_guard lock(mu_);
+    if (landed_) return nullptr;
+    if (promoted_) return call_;
+    promoted_ = true;
+    call_ = bridge.open(upstream_);
+    call = call_;
+  }
+  promoted(call);
+  return call;
+}
+
+std::shared_ptr<PendingCall> Flight::land() {
+  std::lock_guard lock(mu_);
+  landed_ = true;
+  // Not kept past here: the call holds what the Proxy keeps with it (this flight, its payload).
+  return std::exchange(call_, nullptr);
+}
+
 // --- Bridge --------------------------------------------------------------------------------------
 
 Bridge::Bridge(std::string name) : name_(std::move(name)), prefix_(random_prefix()) {}
 
-void Bridge::sweep_locked() {
+std::size_t Bridge::sweep_locked() {
   // An ended call still here waits for its client to come back for the answer it holds: forgotten
   // after kForgetAfter, and beyond kMaxUnclaimed such calls the oldest first (each may hold a whole
   // answer, so their count bounds the bytes a client that never comes back can make us keep).
@@ -166,18 +189,39 @@ void Bridge::sweep_locked() {
     unclaimed.emplace_back(at, it->first);
     ++it;
   }
-  if (unclaimed.size() <= kMaxUnclaimed) return;
+  if (unclaimed.size() <= kMaxUnclaimed) return unclaimed.size();
   std::sort(unclaimed.begin(), unclaimed.end());
   for (std::size_t i = 0; i < unclaimed.size() - kMaxUnclaimed; ++i) calls_.erase(unclaimed[i].second);
+  return kMaxUnclaimed;
 }
 
-Result<std::shared_ptr<PendingCall>> Bridge::begin(CancellationToken upstream) {
+Result<void> Bridge::enter(std::shared_ptr<Flight> flight) {
   std::lock_guard lock(mu_);
-  sweep_locked();
-  if (calls_.size() >= kMaxCalls) {
-    return fail(Error::internal(fmt::format("{}: {} calls are already in flight or waiting for their clients' input; try again later",
-                                            name_, calls_.size())));
+  // A promoted call in flight is both here and in calls_; only ended calls are counted from there.
+  if (const std::size_t held = flights_.size() + sweep_locked(); held >= kMaxCalls) {
+    return fail(Error::internal(
+        fmt::format("{}: {} calls are already in flight or waiting for their clients' input; try again later", name_, held)));
   }
+  flight->slot_ = flights_.size();
+  flights_.push_back(std::move(flight));
+  return {};
+}
+
+void Bridge::leave(Flight& flight) {
+  std::lock_guard lock(mu_);
+  const std::size_t slot = flight.slot_;
+  if (slot >= flights_.size() || flights_[slot].get() != &flight) return;
+  flight.slot_ = Flight::kNoSlot;
+  // Unordered: the last takes its place, so leaving costs the same however many are in flight.
+  if (slot + 1 != flights_.size()) {
+    flights_[slot] = std::move(flights_.back());
+    flights_[slot]->slot_ = slot;
+  }
+  flights_.pop_back();
+}
+
+std::shared_ptr<PendingCall> Bridge::open(CancellationToken upstream) {
+  std::lock_guard lock(mu_);
   auto call = std::make_shared<PendingCall>(fmt::format("{}-{}", prefix_, ++counter_), std::move(upstream));
   calls_.emplace(call->id(), call);
   return call;
@@ -191,24 +235,23 @@ std::shared_ptr<PendingCall> Bridge::find(const std::string& id) const {
 
 void Bridge::finish(const std::string& id) {
   std::lock_guard lock(mu_);
-  calls_.erase(id);  // begin() sweeps what nobody came back for
+  calls_.erase(id);  // enter() sweeps what nobody came back for
 }
 
 Result<json::value> Bridge::ask(std::string_view method, const json::object& params, const CancellationToken& cancel,
                                 std::chrono::milliseconds timeout) {
-  std::shared_ptr<PendingCall> target;
+  std::shared_ptr<Flight> target;
   std::size_t in_flight = 0;
   {
     std::lock_guard lock(mu_);
-    for (const auto& [id, call] : calls_) {
-      if (call->ended()) continue;
-      if (call->upstream_token().same_as(cancel)) {  // the call names itself
-        target = call;
+    for (const auto& flight : flights_) {
+      if (flight->upstream_token().same_as(cancel)) {  // the call names itself
+        target = flight;
         in_flight = 1;
         break;
       }
       ++in_flight;
-      target = call;
+      target = flight;
     }
   }
   if (in_flight != 1) {
@@ -218,7 +261,10 @@ Result<json::value> Bridge::ask(std::string_view method, const json::object& par
                                      "which it belongs to",
                                      method, in_flight, name_)));
   }
-  return target->ask(InputRequest{.method = std::string(method), .params = params}, cancel, timeout);
+  // Outside the lock: promoting starts the call's round, which may cancel at the upstream.
+  auto call = target->promote(*this);
+  if (!call) return fail(Error::internal("the call this " + std::string(method) + " belongs to has ended"));
+  return call->ask(InputRequest{.method = std::string(method), .params = params}, cancel, timeout);
 }
 
 }  // namespace mcp::gateway

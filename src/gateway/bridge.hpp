@@ -3,9 +3,9 @@
 //
 // The gateway holds one session per upstream, shared by all of its clients. While a forwarded
 // call (tools/call, prompts/get, resources/read) is in flight, the upstream may ask its client for
-// input. The Proxy registers each forwarded call here as a PendingCall; the upstream's request
-// (answered on one of its session's worker threads, ask()) is routed to the call it belongs to
-// and waits there. The Proxy then answers our client with the SDK's multi round-trip result
+// input. The Proxy enters each forwarded call here as a Flight while the upstream works on it; the
+// upstream's request (answered on one of its session's worker threads, ask()) is routed to the
+// call it belongs to, which it makes a PendingCall (Flight::promote), and waits there. The Proxy then answers our client with the SDK's multi round-trip result
 // (RequestContext::input_required): a 2026-07-28 client gets an InputRequiredResult and sends its
 // answers in a retry; for a 2025-11-25 session the SDK sends the request in the session itself.
 // Either way the handler runs again with the answers, which go back to the waiting upstream
@@ -100,14 +100,59 @@ class PendingCall : public std::enable_shared_from_this<PendingCall> {
   std::shared_ptr<void> payload_;
 };
 
+class Bridge;
+
+// One forwarded call while the upstream works on it (the Proxy's Forwarded). It becomes a
+// PendingCall only when the upstream asks its client something for it: most calls never do, and
+// making the PendingCall, its id, its map entry and its round's continuation for every call cost
+// ~2-3 points of the HTTP throughput share (bench/RESULTS.md, "2026-11-28").
+class Flight : public std::enable_shared_from_this<Flight> {
+ public:
+  // `upstream`: the token of the upstream's request; it cancels that request and names the call
+  // (a 2026-07-28 upstream's input requests come under it).
+  explicit Flight(CancellationToken upstream = {}) : upstream_(std::move(upstream)) {}
+  virtual ~Flight() = default;
+  Flight(const Flight&) = delete;
+  Flight& operator=(const Flight&) = delete;
+
+  const CancellationToken& upstream_token() const { return upstream_; }
+  // The call's PendingCall: made the first time (registered in `bridge`, so a retry finds it by
+  // its id, then handed to promoted()), the same one after. Nothing once the call has landed.
+  std::shared_ptr<PendingCall> promote(Bridge& bridge);
+  // The upstream answered (call Bridge::leave first): nothing more is asked for the call. The
+  // PendingCall if one was made (the caller ends it and its round answers the client), else
+  // nothing (the caller answers the client itself).
+  std::shared_ptr<PendingCall> land();
+
+ protected:
+  // The upstream's first request for this call: start the round that passes it on to the client.
+  // Called once, with no lock held; the call may land meanwhile (the round then sees it ended).
+  virtual void promoted(const std::shared_ptr<PendingCall>& call) = 0;
+
+ private:
+  friend class Bridge;
+  static constexpr std::size_t kNoSlot = static_cast<std::size_t>(-1);
+
+  const CancellationToken upstream_;
+  std::mutex mu_;
+  bool landed_ = false;
+  bool promoted_ = false;
+  std::shared_ptr<PendingCall> call_;  // from its promotion until it lands
+  std::size_t slot_ = kNoSlot;         // its place in Bridge::flights_ (guarded by Bridge::mu_)
+};
+
 class Bridge {
  public:
   // `name`: the upstream's, for errors.
   explicit Bridge(std::string name);
 
-  // A new forwarded call, whose request to the upstream `upstream` cancels; an error when
-  // kMaxCalls are in flight.
-  Result<std::shared_ptr<PendingCall>> begin(CancellationToken upstream = {});
+  // A forwarded call is in flight at the upstream; an error when kMaxCalls are in flight or wait
+  // for their clients. Takes no allocation once the bridge has seen as many at once.
+  Result<void> enter(std::shared_ptr<Flight> flight);
+  // Its upstream answered: it no longer takes the upstream's requests.
+  void leave(Flight& flight);
+  // A PendingCall under a new id, found by find() until finish() (Flight::promote).
+  std::shared_ptr<PendingCall> open(CancellationToken upstream);
   // The call a retry names; nothing if it ended and was forgotten, or never was.
   std::shared_ptr<PendingCall> find(const std::string& id) const;
   // Forgets a call whose result went to its client.
@@ -123,13 +168,15 @@ class Bridge {
   static constexpr std::chrono::seconds kForgetAfter{60};
 
  private:
-  void sweep_locked();
+  // Forgets what nobody came back for; returns how many ended calls are still kept.
+  std::size_t sweep_locked();
 
   const std::string name_;
   const std::string prefix_;
   mutable std::mutex mu_;
   std::uint64_t counter_ = 0;
-  std::map<std::string, std::shared_ptr<PendingCall>> calls_;
+  std::vector<std::shared_ptr<Flight>> flights_;  // in flight at the upstream, unordered
+  std::map<std::string, std::shared_ptr<PendingCall>> calls_;  // promoted, until finished or forgotten
 };
 
 }  // namespace mcp::gateway

@@ -21,6 +21,7 @@
 // any thread.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -153,9 +154,9 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   // Serves `vouched` as the signature if it differs from the one served.
   void vouch(ServerSignature vouched);
   SignatureServing serving(bool self_check) const;
-  // One forwarded request: started at the upstream on its first round (`start`), or continued by
-  // a retry carrying its client's answers; round() answers our client once the upstream has
-  // answered or asks for input.
+  // One forwarded request, in flight at the upstream (a Flight, bridge.hpp): answered directly
+  // when the upstream's answer lands (landed()); when the upstream asks for input first, its
+  // rounds (round()) pass that on and take the client's answers from retries.
   template <class R>
   struct Forwarded;
   // Sends the request to the upstream. Called at most once per forwarded request (by begin()), so
@@ -171,9 +172,16 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   template <class R>
   void begin(std::string_view method, const std::string& item, std::string digest, std::shared_ptr<RequestContext> ctx,
              Reply<R> reply, Start<R> start);
+  // The upstream's answer to a forwarded request: to the client directly, or through the call's
+  // round when the upstream asked for input on the way.
+  template <class R>
+  static void landed(const std::shared_ptr<Forwarded<R>>& fwd, Result<R> r);
+  // One round of a call the upstream asked input for: answers `reply` once the upstream has
+  // answered or asks for input. `live`: whether a cancel of `ctx` still reaches the upstream (made
+  // and hooked to `ctx` when not given).
   template <class R>
   void round(std::shared_ptr<PendingCall> call, std::shared_ptr<Forwarded<R>> fwd, std::shared_ptr<RequestContext> ctx,
-             Reply<R> reply);
+             Reply<R> reply, std::shared_ptr<std::atomic<bool>> live = nullptr);
   // What a forwarded request's answer goes through: appended to the audit log (an unrecorded
   // request is not answered), counted in the metrics, then sent.
   template <class R>

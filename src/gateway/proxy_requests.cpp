@@ -104,15 +104,32 @@ constexpr std::string_view kAskedState = "asked";
 // One forwarded call, across the rounds of its client's input (bridge.hpp): what the upstream
 // answered, and what the audit record needs.
 template <class R>
-struct Proxy::Forwarded {
+struct Proxy::Forwarded final : Flight {
   std::string method;
   std::string item;
   std::string digest;
   std::string client;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  CancellationToken cancel;  // the upstream request's: a cancel of any round's request reaches it
+  std::weak_ptr<Proxy> proxy;
+  // The first round's request, answered when the upstream's answer lands, or by the round
+  // promoted() starts if the upstream asks for input first (which of the two: Flight's lock).
+  std::shared_ptr<RequestContext> ctx;
+  std::optional<Reply<R>> reply;
+  // A cancel of the first round's request cancels the upstream's (the token, Flight's) until
+  // that round is answered.
+  std::atomic<bool> first_round = true;
   std::mutex mu;
   std::optional<Result<R>> result;
+
+  void promoted(const std::shared_ptr<PendingCall>& call) override {
+    auto self = std::static_pointer_cast<Forwarded>(shared_from_this());
+    call->set_payload(self);
+    auto owner = proxy.lock();
+    Reply<R> first = std::move(*reply);
+    reply.reset();
+    if (!owner) return void(first(fail(Error::internal("the gateway is stopping"))));
+    owner->round<R>(call, self, std::move(ctx), std::move(first), std::shared_ptr<std::atomic<bool>>(self, &first_round));
+  }
 };
 
 template <class R>
@@ -189,36 +206,59 @@ template <class R>
 void Proxy::begin(std::string_view method, const std::string& item, std::string digest, std::shared_ptr<RequestContext> ctx,
                   Reply<R> reply, Start<R> start) {
   auto fwd = std::make_shared<Forwarded<R>>();
-  auto begun = bridge_.begin(fwd->cancel);
-  if (!begun) return void(reply(fail(begun.error())));
-  auto call = std::move(*begun);
   fwd->method = std::string(method);
   fwd->item = item;
   fwd->digest = std::move(digest);
   fwd->client = ctx->session_id();
-  call->set_payload(fwd);
-  CallOptions o;
-  o.cancel = fwd->cancel;
-  // The answer arrives on the upstream client's reader thread; no thread waits while it works.
-  start(*upstream(), std::move(o), [fwd, call](Result<R> r) {
-    {
-      std::lock_guard lock(fwd->mu);
-      fwd->result = std::move(r);
-    }
-    call->end();
+  fwd->proxy = weak_from_this();
+  if (auto entered = bridge_.enter(fwd); !entered) return void(reply(fail(entered.error())));
+  // Held weakly: the context's token keeps this callback, and the flight keeps the context.
+  ctx->cancellation().on_cancel([weak = std::weak_ptr<Forwarded<R>>(fwd)] {
+    auto f = weak.lock();
+    if (f && f->first_round.load()) f->upstream_token().cancel("cancelled by the client");
   });
-  round<R>(std::move(call), std::move(fwd), std::move(ctx), std::move(reply));
+  fwd->ctx = std::move(ctx);
+  fwd->reply = std::move(reply);
+  CallOptions o;
+  o.cancel = fwd->upstream_token();
+  // The answer arrives on the upstream client's reader thread; no thread waits while it works.
+  start(*upstream(), std::move(o), [fwd](Result<R> r) { landed<R>(fwd, std::move(r)); });
+}
+
+template <class R>
+void Proxy::landed(const std::shared_ptr<Forwarded<R>>& fwd, Result<R> r) {
+  {
+    std::lock_guard lock(fwd->mu);
+    fwd->result = std::move(r);
+  }
+  auto self = fwd->proxy.lock();
+  if (self) self->bridge_.leave(*fwd);
+  // Asked for input on the way: the call's round answers its client (round()).
+  if (auto call = fwd->land()) return call->end();
+  fwd->first_round.store(false);
+  std::optional<Result<R>> result;
+  {
+    std::lock_guard lock(fwd->mu);
+    result.swap(fwd->result);
+  }
+  Reply<R> reply = std::move(*fwd->reply);
+  fwd->reply.reset();
+  fwd->ctx.reset();
+  if (!self) return void(reply(std::move(*result)));
+  reply(self->template record<R>(fwd->method, fwd->item, fwd->digest, fwd->client, fwd->start, std::move(*result)));
 }
 
 template <class R>
 void Proxy::round(std::shared_ptr<PendingCall> call, std::shared_ptr<Forwarded<R>> fwd, std::shared_ptr<RequestContext> ctx,
-                  Reply<R> reply) {
-  // A cancel of this round's request cancels the upstream's, until this round is answered (a
-  // retry's request may end while the call goes on).
-  auto live = std::make_shared<std::atomic<bool>>(true);
-  ctx->cancellation().on_cancel([live, cancel = fwd->cancel] {
-    if (live->load()) cancel.cancel("cancelled by the client");
-  });
+                  Reply<R> reply, std::shared_ptr<std::atomic<bool>> live) {
+  if (!live) {
+    // A cancel of this round's request cancels the upstream's, until this round is answered (a
+    // retry's request may end while the call goes on).
+    live = std::make_shared<std::atomic<bool>>(true);
+    ctx->cancellation().on_cancel([live, cancel = fwd->upstream_token()] {
+      if (live->load()) cancel.cancel("cancelled by the client");
+    });
+  }
   const bool waiting = call->next([weak = weak_from_this(), call, fwd, ctx, reply, live](bool ended, InputRequests asks) mutable {
     auto self = weak.lock();
     if (ended) {

@@ -28,26 +28,98 @@ InputRequests next_asks(PendingCall& call) {
   return f.get();
 }
 
+// A forwarded call as the Proxy enters one, whose promotion the test can wait on.
+class Probe final : public Flight {
+ public:
+  explicit Probe(CancellationToken upstream = {}) : Flight(std::move(upstream)), made_(promise_.get_future().share()) {}
+  // The PendingCall the upstream's first request made of it (waits, bounded; nothing if none).
+  std::shared_ptr<PendingCall> call() const {
+    EXPECT_EQ(made_.wait_for(10s), std::future_status::ready) << "the call was never promoted";
+    return made_.wait_for(0s) == std::future_status::ready ? made_.get() : nullptr;
+  }
+  int promotions() const { return promotions_.load(); }
+
+ protected:
+  void promoted(const std::shared_ptr<PendingCall>& call) override {
+    if (promotions_.fetch_add(1) == 0) promise_.set_value(call);
+  }
+
+ private:
+  std::promise<std::shared_ptr<PendingCall>> promise_;
+  std::shared_future<std::shared_ptr<PendingCall>> made_;
+  std::atomic<int> promotions_{0};
+};
+
+std::shared_ptr<Probe> enter(Bridge& bridge, CancellationToken upstream = {}) {
+  auto probe = std::make_shared<Probe>(std::move(upstream));
+  auto entered = bridge.enter(probe);
+  EXPECT_TRUE(entered) << entered.error().message;
+  return probe;
+}
+
+// The upstream answered the call, as Proxy::landed goes about it.
+void land(Bridge& bridge, Probe& probe) {
+  bridge.leave(probe);
+  if (auto call = probe.land()) call->end();
+}
+
 }  // namespace
 
 TEST(BridgeRouting, AnUpstreamRequestReachesTheOneCallInFlightAndGetsItsAnswer) {
   Bridge bridge("up");
-  auto call = bridge.begin();
-  ASSERT_TRUE(call);
+  auto flight = enter(bridge);
   auto asked = std::async(std::launch::async, [&] {
     return bridge.ask("elicitation/create", elicit_params(), CancellationToken{}, 10s);
   });
-  auto asks = next_asks(**call);
+  auto call = flight->call();
+  ASSERT_TRUE(call);
+  EXPECT_EQ(bridge.find(call->id()), call) << "a retry finds the call by its id";
+  auto asks = next_asks(*call);
   ASSERT_EQ(asks.size(), 1u);
   const auto& [key, request] = *asks.begin();
   EXPECT_EQ(request.method, "elicitation/create");
   EXPECT_EQ(request.params->at("message"), "who are you?");
-  EXPECT_EQ((*call)->awaiting(), std::vector<std::string>{key});
-  (*call)->answer(key, json::value(json::object{{"action", "accept"}, {"content", json::object{{"name", "ada"}}}}));
+  EXPECT_EQ(call->awaiting(), std::vector<std::string>{key});
+  call->answer(key, json::value(json::object{{"action", "accept"}, {"content", json::object{{"name", "ada"}}}}));
   auto answer = asked.get();
   ASSERT_TRUE(answer) << answer.error().message;
   EXPECT_EQ(answer->at("content").at("name"), "ada");
-  EXPECT_TRUE((*call)->awaiting().empty());
+  EXPECT_TRUE(call->awaiting().empty());
+}
+
+TEST(BridgeRouting, ACallNobodyAsksAboutIsNeverPromotedAndLandsAlone) {
+  // Most calls: the upstream answers without asking anything, and no PendingCall is made.
+  Bridge bridge("up");
+  auto flight = enter(bridge);
+  bridge.leave(*flight);
+  EXPECT_EQ(flight->land(), nullptr) << "the caller answers its client itself";
+  EXPECT_EQ(flight->promotions(), 0);
+  EXPECT_EQ(flight->promote(bridge), nullptr) << "a landed call takes no more requests";
+  auto late = bridge.ask("elicitation/create", elicit_params(), CancellationToken{}, 1s);
+  ASSERT_FALSE(late);
+  EXPECT_NE(late.error().message.find("no call of up is in flight"), std::string::npos) << late.error().message;
+}
+
+TEST(BridgeRouting, TwoRequestsForOneCallPromoteItOnce) {
+  Bridge bridge("up");
+  CancellationToken token;
+  auto flight = enter(bridge, token);
+  auto first = std::async(std::launch::async, [&] { return bridge.ask("elicitation/create", elicit_params(), token, 10s); });
+  auto second = std::async(std::launch::async, [&] { return bridge.ask("sampling/createMessage", {}, token, 10s); });
+  auto call = flight->call();
+  ASSERT_TRUE(call);
+  std::size_t seen = 0;
+  while (seen < 2) {
+    for (auto& [key, request] : next_asks(*call)) {
+      ++seen;
+      call->answer(key, json::value(json::object{{"action", "decline"}}));
+    }
+  }
+  EXPECT_TRUE(first.get());
+  EXPECT_TRUE(second.get());
+  EXPECT_EQ(flight->promotions(), 1);
+  land(bridge, *flight);
+  EXPECT_TRUE(call->ended());
 }
 
 TEST(BridgeRouting, ARequestThatCannotBePlacedIsRefusedNotGuessed) {
@@ -56,42 +128,46 @@ TEST(BridgeRouting, ARequestThatCannotBePlacedIsRefusedNotGuessed) {
   ASSERT_FALSE(none);
   EXPECT_NE(none.error().message.find("no call of up is in flight"), std::string::npos) << none.error().message;
 
-  auto a = bridge.begin();
-  auto b = bridge.begin();
-  ASSERT_TRUE(a && b);
+  auto a = enter(bridge);
+  auto b = enter(bridge);
   auto two = bridge.ask("sampling/createMessage", {}, CancellationToken{}, 1s);
   ASSERT_FALSE(two);
   EXPECT_NE(two.error().message.find("2 calls of up are in flight"), std::string::npos) << two.error().message;
+  EXPECT_EQ(a->promotions() + b->promotions(), 0);
 
-  // An ended call does not count: the other is the one.
-  (*a)->end();
+  // A landed call does not count: the other is the one.
+  land(bridge, *a);
   auto asked = std::async(std::launch::async, [&] { return bridge.ask("sampling/createMessage", {}, CancellationToken{}, 10s); });
-  auto asks = next_asks(**b);
+  auto call = b->call();
+  ASSERT_TRUE(call);
+  auto asks = next_asks(*call);
   ASSERT_EQ(asks.size(), 1u);
-  (*b)->answer(asks.begin()->first, json::value(json::object{{"role", "assistant"}}));
+  call->answer(asks.begin()->first, json::value(json::object{{"role", "assistant"}}));
   EXPECT_TRUE(asked.get());
+  EXPECT_EQ(a->promotions(), 0);
 }
 
 TEST(BridgeRouting, AnUnansweredRequestTimesOutAndACancelOrTheCallsEndReleasesIt) {
   Bridge bridge("up");
-  auto call = bridge.begin();
-  ASSERT_TRUE(call);
+  auto flight = enter(bridge);
   auto late = bridge.ask("elicitation/create", elicit_params(), CancellationToken{}, 100ms);
   ASSERT_FALSE(late);
   EXPECT_EQ(late.error().code, error_code::kRequestTimeout);
   EXPECT_NE(late.error().message.find("did not answer elicitation/create within 100 ms"), std::string::npos);
+  auto call = flight->call();
+  ASSERT_TRUE(call);
 
   CancellationToken cancel;
   auto cancelled = std::async(std::launch::async, [&] { return bridge.ask("elicitation/create", elicit_params(), cancel, 60s); });
-  (void)next_asks(**call);  // it is waiting
+  (void)next_asks(*call);  // it is waiting
   cancel.cancel("the upstream gave up");
   auto c = cancelled.get();
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().code, error_code::kRequestCancelled) << c.error().message;
 
   auto ended = std::async(std::launch::async, [&] { return bridge.ask("elicitation/create", elicit_params(), CancellationToken{}, 60s); });
-  (void)next_asks(**call);
-  (*call)->end();
+  (void)next_asks(*call);
+  land(bridge, *flight);
   auto e = ended.get();
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().message.find("has ended"), std::string::npos) << e.error().message;
@@ -99,38 +175,66 @@ TEST(BridgeRouting, AnUnansweredRequestTimesOutAndACancelOrTheCallsEndReleasesIt
 
 TEST(BridgeRouting, TheCallsEndReachesAWaitingRoundAndAFinishedCallIsForgotten) {
   Bridge bridge("up");
-  auto call = bridge.begin();
+  auto flight = enter(bridge);
+  auto call = flight->promote(bridge);
   ASSERT_TRUE(call);
+  EXPECT_EQ(flight->promote(bridge), call) << "promoted once";
   std::promise<bool> got;
-  ASSERT_TRUE((*call)->next([&](bool ended, InputRequests asks) {
+  ASSERT_TRUE(call->next([&](bool ended, InputRequests asks) {
     EXPECT_TRUE(asks.empty());
     got.set_value(ended);
   }));
   // A second request continuing the same call (a replayed retry) is turned away, not queued.
-  EXPECT_FALSE((*call)->next([](bool, InputRequests) { ADD_FAILURE() << "a second continuation ran"; }));
-  (*call)->end();
+  EXPECT_FALSE(call->next([](bool, InputRequests) { ADD_FAILURE() << "a second continuation ran"; }));
+  land(bridge, *flight);
   EXPECT_TRUE(got.get_future().get());
-  EXPECT_EQ(bridge.find((*call)->id()), *call);
-  bridge.finish((*call)->id());
-  EXPECT_EQ(bridge.find((*call)->id()), nullptr);
+  EXPECT_EQ(bridge.find(call->id()), call);
+  bridge.finish(call->id());
+  EXPECT_EQ(bridge.find(call->id()), nullptr);
   EXPECT_EQ(bridge.find("not-an-id"), nullptr);
+}
+
+TEST(BridgeRouting, CallsLeaveInAnyOrderAndTheRestStayFindable) {
+  // The calls in flight are kept unordered (one that leaves gives its place to the last): a call
+  // that moved must still be the one its token names.
+  Bridge bridge("up");
+  std::vector<CancellationToken> tokens(4);
+  std::vector<std::shared_ptr<Probe>> flights;
+  for (const auto& t : tokens) flights.push_back(enter(bridge, t));
+  land(bridge, *flights[1]);
+  land(bridge, *flights[1]);  // twice: nothing more happens
+  land(bridge, *flights[0]);
+  auto unnamed = bridge.ask("sampling/createMessage", {}, CancellationToken{}, 1s);
+  ASSERT_FALSE(unnamed);
+  EXPECT_NE(unnamed.error().message.find("2 calls of up are in flight"), std::string::npos) << unnamed.error().message;
+  for (std::size_t i : {3u, 2u}) {
+    auto asked = std::async(std::launch::async, [&] { return bridge.ask("sampling/createMessage", {}, tokens[i], 10s); });
+    auto call = flights[i]->call();
+    ASSERT_TRUE(call) << i;
+    auto asks = next_asks(*call);
+    ASSERT_EQ(asks.size(), 1u);
+    call->answer(asks.begin()->first, json::value(json::object{{"role", "assistant"}}));
+    EXPECT_TRUE(asked.get()) << i;
+    land(bridge, *flights[i]);
+  }
+  for (std::size_t i : {0u, 1u}) EXPECT_EQ(flights[i]->promotions(), 0) << i;
 }
 
 TEST(BridgeRouting, FloodsOfCallsAndOfAsksHitTheirLimits) {
   Bridge bridge("up");
-  std::vector<std::shared_ptr<PendingCall>> calls;
+  std::vector<std::shared_ptr<Probe>> flights;
   for (std::size_t i = 0; i < Bridge::kMaxCalls; ++i) {
-    auto c = bridge.begin();
-    ASSERT_TRUE(c) << i;
-    calls.push_back(*c);
+    auto f = std::make_shared<Probe>();
+    ASSERT_TRUE(bridge.enter(f)) << i;
+    flights.push_back(f);
   }
-  auto over = bridge.begin();
+  auto over = bridge.enter(std::make_shared<Probe>());
   ASSERT_FALSE(over);
   EXPECT_NE(over.error().message.find("calls are already in flight"), std::string::npos) << over.error().message;
-  // A finished call frees its place.
-  bridge.finish(calls.back()->id());
-  calls.pop_back();
-  EXPECT_TRUE(bridge.begin());
+  // A call that landed frees its place.
+  land(bridge, *flights.back());
+  flights.pop_back();
+  EXPECT_TRUE(bridge.enter(std::make_shared<Probe>()));
 
   // One call: its asks beyond kMaxAsks are refused while the first wait.
   auto call = std::make_shared<PendingCall>("one");
@@ -153,12 +257,13 @@ TEST(BridgeRouting, AnswersNobodyCameBackForAreKeptOnlyUpToTheirLimit) {
   Bridge bridge("up");
   std::vector<std::string> ids;
   for (std::size_t i = 0; i < Bridge::kMaxUnclaimed + 10; ++i) {
-    auto c = bridge.begin();
-    ASSERT_TRUE(c);
-    (*c)->end();
-    ids.push_back((*c)->id());
+    auto flight = enter(bridge);
+    auto call = flight->promote(bridge);
+    ASSERT_TRUE(call);
+    land(bridge, *flight);
+    ids.push_back(call->id());
   }
-  ASSERT_TRUE(bridge.begin());  // sweeps
+  ASSERT_TRUE(bridge.enter(std::make_shared<Probe>()));  // sweeps
   EXPECT_EQ(bridge.find(ids.front()), nullptr);
   EXPECT_NE(bridge.find(ids.back()), nullptr);
   std::size_t kept = 0;
@@ -170,24 +275,24 @@ TEST(BridgeRouting, ARequestThatNamesItsCallGoesThereHoweverManyAreInFlight) {
   // A 2026-07-28 upstream's input requests are answered under the call's own token.
   Bridge bridge("up");
   CancellationToken mine;
-  auto other = bridge.begin();
-  auto call = bridge.begin(mine);
-  ASSERT_TRUE(other && call);
+  auto other = enter(bridge);
+  auto flight = enter(bridge, mine);
   auto asked = std::async(std::launch::async, [&] { return bridge.ask("elicitation/create", elicit_params(), mine, 10s); });
-  auto asks = next_asks(**call);
+  auto call = flight->call();
+  ASSERT_TRUE(call);
+  auto asks = next_asks(*call);
   ASSERT_EQ(asks.size(), 1u);
-  (*call)->answer(asks.begin()->first, json::value(json::object{{"action", "decline"}}));
+  call->answer(asks.begin()->first, json::value(json::object{{"action", "decline"}}));
   auto answer = asked.get();
   ASSERT_TRUE(answer) << answer.error().message;
   EXPECT_EQ(answer->at("action"), "decline");
-  EXPECT_TRUE((*other)->awaiting().empty());
+  EXPECT_EQ(other->promotions(), 0);
 }
 
 TEST(BridgeRouting, AClientThatNeverAnswersEndsItsCallAtTheUpstream) {
   Bridge bridge("up");
   CancellationToken upstream;
-  auto call = bridge.begin(upstream);
-  ASSERT_TRUE(call);
+  auto flight = enter(bridge, upstream);
   auto r = bridge.ask("sampling/createMessage", {}, upstream, 50ms);
   ASSERT_FALSE(r);
   EXPECT_TRUE(upstream.cancelled()) << "the upstream's request for the abandoned call goes on";
@@ -196,15 +301,16 @@ TEST(BridgeRouting, AClientThatNeverAnswersEndsItsCallAtTheUpstream) {
 
 TEST(BridgeRouting, AnUnansweredRequestIsAskedAgainInTheNextRound) {
   Bridge bridge("up");
-  auto call = bridge.begin();
-  ASSERT_TRUE(call);
+  auto flight = enter(bridge);
   auto asked = std::async(std::launch::async, [&] { return bridge.ask("elicitation/create", elicit_params(), CancellationToken{}, 10s); });
-  auto first = next_asks(**call);
+  auto call = flight->call();
+  ASSERT_TRUE(call);
+  auto first = next_asks(*call);
   ASSERT_EQ(first.size(), 1u);
-  (*call)->ask_again();  // a retry that carried no answer
-  auto again = next_asks(**call);
+  call->ask_again();  // a retry that carried no answer
+  auto again = next_asks(*call);
   ASSERT_EQ(again.size(), 1u);
   EXPECT_EQ(again.begin()->first, first.begin()->first);
-  (*call)->answer(again.begin()->first, json::value(json::object{{"action", "cancel"}}));
+  call->answer(again.begin()->first, json::value(json::object{{"action", "cancel"}}));
   EXPECT_TRUE(asked.get());
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <future>
 #include <mutex>
 
 #include "../examples/tmp_dir.hpp"
@@ -426,7 +427,18 @@ class GatewayToolResults : public GatewayProxy {
     });
     upstream->add_async_json_tool(named_tool("garbled"), [](const json::object&, std::shared_ptr<RequestContext>,
                                                             Reply<json::object> reply) { reply(json::object{{"content", 5}}); });
+    // Answers only when its request is cancelled, saying so.
+    upstream->add_async_json_tool(named_tool("waits"), [this](const json::object&, std::shared_ptr<RequestContext> ctx,
+                                                              Reply<json::object> reply) {
+      waiting.set_value();
+      ctx->cancellation().on_cancel_with_reason([this, reply](const std::string& why) {
+        upstream_saw.set_value(why);
+        reply(fail(Error::cancelled("the upstream stopped")));
+      });
+    });
   }
+  std::promise<void> waiting;
+  std::promise<std::string> upstream_saw;
 };
 
 }  // namespace
@@ -449,4 +461,17 @@ TEST_F(GatewayToolResults, PassOnAsTheUpstreamWroteThemAndTheirOutcomesAreAudite
     return true;
   }));
   EXPECT_EQ(outcomes, (std::vector<std::string>{"fine ok", "fails tool-error", "garbled error"}));
+}
+
+TEST_F(GatewayToolResults, AClientsCancelReachesTheUpstream) {
+  // The gateway's own request to the upstream carries its own token (bridge.hpp): a cancel of
+  // the client's request must be passed on to it, or the upstream works on for nobody.
+  CallOptions o;
+  auto cancelled = std::async(std::launch::async, [&] { return client->call_tool("waits", {}, o); });
+  ASSERT_EQ(waiting.get_future().wait_for(std::chrono::seconds(10)), std::future_status::ready) << "the call never reached the upstream";
+  o.cancel.cancel("the user pressed stop");
+  auto saw = upstream_saw.get_future();
+  ASSERT_EQ(saw.wait_for(std::chrono::seconds(10)), std::future_status::ready) << "the cancel never reached the upstream";
+  EXPECT_NE(saw.get().find("cancelled by the client"), std::string::npos);
+  EXPECT_FALSE(cancelled.get());
 }
