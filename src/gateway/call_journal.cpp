@@ -412,7 +412,9 @@ Result<void> CallJournal::append(std::string_view time, std::string_view canonic
   ++next_jseq_;
   segment_bytes_ += line.size();
   queue_.entries.push_back(Entry{jseq, time_at, time.size(), body_at, canonical_body.size()});
-  if (queue_.entries.size() == 1) wake_.notify_one();  // once per batch, not per record
+  // Once per batch, not per record: when the writer has a batch to wait for, and when it is big
+  // enough not to wait longer.
+  if (queue_.entries.size() == 1 || queue_.entries.size() == kMaxQueued / 4) wake_.notify_one();
   return {};
 }
 
@@ -534,11 +536,15 @@ void CallJournal::retire(std::vector<Segment> committed) {
 
 void CallJournal::run() {
   std::unique_lock lock(mu_);
+  std::chrono::steady_clock::time_point last_commit{};
   for (;;) {
     wake_.wait(lock, [&] { return stopping_ || !queue_.entries.empty(); });
     if (queue_.entries.empty() && stopping_) return;
-    // Gather the calls of the next few milliseconds into this commit.
-    if (!stopping_ && queue_.entries.size() < kMaxQueued / 4) wake_.wait_for(lock, kBatchWindow, [&] { return stopping_; });
+    // Gather the calls of the next few milliseconds into this commit, or of the rest of the busy
+    // interval while calls keep coming; a quarter of the queue's bound is committed at once.
+    const auto until = std::max(std::chrono::steady_clock::now() + kBatchWindow, last_commit + kBusyInterval);
+    wake_.wait_until(lock, until, [&] { return stopping_ || queue_.entries.size() >= kMaxQueued / 4; });
+    last_commit = std::chrono::steady_clock::now();
     lock.unlock();
     if (auto c = commit_batch(); !c) {
       MCP_LOG_WARN("gateway: call records not committed yet ({}); retrying", c.error().message);
