@@ -1,0 +1,61 @@
+#include "json/equal.hpp"
+
+#include <utility>
+
+#include <boost/container/small_vector.hpp>
+
+namespace mcp::detail {
+
+namespace {
+
+using Pair = std::pair<const json::value*, const json::value*>;
+using Stack = boost::container::small_vector<Pair, 16>;
+
+// Compares what can be compared at once; pushes the members or elements of two containers of the
+// same size. False when they differ.
+bool step(const json::value& a, const json::value& b, Stack& todo) {
+  if (a.is_object() && b.is_object()) {
+    const auto& x = a.get_object();
+    const auto& y = b.get_object();
+    if (x.size() != y.size()) return false;
+    for (const auto& member : x) {
+      const json::value* other = y.if_contains(member.key());
+      if (!other) return false;
+      todo.emplace_back(&member.value(), other);
+    }
+    return true;
+  }
+  if (a.is_array() && b.is_array()) {
+    const auto& x = a.get_array();
+    const auto& y = b.get_array();
+    if (x.size() != y.size()) return false;
+    for (std::size_t i = 0; i < x.size(); ++i) todo.emplace_back(&x[i], &y[i]);
+    return true;
+  }
+  if (a.is_structured() || b.is_structured()) return false;
+  return a == b;  // scalars: no copies (and 1 == 1u, as == has it)
+}
+
+}  // namespace
+
+bool json_equal(const json::value& a, const json::value& b) {
+  Stack todo;
+  todo.emplace_back(&a, &b);
+  while (!todo.empty()) {
+    const auto [x, y] = todo.back();
+    todo.pop_back();
+    if (!step(*x, *y, todo)) return false;
+  }
+  return true;
+}
+
+bool json_equal(const json::object& a, const json::object& b) {
+  if (a.size() != b.size()) return false;
+  for (const auto& member : a) {
+    const json::value* other = b.if_contains(member.key());
+    if (!other || !json_equal(member.value(), *other)) return false;
+  }
+  return true;
+}
+
+}  // namespace mcp::detail
