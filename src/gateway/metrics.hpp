@@ -46,8 +46,10 @@ class Metrics {
     double sum = 0;
   };
   mutable std::mutex mu_;
-  std::map<std::tuple<std::string, std::string, std::string>, std::uint64_t> requests_;
-  std::map<std::pair<std::string, std::string>, Histogram> durations_;
+  // Transparent (std::less<>): observe() finds a series by views of its labels, and copies them
+  // only for a new series, not on every call.
+  std::map<std::tuple<std::string, std::string, std::string>, std::uint64_t, std::less<>> requests_;
+  std::map<std::tuple<std::string, std::string>, Histogram, std::less<>> durations_;
 };
 
 }  // namespace mcp::gateway
