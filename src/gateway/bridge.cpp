@@ -199,8 +199,8 @@ Result<void> Bridge::enter(std::shared_ptr<Flight> flight) {
   std::lock_guard lock(mu_);
   // A promoted call in flight is both here and in calls_; only ended calls are counted from there.
   if (const std::size_t held = flights_.size() + sweep_locked(); held >= kMaxCalls) {
-    return fail(Error::internal(
-        fmt::format("{}: {} calls are already in flight or waiting for their clients' input; try again later", name_, held)));
+    return fail(Error::internal(fmt::format(
+        "{}: {} calls are already in flight or waiting for their clients' input; try again later", name_, held)));
   }
   flight->slot_ = flights_.size();
   flights_.push_back(std::move(flight));

@@ -1,15 +1,16 @@
 // Private to the gateway: an upstream's requests to its client (sampling/createMessage,
 // elicitation/create), bridged to the client whose call they serve.
 //
-// The gateway holds one session per upstream, shared by all of its clients. While a forwarded
-// call (tools/call, prompts/get, resources/read) is in flight, the upstream may ask its client for
+// The gateway holds one session per upstream, shared by all of its clients. While a forwarded call
+// (tools/call, prompts/get, resources/read) is in flight, the upstream may ask its client for
 // input. The Proxy enters each forwarded call here as a Flight while the upstream works on it; the
-// upstream's request (answered on one of its session's worker threads, ask()) is routed to the
-// call it belongs to, which it makes a PendingCall (Flight::promote), and waits there. The Proxy then answers our client with the SDK's multi round-trip result
-// (RequestContext::input_required): a 2026-07-28 client gets an InputRequiredResult and sends its
-// answers in a retry; for a 2025-11-25 session the SDK sends the request in the session itself.
-// Either way the handler runs again with the answers, which go back to the waiting upstream
-// request, and the round repeats until the upstream's call ends.
+// upstream's request (answered on one of its session's worker threads, ask()) is routed to the call
+// it belongs to, which it makes a PendingCall (Flight::promote), and waits there. The Proxy then
+// answers our client with the SDK's multi round-trip result (RequestContext::input_required): a
+// 2026-07-28 client gets an InputRequiredResult and sends its answers in a retry; for a 2025-11-25
+// session the SDK sends the request in the session itself. Either way the handler runs again with
+// the answers, which go back to the waiting upstream request, and the round repeats until the
+// upstream's call ends.
 //
 // Which call an upstream request belongs to: a 2026-07-28 upstream's input requests come with the
 // call they answer (its cancellation token), and go there. A 2025-11-25 session does not say: the
@@ -175,7 +176,7 @@ class Bridge {
   const std::string prefix_;
   mutable std::mutex mu_;
   std::uint64_t counter_ = 0;
-  std::vector<std::shared_ptr<Flight>> flights_;  // in flight at the upstream, unordered
+  std::vector<std::shared_ptr<Flight>> flights_;               // in flight at the upstream, unordered
   std::map<std::string, std::shared_ptr<PendingCall>> calls_;  // promoted, until finished or forgotten
 };
 

@@ -30,12 +30,12 @@
 // and the CLI's audit commands alike), appends those past the mark and removes the files; a live
 // journal is left alone; a journal it cannot read is reported and left, never stopping the opener.
 //
-// What it changes for readers: another process sees a call's record up to kBusyInterval later
-// than the call's answer (kBatchWindow when calls are few); this process's readers flush first. A call record may follow a decision
-// (pin, approval) recorded a moment after it: each record keeps its own time. A record is never
-// lost to kill -9, never recorded twice. append() takes a body's canonical text, so a body JCS
-// cannot write (ill-formed UTF-8 from an upstream) is refused before it reaches the journal
-// (AuditLog::append_call): no record can stop the ones behind it.
+// What it changes for readers: another process sees a call's record up to kBusyInterval later than
+// the call's answer (kBatchWindow when calls are few); this process's readers flush first. A call
+// record may follow a decision (pin, approval) recorded a moment after it: each record keeps its
+// own time. A record is never lost to kill -9, never recorded twice. append() takes a body's
+// canonical text, so a body JCS cannot write (ill-formed UTF-8 from an upstream) is refused before
+// it reaches the journal (AuditLog::append_call): no record can stop the ones behind it.
 //
 // Bounds: at most kMaxQueued records or kMaxQueuedBytes wait for the writer (past that the
 // appending thread commits them itself), so at most that many bytes of full segments wait too.

@@ -28,7 +28,8 @@ void Metrics::observe(const std::string& upstream, std::string_view method, std:
   std::lock_guard lock(mu_);
   const std::tuple<std::string_view, std::string_view, std::string_view> series{upstream, method, outcome};
   auto r = requests_.find(series);
-  if (r == requests_.end()) r = requests_.emplace(std::tuple{upstream, std::string(method), std::string(outcome)}, 0).first;
+  if (r == requests_.end())
+    r = requests_.emplace(std::tuple{upstream, std::string(method), std::string(outcome)}, 0).first;
   ++r->second;
   const std::tuple<std::string_view, std::string_view> timed{upstream, method};
   auto d = durations_.find(timed);
@@ -57,7 +58,8 @@ std::string Metrics::render(const std::vector<UpstreamGauges>& gauges) const {
   out += "# HELP mcp_gateway_request_duration_seconds Time an upstream took to answer a forwarded request.\n";
   out += "# TYPE mcp_gateway_request_duration_seconds histogram\n";
   for (const auto& [key, h] : durations_) {
-    const std::string labels = fmt::format("upstream=\"{}\",method=\"{}\"", label(std::get<0>(key)), label(std::get<1>(key)));
+    const std::string labels =
+        fmt::format("upstream=\"{}\",method=\"{}\"", label(std::get<0>(key)), label(std::get<1>(key)));
     std::uint64_t cumulative = 0;
     for (std::size_t i = 0; i < kBuckets.size(); ++i) {
       cumulative += h.counts[i];

@@ -128,7 +128,8 @@ struct Proxy::Forwarded final : Flight {
     Reply<R> first = std::move(*reply);
     reply.reset();
     if (!owner) return void(first(fail(Error::internal("the gateway is stopping"))));
-    owner->round<R>(call, self, std::move(ctx), std::move(first), std::shared_ptr<std::atomic<bool>>(self, &first_round));
+    owner->round<R>(call, self, std::move(ctx), std::move(first),
+                    std::shared_ptr<std::atomic<bool>>(self, &first_round));
   }
 };
 
@@ -249,8 +250,8 @@ void Proxy::landed(const std::shared_ptr<Forwarded<R>>& fwd, Result<R> r) {
 }
 
 template <class R>
-void Proxy::round(std::shared_ptr<PendingCall> call, std::shared_ptr<Forwarded<R>> fwd, std::shared_ptr<RequestContext> ctx,
-                  Reply<R> reply, std::shared_ptr<std::atomic<bool>> live) {
+void Proxy::round(std::shared_ptr<PendingCall> call, std::shared_ptr<Forwarded<R>> fwd,
+                  std::shared_ptr<RequestContext> ctx, Reply<R> reply, std::shared_ptr<std::atomic<bool>> live) {
   if (!live) {
     // A cancel of this round's request cancels the upstream's, until this round is answered (a
     // retry's request may end while the call goes on).

@@ -127,8 +127,10 @@ std::shared_ptr<const ClientView> ServerSessionImpl::stateless_view(const Reques
   if (meta.log_level) level = to_string(*meta.log_level);
   std::lock_guard lock(mu_);
   const auto& last = last_stateless_view_;
-  if (last && last->protocol_version == meta.protocol_version && detail::json_equal(last->capabilities, *meta.client_capabilities) &&
-      detail::json_equal(last->client_info, info) && last->log_level == level && last->profile == profile && last->identity == identity_) {
+  if (last && last->protocol_version == meta.protocol_version &&
+      detail::json_equal(last->capabilities, *meta.client_capabilities) &&
+      detail::json_equal(last->client_info, info) && last->log_level == level && last->profile == profile &&
+      last->identity == identity_) {
     return last;
   }
   auto view = std::make_shared<ClientView>();

@@ -104,7 +104,8 @@ TEST(BridgeRouting, TwoRequestsForOneCallPromoteItOnce) {
   Bridge bridge("up");
   CancellationToken token;
   auto flight = enter(bridge, token);
-  auto first = std::async(std::launch::async, [&] { return bridge.ask("elicitation/create", elicit_params(), token, 10s); });
+  auto first =
+      std::async(std::launch::async, [&] { return bridge.ask("elicitation/create", elicit_params(), token, 10s); });
   auto second = std::async(std::launch::async, [&] { return bridge.ask("sampling/createMessage", {}, token, 10s); });
   auto call = flight->call();
   ASSERT_TRUE(call);
@@ -208,7 +209,8 @@ TEST(BridgeRouting, CallsLeaveInAnyOrderAndTheRestStayFindable) {
   ASSERT_FALSE(unnamed);
   EXPECT_NE(unnamed.error().message.find("2 calls of up are in flight"), std::string::npos) << unnamed.error().message;
   for (std::size_t i : {3u, 2u}) {
-    auto asked = std::async(std::launch::async, [&] { return bridge.ask("sampling/createMessage", {}, tokens[i], 10s); });
+    auto asked =
+        std::async(std::launch::async, [&] { return bridge.ask("sampling/createMessage", {}, tokens[i], 10s); });
     auto call = flights[i]->call();
     ASSERT_TRUE(call) << i;
     auto asks = next_asks(*call);

@@ -468,10 +468,12 @@ TEST_F(GatewayToolResults, AClientsCancelReachesTheUpstream) {
   // the client's request must be passed on to it, or the upstream works on for nobody.
   CallOptions o;
   auto cancelled = std::async(std::launch::async, [&] { return client->call_tool("waits", {}, o); });
-  ASSERT_EQ(waiting.get_future().wait_for(std::chrono::seconds(10)), std::future_status::ready) << "the call never reached the upstream";
+  ASSERT_EQ(waiting.get_future().wait_for(std::chrono::seconds(10)), std::future_status::ready)
+      << "the call never reached the upstream";
   o.cancel.cancel("the user pressed stop");
   auto saw = upstream_saw.get_future();
-  ASSERT_EQ(saw.wait_for(std::chrono::seconds(10)), std::future_status::ready) << "the cancel never reached the upstream";
+  ASSERT_EQ(saw.wait_for(std::chrono::seconds(10)), std::future_status::ready)
+      << "the cancel never reached the upstream";
   EXPECT_NE(saw.get().find("cancelled by the client"), std::string::npos);
   EXPECT_FALSE(cancelled.get());
 }

@@ -15,9 +15,10 @@ using namespace mcp::jsonrpc;
 namespace {
 
 const MetaMembers& envelope() {
-  static const MetaMembers m{meta_member("io.modelcontextprotocol/protocolVersion", "2026-07-28"),
-                             meta_member("io.modelcontextprotocol/clientInfo", json::object{{"name", "a client with a long name"}}),
-                             meta_member("io.modelcontextprotocol/clientCapabilities", json::object{{"sampling", json::object{}}})};
+  static const MetaMembers m{
+      meta_member("io.modelcontextprotocol/protocolVersion", "2026-07-28"),
+      meta_member("io.modelcontextprotocol/clientInfo", json::object{{"name", "a client with a long name"}}),
+      meta_member("io.modelcontextprotocol/clientCapabilities", json::object{{"sampling", json::object{}}})};
   return m;
 }
 
@@ -38,7 +39,8 @@ TEST(ValueParams, ParamsLargerThanTheBlockAreWhatTheTextCarries) {
 TEST(ValueParams, CopiesOfMembersOutliveTheParamsAndGrowFromTwoThreads) {
   std::optional<json::value> one, two;
   {
-    const json::object built = request_params(json::object{{"a", json::object{{"x", 1}}}, {"b", json::array{1, 2}}}, &envelope(), std::nullopt);
+    const json::object built = request_params(json::object{{"a", json::object{{"x", 1}}}, {"b", json::array{1, 2}}},
+                                              &envelope(), std::nullopt);
     one.emplace(built.at("a"));  // a copy made from a member keeps its storage: the block
     two.emplace(built.at("_meta"));
     ASSERT_EQ(one->storage().get(), built.storage().get());
@@ -60,10 +62,22 @@ TEST(ValueParams, CopiesOfMembersOutliveTheParamsAndGrowFromTwoThreads) {
 
 TEST(JsonEqual, SaysWhatEqualitySays) {
   const json::value cases[] = {
-      json::value(nullptr), json::value(true), json::value(1), json::value(1u), json::value(1.0), json::value("1"),
-      json::array{}, json::array{1, 2}, json::array{2, 1}, json::object{}, json::object{{"a", 1}, {"b", json::array{1}}},
-      json::object{{"b", json::array{1}}, {"a", 1}}, json::object{{"a", 1}, {"b", json::array{2}}}, json::object{{"a", 1}},
-      json::object{{"a", json::object{{"b", json::object{{"c", nullptr}}}}}}, json::object{{"a", json::object{{"b", json::object{{"c", 0}}}}}},
+      json::value(nullptr),
+      json::value(true),
+      json::value(1),
+      json::value(1u),
+      json::value(1.0),
+      json::value("1"),
+      json::array{},
+      json::array{1, 2},
+      json::array{2, 1},
+      json::object{},
+      json::object{{"a", 1}, {"b", json::array{1}}},
+      json::object{{"b", json::array{1}}, {"a", 1}},
+      json::object{{"a", 1}, {"b", json::array{2}}},
+      json::object{{"a", 1}},
+      json::object{{"a", json::object{{"b", json::object{{"c", nullptr}}}}}},
+      json::object{{"a", json::object{{"b", json::object{{"c", 0}}}}}},
   };
   for (const auto& a : cases) {
     for (const auto& b : cases) {
