@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <cstddef>
 #include <cstring>
 #include <mutex>
 
@@ -310,7 +311,8 @@ class OneBlock final : public json::memory_resource {
 
  private:
   void* do_allocate(std::size_t n, std::size_t align) override {
-    for (std::size_t at = used_.load(std::memory_order_relaxed);;) {
+    // The block is aligned for any scalar type; a stricter alignment is the heap's to give.
+    for (std::size_t at = used_.load(std::memory_order_relaxed); align <= alignof(std::max_align_t);) {
       const std::size_t start = (at + align - 1) & ~(align - 1);
       if (start + n > kBytes || start < at) break;
       if (used_.compare_exchange_weak(at, start + n, std::memory_order_relaxed)) return block_ + start;

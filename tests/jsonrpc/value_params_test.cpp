@@ -3,6 +3,7 @@
 // any copy of a member lives. And src/json/equal.hpp: JSON equality without copies or recursion.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <optional>
 #include <thread>
 
@@ -97,4 +98,12 @@ TEST(JsonEqual, DeepValuesDoNotReachTheStack) {
   const json::value a = deep(1), b = deep(1), c = deep(2);
   EXPECT_TRUE(detail::json_equal(a, b));
   EXPECT_FALSE(detail::json_equal(a, c));
+}
+
+TEST(ValueParams, TheBlockGivesWhateverAlignmentIsAskedFor) {
+  const json::object built = request_params(json::object{{"a", 1}}, &envelope(), std::nullopt);
+  for (std::size_t align : {1u, 8u, 16u, 64u, 256u}) {
+    void* p = built.storage()->allocate(24, align);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % align, 0u) << align;
+  }
 }
