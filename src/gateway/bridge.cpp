@@ -220,6 +220,12 @@ void Bridge::leave(Flight& flight) {
   flights_.pop_back();
 }
 
+std::shared_ptr<PendingCall> Bridge::land(Flight& flight) {
+  // Out first: a request routed after this finds no call rather than one that has landed.
+  leave(flight);
+  return flight.land();
+}
+
 std::shared_ptr<PendingCall> Bridge::open(CancellationToken upstream) {
   std::lock_guard lock(mu_);
   auto call = std::make_shared<PendingCall>(fmt::format("{}-{}", prefix_, ++counter_), std::move(upstream));

@@ -43,8 +43,8 @@ namespace mcp::gateway {
 class PendingCall : public std::enable_shared_from_this<PendingCall> {
  public:
   // `upstream`: the token of the upstream's request, cancelled when the client never answers.
-  explicit PendingCall(std::string id, CancellationToken upstream = {}) : id_(std::move(id)), upstream_(std::move(upstream)) {}
-  const CancellationToken& upstream_token() const { return upstream_; }
+  explicit PendingCall(std::string id, CancellationToken upstream = {})
+      : id_(std::move(id)), upstream_(std::move(upstream)) {}
   const std::string& id() const { return id_; }
   // What the forwarding side keeps with the call (its typed answer; proxy.cpp).
   void set_payload(std::shared_ptr<void> payload) {
@@ -120,9 +120,10 @@ class Flight : public std::enable_shared_from_this<Flight> {
   // The call's PendingCall: made the first time (registered in `bridge`, so a retry finds it by
   // its id, then handed to promoted()), the same one after. Nothing once the call has landed.
   std::shared_ptr<PendingCall> promote(Bridge& bridge);
-  // The upstream answered (call Bridge::leave first): nothing more is asked for the call. The
-  // PendingCall if one was made (the caller ends it and its round answers the client), else
-  // nothing (the caller answers the client itself).
+  // The upstream answered: nothing more is asked for the call (Bridge::land, which also takes it
+  // out of the bridge; this alone once the bridge is gone). The PendingCall if one was made (the
+  // caller ends it and its round answers the client), else nothing (the caller answers the
+  // client itself).
   std::shared_ptr<PendingCall> land();
 
  protected:
@@ -150,8 +151,9 @@ class Bridge {
   // A forwarded call is in flight at the upstream; an error when kMaxCalls are in flight or wait
   // for their clients. Takes no allocation once the bridge has seen as many at once.
   Result<void> enter(std::shared_ptr<Flight> flight);
-  // Its upstream answered: it no longer takes the upstream's requests.
-  void leave(Flight& flight);
+  // Its upstream answered: it no longer takes the upstream's requests, and is landed
+  // (Flight::land: what it returns).
+  std::shared_ptr<PendingCall> land(Flight& flight);
   // A PendingCall under a new id, found by find() until finish() (Flight::promote).
   std::shared_ptr<PendingCall> open(CancellationToken upstream);
   // The call a retry names; nothing if it ended and was forgotten, or never was.
@@ -171,6 +173,7 @@ class Bridge {
  private:
   // Forgets what nobody came back for; returns how many ended calls are still kept.
   std::size_t sweep_locked();
+  void leave(Flight& flight);
 
   const std::string name_;
   const std::string prefix_;

@@ -228,25 +228,21 @@ void Proxy::begin(std::string_view method, const std::string& item, std::string 
 
 template <class R>
 void Proxy::landed(const std::shared_ptr<Forwarded<R>>& fwd, Result<R> r) {
-  {
-    std::lock_guard lock(fwd->mu);
-    fwd->result = std::move(r);
-  }
   auto self = fwd->proxy.lock();
-  if (self) self->bridge_.leave(*fwd);
-  // Asked for input on the way: the call's round answers its client (round()).
-  if (auto call = fwd->land()) return call->end();
-  fwd->first_round.store(false);
-  std::optional<Result<R>> result;
-  {
-    std::lock_guard lock(fwd->mu);
-    result.swap(fwd->result);
+  if (auto call = self ? self->bridge_.land(*fwd) : fwd->land()) {
+    // Asked for input on the way: the call's round answers its client (round()), once ended.
+    {
+      std::lock_guard lock(fwd->mu);
+      fwd->result = std::move(r);
+    }
+    return call->end();
   }
+  fwd->first_round.store(false);
   Reply<R> reply = std::move(*fwd->reply);
   fwd->reply.reset();
   fwd->ctx.reset();
-  if (!self) return void(reply(std::move(*result)));
-  reply(self->template record<R>(fwd->method, fwd->item, fwd->digest, fwd->client, fwd->start, std::move(*result)));
+  if (!self) return void(reply(std::move(r)));
+  reply(self->template record<R>(fwd->method, fwd->item, fwd->digest, fwd->client, fwd->start, std::move(r)));
 }
 
 template <class R>

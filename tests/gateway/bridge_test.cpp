@@ -59,8 +59,7 @@ std::shared_ptr<Probe> enter(Bridge& bridge, CancellationToken upstream = {}) {
 
 // The upstream answered the call, as Proxy::landed goes about it.
 void land(Bridge& bridge, Probe& probe) {
-  bridge.leave(probe);
-  if (auto call = probe.land()) call->end();
+  if (auto call = bridge.land(probe)) call->end();
 }
 
 }  // namespace
@@ -91,8 +90,7 @@ TEST(BridgeRouting, ACallNobodyAsksAboutIsNeverPromotedAndLandsAlone) {
   // Most calls: the upstream answers without asking anything, and no PendingCall is made.
   Bridge bridge("up");
   auto flight = enter(bridge);
-  bridge.leave(*flight);
-  EXPECT_EQ(flight->land(), nullptr) << "the caller answers its client itself";
+  EXPECT_EQ(bridge.land(*flight), nullptr) << "the caller answers its client itself";
   EXPECT_EQ(flight->promotions(), 0);
   EXPECT_EQ(flight->promote(bridge), nullptr) << "a landed call takes no more requests";
   auto late = bridge.ask("elicitation/create", elicit_params(), CancellationToken{}, 1s);
