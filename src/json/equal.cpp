@@ -11,20 +11,21 @@ namespace {
 using Pair = std::pair<const json::value*, const json::value*>;
 using Stack = boost::container::small_vector<Pair, 16>;
 
+// Pushes the pairs of members two objects share a key for; false when their keys differ.
+bool push_members(const json::object& x, const json::object& y, Stack& todo) {
+  if (x.size() != y.size()) return false;
+  for (const auto& member : x) {
+    const json::value* other = y.if_contains(member.key());
+    if (!other) return false;
+    todo.emplace_back(&member.value(), other);
+  }
+  return true;
+}
+
 // Compares what can be compared at once; pushes the members or elements of two containers of the
 // same size. False when they differ.
 bool step(const json::value& a, const json::value& b, Stack& todo) {
-  if (a.is_object() && b.is_object()) {
-    const auto& x = a.get_object();
-    const auto& y = b.get_object();
-    if (x.size() != y.size()) return false;
-    for (const auto& member : x) {
-      const json::value* other = y.if_contains(member.key());
-      if (!other) return false;
-      todo.emplace_back(&member.value(), other);
-    }
-    return true;
-  }
+  if (a.is_object() && b.is_object()) return push_members(a.get_object(), b.get_object(), todo);
   if (a.is_array() && b.is_array()) {
     const auto& x = a.get_array();
     const auto& y = b.get_array();
@@ -36,11 +37,8 @@ bool step(const json::value& a, const json::value& b, Stack& todo) {
   return a == b;  // scalars: no copies (and 1 == 1u, as == has it)
 }
 
-}  // namespace
-
-bool json_equal(const json::value& a, const json::value& b) {
-  Stack todo;
-  todo.emplace_back(&a, &b);
+// Whether every pair left to compare is equal.
+bool drain(Stack& todo) {
   while (!todo.empty()) {
     const auto [x, y] = todo.back();
     todo.pop_back();
@@ -49,13 +47,17 @@ bool json_equal(const json::value& a, const json::value& b) {
   return true;
 }
 
+}  // namespace
+
+bool json_equal(const json::value& a, const json::value& b) {
+  Stack todo;
+  todo.emplace_back(&a, &b);
+  return drain(todo);
+}
+
 bool json_equal(const json::object& a, const json::object& b) {
-  if (a.size() != b.size()) return false;
-  for (const auto& member : a) {
-    const json::value* other = b.if_contains(member.key());
-    if (!other || !json_equal(member.value(), *other)) return false;
-  }
-  return true;
+  Stack todo;
+  return push_members(a, b, todo) && drain(todo);
 }
 
 }  // namespace mcp::detail
