@@ -18,6 +18,7 @@
 #include <map>
 
 #include "gateway/audit_log.hpp"
+#include "gateway/journal_check.hpp"
 #include "gateway/unique_fd.hpp"
 #include "log/log.hpp"
 #include "mcp/trust/hex.hpp"
@@ -31,38 +32,6 @@ constexpr std::string_view kPrefix = "audit-journal-";
 constexpr std::string_view kCreating = ".audit-journal-creating-";  // not yet locked: never replayed
 
 Error sys_error(const std::string& what) { return Error::internal(what + ": " + std::strerror(errno)); }
-
-// Each line ends with its check (call_journal.hpp): `,"c":"` and 16 hex digits of FNV-1a (64-bit)
-// of the line's text before it, then `"}`.
-constexpr std::string_view kCheckKey = ",\"c\":\"";
-constexpr std::size_t kCheckTail = kCheckKey.size() + 16 + 2;
-
-std::uint64_t fnv1a(std::string_view text) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (const char c : text) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
-void append_check(std::string& out, std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  const std::uint64_t h = fnv1a(text);
-  out.append(kCheckKey);
-  for (int shift = 60; shift >= 0; shift -= 4) out.push_back(kHex[(h >> shift) & 15]);
-  out.append("\"}");
-}
-
-// Whether a line that carries a check (`c`) ends with the right one. A line without one was
-// written before lines had checks, and stands as it is.
-bool check_holds(std::string_view line, const json::object& o) {
-  if (!o.contains("c")) return true;
-  if (line.size() < kCheckTail) return false;
-  std::string expected;
-  append_check(expected, line.substr(0, line.size() - kCheckTail));
-  return line.substr(line.size() - kCheckTail) == expected;
-}
 
 // The mark of journal `name`: the last of its records in the chain (0: none).
 Result<std::int64_t> committed_through(Db& d, const std::string& name) {
@@ -166,7 +135,7 @@ Result<void> replay(Db& db, const std::string& name,
             const json::value* j = o ? o->if_contains("j") : nullptr;
             const json::value* t = o ? o->if_contains("t") : nullptr;
             const json::value* b = o ? o->if_contains("b") : nullptr;
-            if (!j || !j->is_int64() || !t || !t->is_string() || !b || !b->is_object() || !check_holds(line, *o)) {
+            if (!j || !j->is_int64() || !t || !t->is_string() || !b || !b->is_object() || !journal_check_holds(line, *o)) {
               ++skipped;
               return {};
             }
@@ -375,7 +344,7 @@ Result<void> CallJournal::append(std::string_view time, std::string_view canonic
   out.append(time).append("\",\"b\":");
   const std::size_t body_at = out.size();
   out.append(canonical_body);
-  append_check(out, std::string_view(out).substr(at));
+  append_journal_check(out, std::string_view(out).substr(at));
   out.push_back('\n');
   const std::string_view line = std::string_view(out).substr(at);
   if (segment_bytes_ > 0 && segment_bytes_ + line.size() > kSegmentBytes) {

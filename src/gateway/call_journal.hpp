@@ -21,9 +21,9 @@
 // that cannot allocate or map) lines are written with pwrite(2) at the same offsets; both reach
 // the same page cache. A segment's unwritten tail is zeros, which no line holds (JSON escapes
 // control characters): reading a segment stops at its first zero byte. A line is
-// {"j":seq,"t":time,"b":body,"c":check}, the check 16 hex digits of FNV-1a (64-bit) of the line's
-// text before `,"c":`: a line put together from two after a power loss (a reused segment's page
-// that never reached the disk) fails it and is left out.
+// {"j":seq,"t":time,"b":body,"h":check}, the check 16 hex digits of a 64-bit hash of the line's
+// text before `,"h":` (journal_check.hpp): a line put together from two after a power loss (a
+// reused segment's page that never reached the disk) fails it and is left out.
 //
 // Recovery: a journal whose segments are all unlocked (its process gone: exit or kill -9) may hold
 // records not in the chain yet. recover(), run by every opener of the state folder (the gateway

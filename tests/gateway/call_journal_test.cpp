@@ -17,6 +17,7 @@
 #include <thread>
 #include <set>
 
+#include "gateway/journal_check.hpp"
 #include "kill_nine.hpp"
 #include "mcp/trust/jcs.hpp"
 #include "state_folder.hpp"
@@ -203,9 +204,9 @@ TEST_F(CallJournalTest, ACutLastLineAndTheZeroTailOfADeadSegmentAreLeftOut) {
   EXPECT_FALSE(c->first_broken) << c->why;
 }
 
-// A journal line as the journal writes it (call_journal.hpp): its check is FNV-1a (64-bit) of
-// the text before `,"c":`, in 16 hex digits.
-std::string checked_line(std::int64_t j, const std::string& body) {
+// A journal line as an earlier version wrote it: its check is FNV-1a (64-bit) of the text before
+// `,"c":`, in 16 hex digits.
+std::string fnv_checked_line(std::int64_t j, const std::string& body) {
   std::string text = R"({"j":)" + std::to_string(j) + R"(,"t":"2026-11-26T17:00:00.000Z","b":)" + body;
   std::uint64_t h = 0xcbf29ce484222325ull;
   for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
@@ -214,15 +215,28 @@ std::string checked_line(std::int64_t j, const std::string& body) {
   return text + R"(,"c":")" + hex + "\"}\n";
 }
 
+// A journal line as this version writes it (call_journal.hpp).
+std::string checked_line(std::int64_t j, const std::string& body) {
+  std::string text = R"({"j":)" + std::to_string(j) + R"(,"t":"2026-11-26T17:00:00.000Z","b":)" + body;
+  std::string line = text;
+  append_journal_check(line, text);
+  return line + "\n";
+}
+
+// Replaces the first `from` in a line with `to` (of the same length): valid JSON, the check of
+// another text.
+std::string spliced(std::string line, std::string_view from, std::string_view to) {
+  line.replace(line.find(from), from.size(), to);
+  return line;
+}
+
 // After a power loss a reused segment may hold a line whose first part is new and whose rest is
 // an old line's (a page that never reached the disk): it is left out by its check, whatever it
 // parses as. Lines written before lines had checks are replayed as they are.
 TEST_F(CallJournalTest, ALineSplicedFromTwoIsLeftOutByItsCheck) {
   { auto first = open(); }  // the database and its tables
-  std::string spliced = checked_line(2, R"({"n":2,"pad":"new"})");
-  spliced.replace(spliced.find("new"), 3, "old");  // valid JSON, the check of another text
-  const std::string text = checked_line(1, R"({"n":1})") + spliced + checked_line(3, R"({"n":3})") +
-                           R"({"j":4,"t":"2026-11-26T17:00:00.000Z","b":{"n":4}})" "\n";
+  const std::string text = checked_line(1, R"({"n":1})") + spliced(checked_line(2, R"({"n":2,"pad":"new"})"), "new", "old") +
+                           checked_line(3, R"({"n":3})") + R"({"j":4,"t":"2026-11-26T17:00:00.000Z","b":{"n":4}})" "\n";
   const auto segment = dir_.path / "audit-journal-1-00112233aabbccdd-1";
   std::ofstream(segment, std::ios::binary) << text;
   auto s = open();
@@ -230,6 +244,41 @@ TEST_F(CallJournalTest, ALineSplicedFromTwoIsLeftOutByItsCheck) {
   auto c = s.audit->verify();
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_FALSE(c->first_broken) << c->why;
+}
+
+// A journal left by an earlier version (a gateway killed, then upgraded) is replayed by its own
+// check: its lines hold, and a spliced one of them is still left out.
+TEST_F(CallJournalTest, LinesCheckedByAnEarlierVersionAreReplayedByTheirCheck) {
+  { auto first = open(); }
+  const std::string text = fnv_checked_line(1, R"({"n":1})") + spliced(fnv_checked_line(2, R"({"n":2,"pad":"new"})"), "new", "old") +
+                           fnv_checked_line(3, R"({"n":3})") + checked_line(4, R"({"n":4})");
+  const auto segment = dir_.path / "audit-journal-1-00112233aabbccdd-1";
+  std::ofstream(segment, std::ios::binary) << text;
+  auto s = open();
+  EXPECT_EQ(call_numbers(*s.audit), (std::vector<std::int64_t>{1, 3, 4}));
+}
+
+// The check is part of the files' format: a journal written before an upgrade is read after it.
+// These values were computed once; a change to the hash must keep reading lines checked with
+// these (a new key for a new hash, as "h" came after "c").
+TEST(JournalCheck, TheHashIsTheOneJournalsOnDiskWereWrittenWith) {
+  EXPECT_EQ(journal_line_hash(""), 0x99b6af66b78b8ad8ull);
+  EXPECT_EQ(journal_line_hash(R"({"j":1,"t":"2026-11-26T17:00:00.000Z","b":{"n":1})"), 0xd5e3fd206566ce66ull);
+}
+
+// Any one byte changed, anywhere in a line (each word and the tail), changes its check.
+TEST(JournalCheck, EveryByteOfTheLineCounts) {
+  const std::string text = R"({"j":12,"t":"2026-11-26T17:00:00.000Z","b":{"tool":"echo","n":123456789}})";
+  const std::uint64_t h = journal_line_hash(text);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    for (const unsigned flip : {0x01u, 0x80u, 0x20u}) {
+      std::string changed = text;
+      changed[i] = static_cast<char>(static_cast<unsigned char>(changed[i]) ^ flip);
+      EXPECT_NE(journal_line_hash(changed), h) << "byte " << i << " flipped by " << flip;
+    }
+  }
+  EXPECT_NE(journal_line_hash(text + " "), h);
+  EXPECT_NE(journal_line_hash(text.substr(0, text.size() - 1)), h);
 }
 
 // A running gateway's journal is its own: another opener of the state folder (the CLI's audit
