@@ -55,8 +55,16 @@ Result<std::unique_ptr<Db>> Db::open(const std::filesystem::path& file) {
   std::filesystem::create_directories(file.parent_path(), ec);
   if (ec) return fail(Error::invalid_params("cannot create " + file.parent_path().string() + ": " + ec.message()));
   ::chmod(file.parent_path().c_str(), 0700);  // pins and the audit log are the user's alone
+  // SQLite's count of its own memory takes a process-wide mutex on every allocation it makes
+  // (each audit row's insert makes several, on the writer thread, while calls read pins): nothing
+  // here reads the count. This works only before SQLite's first use in the process; when it
+  // comes later (another library used SQLite first) SQLite refuses it and keeps counting.
+  static std::once_flag memstatus;
+  std::call_once(memstatus, [] { (void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
   sqlite3* raw = nullptr;
-  const int rc = sqlite3_open_v2(file.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+  // NOMUTEX: every use of the connection is under this Db's own mutex (locked(), transaction()),
+  // so SQLite's per-call mutex on the connection would only be taken again, uncontended.
+  const int rc = sqlite3_open_v2(file.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
   std::unique_ptr<Db> db(new Db(raw, file));
   if (rc != SQLITE_OK) return fail(db->error("cannot open " + file.string()));
   sqlite3_busy_timeout(raw, 5000);  // another mcp-trust process (approve) may hold the lock briefly

@@ -3,7 +3,8 @@
 // values. Statements are prepared per use; the gateway's are few and small.
 //
 // Thread-safety: a Db serialises its own use (one mutex); a Stmt belongs to the thread that made it
-// under Db::locked.
+// under Db::locked, and goes before the lock is let go. The connection is opened without SQLite's
+// own mutex, so nothing may touch it outside that lock.
 #pragma once
 
 #include <sqlite3.h>
