@@ -122,11 +122,9 @@ std::shared_ptr<const jsonrpc::MetaMembers> Client::Impl::envelope_members() con
 
 RequestOptions Client::Impl::request_options(std::string_view method, const json::object& params,
                                              const CallOptions& o) const {
-  RequestOptions ro;
-  ro.meta = envelope_members();
-  ro.timeout = o.timeout;
-  ro.on_progress = o.on_progress;
-  ro.cancel = o.cancel;
+  // Named members: a RequestOptions made first and then assigned would make a token of its own
+  // (an allocation per request) only to drop it for the caller's.
+  RequestOptions ro{.timeout = o.timeout, .on_progress = o.on_progress, .cancel = o.cancel, .meta = envelope_members()};
   if (!stateless || method != method::kToolsCall) return ro;
   // The arguments the tool mirrors into Mcp-Param-* headers (the HTTP transport encodes them).
   const json::value* name = params.if_contains("name");

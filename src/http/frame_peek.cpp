@@ -3,6 +3,7 @@
 #include <boost/json/basic_parser_impl.hpp>
 
 #include <array>
+#include <cstring>
 
 #include "mcp/protocol/stateless.hpp"
 
@@ -81,12 +82,13 @@ class PeekHandler {
   bool on_key(std::string_view s, std::size_t, boost::system::error_code&) {
     append_key(s);
     const Where where = here();
-    slot_ = key_too_long_ ? Slot::none : classify(where, key_);
+    const std::string_view key(key_.data(), key_size_);
+    slot_ = key_too_long_ ? Slot::none : classify(where, key);
     if (where == Where::top && !key_too_long_) {
-      if (key_ == "method") out.has_method = true;
-      if (key_ == "error") out.has_error = true;
+      if (key == "method") out.has_method = true;
+      if (key == "error") out.has_error = true;
     }
-    key_.clear();
+    key_size_ = 0;
     key_too_long_ = false;
     return true;
   }
@@ -141,12 +143,14 @@ class PeekHandler {
   }
   void append_key(std::string_view s) {
     if (key_too_long_ || here() == Where::other) return;
-    if (key_.size() + s.size() > kMaxKey) {
+    if (key_size_ + s.size() > kMaxKey) {
       key_too_long_ = true;
-      key_.clear();
+      key_size_ = 0;
       return;
     }
-    key_.append(s);
+    if (s.empty()) return;  // (an empty part may come with no data pointer)
+    std::memcpy(key_.data() + key_size_, s.data(), s.size());
+    key_size_ += s.size();
   }
   bool scalar(json::value v) {
     if (slot_ == Slot::id) out.id = std::move(v);
@@ -158,7 +162,10 @@ class PeekHandler {
   std::array<Where, kTracked> stack_{};
   std::size_t depth_ = 0;
   Slot slot_ = Slot::none;
-  std::string key_;
+  // The key read so far, in place: a 2026-07-28 envelope's keys are longer than a string's
+  // in-place room, and a string here cost an allocation per frame.
+  std::array<char, kMaxKey> key_{};
+  std::size_t key_size_ = 0;
   bool key_too_long_ = false;
   std::string text_;
 };
