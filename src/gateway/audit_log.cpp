@@ -1,7 +1,9 @@
 #include "gateway/audit_log.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cstring>
 
 #include "log/log.hpp"
 #include "mcp/trust/jcs.hpp"
@@ -11,7 +13,14 @@ namespace mcp::gateway {
 
 namespace {
 
-std::string now_iso8601() {
+// A record's time, e.g. 2026-11-28T01:02:03.456Z: in place, no allocation per call recorded.
+struct Iso8601 {
+  std::array<char, 48> text{};  // the formatted second (under 40 bytes) and ".mmmZ"
+  std::size_t size = 0;
+  std::string_view view() const { return {text.data(), size}; }
+};
+
+Iso8601 now_iso8601() {
   using namespace std::chrono;
   const auto now = system_clock::now();
   const auto ms = duration_cast<milliseconds>(now.time_since_epoch()).count() % 1000;
@@ -27,10 +36,12 @@ std::string now_iso8601() {
     n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
     formatted_at = t;
   }
-  std::string out(buf, n);
   const char millis[] = {'.', static_cast<char>('0' + ms / 100), static_cast<char>('0' + ms / 10 % 10),
                          static_cast<char>('0' + ms % 10), 'Z'};
-  out.append(millis, sizeof millis);
+  Iso8601 out;
+  std::memcpy(out.text.data(), buf, n);
+  std::memcpy(out.text.data() + n, millis, sizeof millis);
+  out.size = n + sizeof millis;
   return out;
 }
 
@@ -126,7 +137,8 @@ Result<void> AuditLog::append_call(const json::object& body) {
 }
 
 Result<void> AuditLog::append_call_canonical(std::string_view canonical_body) {
-  const std::string time = now_iso8601();
+  const auto now = now_iso8601();
+  const std::string_view time = now.view();
   if (journal_) {
     if (auto j = journal_->append(time, canonical_body); j) return {};
     // The journal failed (a full disk): the record is committed on this thread instead.
@@ -153,7 +165,7 @@ void AuditLog::flush_for_reading() const {
 Result<std::int64_t> AuditLog::append_in(Db& d, std::string_view kind, const json::object& body) {
   auto canonical = trust::canonicalize(body);
   if (!canonical) return fail(canonical.error());
-  return append_text_in(d, kind, now_iso8601(), *canonical);
+  return append_text_in(d, kind, now_iso8601().view(), *canonical);
 }
 
 Result<std::int64_t> AuditLog::append_text_in(Db& d, std::string_view kind, std::string_view time,

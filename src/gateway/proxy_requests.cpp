@@ -1,6 +1,7 @@
 // Proxy, the requests it forwards to its upstream (proxy.hpp): calls, gets and reads across the
 // rounds of their client's input (bridge.hpp), completion, subscriptions, and the audit record
 // each answer goes through. proxy.cpp keeps what the proxy mirrors: lists, pins and signatures.
+#include <algorithm>
 #include <chrono>
 
 #include "gateway/call_record.hpp"
@@ -220,8 +221,7 @@ void Proxy::begin(std::string_view method, const std::string& item, std::string 
   });
   fwd->ctx = std::move(ctx);
   fwd->reply = std::move(reply);
-  CallOptions o;
-  o.cancel = fwd->upstream_token();
+  CallOptions o{.cancel = fwd->upstream_token()};  // named: no token of its own made and dropped
   // The answer arrives on the upstream client's reader thread; no thread waits while it works.
   start(*upstream(), std::move(o), [fwd](Result<R> r) { landed<R>(fwd, std::move(r)); });
 }
@@ -307,7 +307,13 @@ Result<R> Proxy::record(std::string_view method, const std::string& item, const 
   const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
   const auto us = elapsed.count();
   if (options_.metrics) options_.metrics->observe(options_.name, method, outcome_of(r), elapsed);
-  const std::string item_text = peer_text(item, 1024);
+  // An item's name as peer_text would show it: most are printable ASCII, shown as they are
+  // without a copy per call.
+  constexpr std::size_t kMaxItemText = 1024;
+  std::string item_copy;
+  std::string_view item_text = item;
+  const bool printable = std::ranges::all_of(item, [](char c) { return c >= 0x20 && c < 0x7f; });
+  if (!printable || item.size() > kMaxItemText) item_text = item_copy = peer_text(item, kMaxItemText);
   const std::string error_text = r ? std::string() : peer_text(r.error().message);
   auto text = call_record_text(CallRecord{.server = options_.name,
                                           .method = method,
