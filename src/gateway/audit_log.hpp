@@ -101,6 +101,7 @@ class AuditLog {
   static bool plain(std::string_view s);
 
  private:
+  friend class ChainAppender;  // chain_appender.hpp: the writer's records, inserted in groups
   explicit AuditLog(std::shared_ptr<Db> db) : db_(std::move(db)) {}
   // append_in for a body given as its canonical text, at `time`: reads the head, appends after it.
   static Result<std::int64_t> append_text_in(Db& d, std::string_view kind, std::string_view time,

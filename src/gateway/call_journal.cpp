@@ -18,6 +18,7 @@
 #include <map>
 
 #include "gateway/audit_log.hpp"
+#include "gateway/chain_appender.hpp"
 #include "gateway/journal_check.hpp"
 #include "gateway/unique_fd.hpp"
 #include "log/log.hpp"
@@ -418,9 +419,12 @@ Result<void> CallJournal::commit_batch() {
         [&](Db& d) -> Result<void> {
           auto head = AuditLog::head_in(d);
           if (!head) return fail(head.error());
+          // The batch's text outlives the transaction, as the appender's views must.
+          ChainAppender chain(d, std::move(*head));
           for (const auto& e : batch.entries) {
-            if (auto a = AuditLog::append_canonical(d, *head, "call", batch.time(e), batch.body(e)); !a) return fail(a.error());
+            if (auto a = chain.add("call", batch.time(e), batch.body(e)); !a) return fail(a.error());
           }
+          if (auto f = chain.finish(); !f) return fail(f.error());
           return set_mark(d, name_, batch.entries.back().jseq);
         },
         Db::Durability::process_crash);
