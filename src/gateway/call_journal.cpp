@@ -136,7 +136,8 @@ Result<void> replay(Db& db, const std::string& name,
             const json::value* j = o ? o->if_contains("j") : nullptr;
             const json::value* t = o ? o->if_contains("t") : nullptr;
             const json::value* b = o ? o->if_contains("b") : nullptr;
-            if (!j || !j->is_int64() || !t || !t->is_string() || !b || !b->is_object() || !journal_check_holds(line, *o)) {
+            if (!j || !j->is_int64() || !t || !t->is_string() || !b || !b->is_object() ||
+                !journal_check_holds(line, *o)) {
               ++skipped;
               return {};
             }

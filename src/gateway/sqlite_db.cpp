@@ -64,7 +64,8 @@ Result<std::unique_ptr<Db>> Db::open(const std::filesystem::path& file) {
   sqlite3* raw = nullptr;
   // NOMUTEX: every use of the connection is under this Db's own mutex (locked(), transaction()),
   // so SQLite's per-call mutex on the connection would only be taken again, uncontended.
-  const int rc = sqlite3_open_v2(file.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  const int rc =
+      sqlite3_open_v2(file.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
   std::unique_ptr<Db> db(new Db(raw, file));
   if (rc != SQLITE_OK) return fail(db->error("cannot open " + file.string()));
   sqlite3_busy_timeout(raw, 5000);  // another mcp-trust process (approve) may hold the lock briefly

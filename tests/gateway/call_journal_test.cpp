@@ -235,8 +235,11 @@ std::string spliced(std::string line, std::string_view from, std::string_view to
 // parses as. Lines written before lines had checks are replayed as they are.
 TEST_F(CallJournalTest, ALineSplicedFromTwoIsLeftOutByItsCheck) {
   { auto first = open(); }  // the database and its tables
-  const std::string text = checked_line(1, R"({"n":1})") + spliced(checked_line(2, R"({"n":2,"pad":"new"})"), "new", "old") +
-                           checked_line(3, R"({"n":3})") + R"({"j":4,"t":"2026-11-26T17:00:00.000Z","b":{"n":4}})" "\n";
+  const std::string text = checked_line(1, R"({"n":1})") +
+                           spliced(checked_line(2, R"({"n":2,"pad":"new"})"), "new", "old") +
+                           checked_line(3, R"({"n":3})") +
+                           R"({"j":4,"t":"2026-11-26T17:00:00.000Z","b":{"n":4}})"
+                           "\n";
   const auto segment = dir_.path / "audit-journal-1-00112233aabbccdd-1";
   std::ofstream(segment, std::ios::binary) << text;
   auto s = open();
@@ -250,7 +253,8 @@ TEST_F(CallJournalTest, ALineSplicedFromTwoIsLeftOutByItsCheck) {
 // check: its lines hold, and a spliced one of them is still left out.
 TEST_F(CallJournalTest, LinesCheckedByAnEarlierVersionAreReplayedByTheirCheck) {
   { auto first = open(); }
-  const std::string text = fnv_checked_line(1, R"({"n":1})") + spliced(fnv_checked_line(2, R"({"n":2,"pad":"new"})"), "new", "old") +
+  const std::string text = fnv_checked_line(1, R"({"n":1})") +
+                           spliced(fnv_checked_line(2, R"({"n":2,"pad":"new"})"), "new", "old") +
                            fnv_checked_line(3, R"({"n":3})") + checked_line(4, R"({"n":4})");
   const auto segment = dir_.path / "audit-journal-1-00112233aabbccdd-1";
   std::ofstream(segment, std::ios::binary) << text;
