@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "gateway/chain_appender.hpp"
 #include "log/log.hpp"
 #include "mcp/trust/jcs.hpp"
 #include "mcp/trust/sha256.hpp"
@@ -187,20 +188,12 @@ Result<ChainHead> AuditLog::head_in(Db& d) {
 
 Result<void> AuditLog::append_canonical(Db& d, ChainHead& head, std::string_view kind, std::string_view time,
                                         std::string_view canonical_body) {
-  const std::int64_t seq = head.seq + 1;
-  auto text = record_text(seq, time, kind, canonical_body);
-  if (!text) return fail(text.error());
-  std::string hash = chain_hash(head.hash, *text);
-  {
-    auto ins = d.prepare("INSERT INTO audit (seq, time, kind, body, prev, hash) VALUES (?, ?, ?, ?, ?, ?)");
-    if (!ins) return fail(ins.error());
-    // Bound without copies (every call record passes here): the texts stay as they are until
-    // `ins` goes, at the end of this block.
-    ins->bind(1, seq).bind_view(2, time).bind_view(3, kind).bind_view(4, canonical_body).bind_view(5, head.hash).bind_view(6, hash);
-    auto done = ins->step();
-    if (!done) return fail(done.error());
-  }
-  head = ChainHead{seq, std::move(hash)};
+  // One record through the writer's appender: records enter the chain one way, hashed and
+  // inserted alike. `head` moves on only once the record is in.
+  ChainAppender one(d, head);
+  if (auto a = one.add(kind, time, canonical_body); !a) return a;
+  if (auto f = one.finish(); !f) return f;
+  head = one.head();
   return {};
 }
 

@@ -3,8 +3,9 @@
 //
 // The call journal's writer (call_journal.hpp) commits the records of up to 20 ms in one
 // transaction; inserting them one statement each cost ~15% more of SQLite's time per record than
-// sixteen to a statement (bench/RESULTS.md, "2026-11-28 (morning)"). Each record's hash is still
-// taken from the one before, in order, exactly as AuditLog::append_canonical does.
+// sixteen to a statement (bench/RESULTS.md, "2026-11-28 (morning)"). Each record's hash is taken
+// from the one before, in order. AuditLog::append_canonical is one record through it, so every
+// record enters the chain this way.
 #pragma once
 
 #include <array>
