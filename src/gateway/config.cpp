@@ -259,6 +259,12 @@ Result<GatewayConfig> parse_config(std::string_view text) {
   return config;
 }
 
+void with_new_items_default(GatewayConfig& config, NewItems fallback) {
+  for (auto& u : config.upstreams) {
+    if (!u.new_items) u.new_items = fallback;
+  }
+}
+
 Result<GatewayConfig> load_config(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return fail(bad(file.string(), "cannot be read"));

@@ -48,8 +48,9 @@ struct UpstreamConfig {
   std::string cwd;
   std::string url;
   std::map<std::string, std::string> headers;
-  // The gateway section's servers.NAME.
-  NewItems new_items = NewItems::allow;
+  // The gateway section's servers.NAME. "newItems"; unset: the command line's --new-items
+  // (with_new_items_default), allow if that says nothing either.
+  std::optional<NewItems> new_items;
   std::chrono::milliseconds timeout{60'000};  // "timeoutSeconds": each request to the upstream
   std::chrono::milliseconds ask_timeout{120'000};  // "askTimeoutSeconds": a call the policy asks about waits this long
   ItemPolicy policy;                          // "allow", "deny", "denyHints", "allowHinted" (policy.hpp)
@@ -99,6 +100,10 @@ struct GatewayConfig {
 [[nodiscard]] Result<GatewayConfig> parse_config(std::string_view text);
 // Reads and parses FILE (at most kMaxConfigBytes).
 [[nodiscard]] Result<GatewayConfig> load_config(const std::filesystem::path& file);
+
+// Every server whose entry does not say "newItems" gets `fallback` (mcp-trust gateway's
+// --new-items). Applied after each load, the first and each reload's, so both see the same.
+void with_new_items_default(GatewayConfig& config, NewItems fallback);
 
 // "HOST:PORT" (a bracketed IPv6 host too) into its parts.
 [[nodiscard]] Result<std::pair<std::string, unsigned short>> parse_listen(std::string_view listen);

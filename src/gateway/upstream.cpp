@@ -196,7 +196,7 @@ Result<std::unique_ptr<Upstream>> Upstream::start(const UpstreamConfig& config, 
   if (!client) return fail(client.error());
   ProxyOptions po;
   po.name = config.name;
-  po.new_items = config.new_items;
+  po.new_items = config.new_items.value_or(NewItems::allow);
   po.state_dir = state_dir;
   po.policy = config.policy;
   po.approvals = state.approvals;

@@ -28,13 +28,25 @@ TEST(GatewayConfig, ReadsStdioAndHttpServersWithTheirSettings) {
   EXPECT_EQ(files.args, (std::vector<std::string>{"-y", "server-filesystem", "/srv"}));
   EXPECT_EQ(files.env.at("A"), "1");
   EXPECT_EQ(files.cwd, "/tmp");
-  EXPECT_EQ(files.new_items, NewItems::allow);
+  EXPECT_FALSE(files.new_items) << "unset: the command line's --new-items decides";
   const auto& remote = c->upstreams[1];
   EXPECT_FALSE(remote.is_stdio());
   EXPECT_EQ(remote.headers.at("Authorization"), "Bearer x");
   EXPECT_EQ(remote.new_items, NewItems::quarantine);
   EXPECT_EQ(c->listen, "127.0.0.1:7801");
   EXPECT_TRUE(c->warnings.empty());
+}
+
+TEST(GatewayConfig, TheCommandLinesNewItemsHoldsEveryServerWhoseEntryDoesNotSay) {
+  auto c = parse_config(R"({"mcpServers": {"a": {"command": "x"}, "b": {"command": "y"}, "c": {"command": "z"}},
+    "gateway": {"servers": {"b": {"newItems": "allow"}, "c": {"newItems": "quarantine"}}}})");
+  ASSERT_TRUE(c) << c.error().message;
+  with_new_items_default(*c, NewItems::quarantine);
+  EXPECT_EQ(c->upstreams[0].new_items, NewItems::quarantine);
+  EXPECT_EQ(c->upstreams[1].new_items, NewItems::allow) << "the server's own entry wins";
+  EXPECT_EQ(c->upstreams[2].new_items, NewItems::quarantine);
+  with_new_items_default(*c, NewItems::allow);  // a later default changes nothing already set
+  EXPECT_EQ(c->upstreams[0].new_items, NewItems::quarantine);
 }
 
 TEST(GatewayConfig, VsCodesServersKeyAndOtherClientsKeysAreUnderstood) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <condition_variable>
+#include <fstream>
 #include <mutex>
 
 #include "../examples/tmp_dir.hpp"
@@ -82,6 +83,36 @@ TEST(GatewayCli, ARugPullIsQuarantinedShownAndRestoredByApproval) {
   EXPECT_EQ(exported.code, 0) << exported.err;
   for (const char* kind : {"\"kind\":\"pin\"", "\"kind\":\"quarantine\"", "\"kind\":\"approve\"", "\"kind\":\"call\""})
     EXPECT_NE(exported.out.find(kind), std::string::npos) << kind << "\n" << exported.out;
+}
+
+// With --config, --new-items is the default of every server whose entry does not say: items
+// never seen before are held for approval there, and a server whose entry allows them shows them.
+TEST(GatewayCli, NewItemsOnTheCommandLineHoldsTheServersOfAConfigThatDoNotSay) {
+  mcp::test::TmpDir dir;
+  const std::string state = (dir.path / "state").string();
+  std::filesystem::create_directories(dir.path / "root");
+  const std::string fm = mcp::gateway_test::json_string(bin("file-manager"));
+  const std::string root = mcp::gateway_test::json_string((dir.path / "root").string());
+  std::ofstream(dir.path / "servers.json") << R"({"mcpServers": {"held": {"command": )" << fm << R"(, "args": ["--root", )"
+                                           << root << R"(]}, "open": {"command": )" << fm << R"(, "args": ["--root", )" << root
+                                           << R"(]}}, "gateway": {"servers": {"open": {"newItems": "allow"}}}})";
+  std::map<std::string, std::string> urls;
+  std::string error;
+  auto gateway = mcp::gateway_test::start_gateway(dir.path / "servers.json", state, dir.path / "gw", urls, error,
+                                                  {"--new-items", "quarantine"});
+  ASSERT_TRUE(gateway) << error;
+  ClientOptions co;
+  co.protocol_version = "2025-11-25";
+  co.session.request_timeout = std::chrono::seconds(20);
+  auto held = mcp::gateway_test::connected_client(urls.at("held"), co);
+  auto open = mcp::gateway_test::connected_client(urls.at("open"), co);
+  EXPECT_FALSE(lists(*held, "read_file")) << "new, so held until approved";
+  EXPECT_TRUE(lists(*open, "read_file")) << "its entry allows new items";
+  held->close();
+  open->close();
+  auto pins = mcp::test::run_program(bin("mcp-trust"), {"gateway", "pins", "--state", state}, dir.path);
+  EXPECT_EQ(pins.code, 0) << pins.err;
+  EXPECT_NE(pins.out.find("tool read_file  quarantined (new, never approved)"), std::string::npos) << pins.out;
 }
 
 }  // namespace

@@ -80,6 +80,17 @@ Result<gateway::State> open_serving_state(const GatewayCliOptions& o) {
   return state;
 }
 
+gateway::NewItems new_items(const GatewayCliOptions& o) {
+  return o.new_items == "quarantine" ? gateway::NewItems::quarantine : gateway::NewItems::allow;
+}
+
+// The file, with the command line's --new-items for every server that does not say.
+Result<gateway::GatewayConfig> load_config(const GatewayCliOptions& o) {
+  auto config = gateway::load_config(o.config);
+  if (config) gateway::with_new_items_default(*config, new_items(o));
+  return config;
+}
+
 int run_key(const GatewayCliOptions& o) {
   auto key = gateway::load_key(state_dir(o));
   if (!key) {
@@ -101,7 +112,7 @@ int run_stdio(const GatewayCliOptions& o) {
   c.name = o.name.empty() ? std::filesystem::path(o.command.front()).filename().string() : o.name;
   c.command = o.command.front();
   c.args.assign(o.command.begin() + 1, o.command.end());
-  c.new_items = o.new_items == "quarantine" ? gateway::NewItems::quarantine : gateway::NewItems::allow;
+  c.new_items = new_items(o);
   auto upstream = gateway::Upstream::start(c, *state, state_dir(o));
   if (!upstream) { tell(o, upstream.error().message); return kExitError; }
   auto ended = (*upstream)->server()->serve_stdio();
@@ -138,7 +149,7 @@ std::string joined(const std::vector<std::string>& names) {
 // SIGHUP: the file read again and applied; a file that does not parse changes nothing. Prints
 // "NAME URL" for each upstream started, then "reloaded kept=... started=... stopped=...".
 void reload(gateway::Gateway& gw, const GatewayCliOptions& o, const std::string& base) {
-  auto config = gateway::load_config(o.config);
+  auto config = load_config(o);
   if (!config) {
     tell(o, "SIGHUP: " + config.error().message + " (nothing changed)");
     (void)write_stdout("reload failed\n");
@@ -157,7 +168,7 @@ void reload(gateway::Gateway& gw, const GatewayCliOptions& o, const std::string&
 int run_config(const GatewayCliOptions& o) {
   const sigset_t stop_signals = block_stop_signals();
   if (o.log_format == "json") set_log_format("json");
-  auto config = gateway::load_config(o.config);
+  auto config = load_config(o);
   if (!config) { tell(o, config.error().message); return kExitUsage; }
   for (const auto& w : config->warnings) tell(o, w);
   auto listen = gateway::parse_listen(!o.listen.empty() ? o.listen : config->listen.value_or("127.0.0.1:7800"));
@@ -300,7 +311,8 @@ Command add_gateway(CLI::App& parent) {
   app->add_flag("--stdio", o->stdio, "Serve stdin/stdout in front of the upstream given after --");
   app->add_option("--state", o->state, "The state folder (pins, audit log)");
   app->add_option("--name", o->name, "The upstream's name in pins and the audit log (default: its program's)");
-  app->add_option("--new-items", o->new_items, "Items never seen before: allow (default) or quarantine")
+  app->add_option("--new-items", o->new_items, "Items never seen before: allow (default) or quarantine; with --config, for each server whose "
+                  "entry has no newItems")
       ->check(CLI::IsMember({"allow", "quarantine"}));
   app->add_option("--log-format", o->log_format, "Log lines on stderr: text (default) or json (one object per line)")
       ->check(CLI::IsMember({"text", "json"}));
