@@ -4,8 +4,8 @@
 // hidden from its list and a call, get or read of it is refused with why and how to approve it;
 // every call, get and read is appended to the audit log. A list_changed from the upstream re-lists
 // it, and tells our clients when what they may see changed. A decision made meanwhile by another
-// process (`mcp-trust gateway approve`) holds from the next list or call: the state is read from
-// the store each time.
+// process (`mcp-trust gateway approve`) holds from the next list or call: pin states are kept in
+// memory only while the state folder's pins-changes counter is unchanged (pin_store.hpp).
 //
 // Trust on the upstream's behalf: the Server serves a capability signature (SEP-2091): the one
 // configured, or one derived at each refresh from what is approved and allowed (quarantined,

@@ -1,6 +1,6 @@
-// Private to the gateway: one SQLite database file, opened for durability (WAL with
-// synchronous=FULL: a write acknowledged by commit survives kill -9 of the process), with errors as
-// values. Statements are prepared per use; the gateway's are few and small.
+// Private to the gateway: one SQLite database file in WAL mode with synchronous=NORMAL (a commit
+// survives kill -9 of the process; a transaction that must survive power loss asks for FULL:
+// Db::Durability), with errors as values. Statements are prepared once per connection and reused.
 //
 // Thread-safety: a Db serialises its own use (one mutex); a Stmt belongs to the thread that made it
 // under Db::locked, and goes before the lock is let go. The connection is opened without SQLite's

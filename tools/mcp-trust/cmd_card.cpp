@@ -75,7 +75,8 @@ Command add_card(CLI::App& parent) {
   auto o = std::make_shared<CardCliOptions>();
   CLI::App* app = parent.add_subcommand("card", "Fetch, validate and print a server card");
   app->footer(
-      "Fetches GET /.well-known/mcp.json from the endpoint's origin, checks that it carries a valid\n"
+      "Fetches the server card from /.well-known/mcp.json followed by the endpoint's path (else from\n"
+      "/.well-known/mcp.json at its origin), checks that it carries a valid\n"
       "capability signature (SEP-2091) within the limits, and prints it. With --public-key or\n"
       "--trust-store, its detached Ed25519 proof over the signature's canonical bytes must verify.\n"
       "Exit codes: 0 valid, 4 the proof does not verify, 1 other errors, 2 usage errors.\n"
