@@ -17,30 +17,56 @@ bool is_tchar(unsigned char c) {
   return std::isalnum(c) || std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos;
 }
 
-std::string path_text(const std::vector<std::string>& path) {
+// A property path, kept once however many places below it the walk visits: each step names its
+// parent. Copying the whole path into every node instead cost the schema's node count times its
+// path's bytes (one tool of ~120 KB took a gigabyte).
+struct Step {
+  std::size_t parent;    // kRoot: the schema itself
+  std::string_view key;  // a key of a `properties` object of the schema (outlives the walk)
+};
+constexpr std::size_t kRoot = static_cast<std::size_t>(-1);
+
+std::vector<std::string_view> keys_to(const std::vector<Step>& steps, std::size_t at) {
+  std::vector<std::string_view> keys;
+  for (; at != kRoot; at = steps[at].parent) keys.push_back(steps[at].key);
+  std::reverse(keys.begin(), keys.end());
+  return keys;
+}
+
+// The path in an error: each name cut short, and only its first two and last three names when it
+// is deeper than that, so the message stays a few hundred bytes however deep a peer nests.
+std::string path_text(const std::vector<Step>& steps, std::size_t at) {
+  const auto keys = keys_to(steps, at);
   std::string out;
-  for (const auto& p : path) out += (out.empty() ? "" : ".") + peer_text(p, 64);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (keys.size() > 5 && i == 2) {
+      out += ".(" + std::to_string(keys.size() - 5) + " more)";
+      i = keys.size() - 4;
+      continue;
+    }
+    out += (out.empty() ? "" : ".") + peer_text(keys[i], 64);
+  }
   return out.empty() ? "(root)" : out;
 }
 
-Error invalid(const std::vector<std::string>& path, std::string why) {
-  return Error::invalid_params("inputSchema property " + path_text(path) + ": x-mcp-header " + std::move(why));
+Error invalid(const std::vector<Step>& steps, std::size_t at, std::string why) {
+  return Error::invalid_params("inputSchema property " + path_text(steps, at) + ": x-mcp-header " + std::move(why));
 }
 
-Result<HeaderParamType> param_type(const json::object& schema, const std::vector<std::string>& path) {
+Result<HeaderParamType> param_type(const json::object& schema, const std::vector<Step>& steps, std::size_t at) {
   const json::value* type = schema.if_contains("type");
   const json::string* name = type ? type->if_string() : nullptr;
   if (name && *name == "string") return HeaderParamType::string;
   if (name && *name == "integer") return HeaderParamType::integer;
   if (name && *name == "boolean") return HeaderParamType::boolean;
-  return fail(invalid(path, "is only allowed on a property of type string, integer or boolean"));
+  return fail(invalid(steps, at, "is only allowed on a property of type string, integer or boolean"));
 }
 
 // One place in the schema still to look at: the value, its property path, and whether every step
 // to it was a `properties` key (only there may an annotation be).
 struct Pending {
   const json::value* value;  // null: the root, `root` below
-  std::vector<std::string> path;
+  std::size_t path;          // into the walk's steps; kRoot: none
   bool reachable;
   bool is_property_schema;  // the value is the schema of the property at `path`
 };
@@ -49,10 +75,12 @@ struct Pending {
 
 Result<std::vector<HeaderParam>> header_params(const json::object& input_schema) {
   std::vector<HeaderParam> out;
+  std::size_t out_bytes = 0;  // of the annotated properties' paths: each parameter keeps its own
   std::set<std::string> seen;  // lower-cased names
-  std::vector<Pending> todo{{nullptr, {}, true, false}};
+  std::vector<Step> steps;
+  std::vector<Pending> todo{{nullptr, kRoot, true, false}};
   while (!todo.empty()) {
-    Pending at = std::move(todo.back());
+    Pending at = todo.back();
     todo.pop_back();
     if (const json::array* a = at.value ? at.value->if_array() : nullptr) {
       for (const auto& v : *a) todo.push_back({&v, at.path, false, false});
@@ -62,28 +90,36 @@ Result<std::vector<HeaderParam>> header_params(const json::object& input_schema)
     if (!o) continue;
     if (const json::value* annotation = o->if_contains(kAnnotation)) {
       if (!at.reachable || !at.is_property_schema) {
-        return fail(invalid(at.path, "is only allowed on a property reached from the root through properties alone"));
+        return fail(invalid(steps, at.path, "is only allowed on a property reached from the root through properties alone"));
       }
       const json::string* name = annotation->if_string();
-      if (!name || name->empty()) return fail(invalid(at.path, "must be a non-empty string"));
+      if (!name || name->empty()) return fail(invalid(steps, at.path, "must be a non-empty string"));
       if (!std::all_of(name->begin(), name->end(), [](char c) { return is_tchar(static_cast<unsigned char>(c)); })) {
-        return fail(invalid(at.path, "\"" + peer_text(*name, 64) + "\" is not an HTTP field name (RFC 9110 token)"));
+        return fail(invalid(steps, at.path, "\"" + peer_text(*name, 64) + "\" is not an HTTP field name (RFC 9110 token)"));
+      }
+      if (out.size() >= kMaxHeaderParams) {
+        return fail(invalid(steps, at.path, "is one too many: a tool has at most " + std::to_string(kMaxHeaderParams)));
       }
       std::string lower(name->data(), name->size());
       std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
       if (!seen.insert(lower).second) {
-        return fail(invalid(at.path, "\"" + peer_text(*name, 64) + "\" repeats another annotation's name"));
+        return fail(invalid(steps, at.path, "\"" + peer_text(*name, 64) + "\" repeats another annotation's name"));
       }
-      auto type = param_type(*o, at.path);
+      auto type = param_type(*o, steps, at.path);
       if (!type) return fail(type.error());
-      out.push_back({at.path, std::string(name->data(), name->size()), *type});
+      const auto keys = keys_to(steps, at.path);
+      for (std::string_view k : keys) out_bytes += k.size();
+      if (out_bytes > kMaxHeaderPathBytes) {
+        return fail(invalid(steps, at.path, "paths are too long: the annotated properties' names take more than " +
+                                                std::to_string(kMaxHeaderPathBytes) + " bytes together"));
+      }
+      out.push_back({std::vector<std::string>(keys.begin(), keys.end()), std::string(name->data(), name->size()), *type});
     }
     for (const auto& [key, v] : *o) {
       if (key == "properties" && v.is_object() && at.reachable) {
         for (const auto& [property, schema] : v.get_object()) {
-          auto path = at.path;
-          path.emplace_back(property);
-          todo.push_back({&schema, std::move(path), true, true});
+          steps.push_back({at.path, std::string_view(property.data(), property.size())});
+          todo.push_back({&schema, steps.size() - 1, true, true});
         }
       } else if (key != kAnnotation) {
         todo.push_back({&v, at.path, false, false});

@@ -1,6 +1,7 @@
 // x-mcp-header annotations (mcp/protocol/header_params.hpp): every rule of server/tools.mdx, and
 // the text each argument type gives its header.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include "mcp/protocol/header_params.hpp"
 
@@ -87,6 +88,52 @@ TEST(HeaderParams, ADeepPropertyIsFoundThroughEveryLevel) {
   ASSERT_EQ(params->size(), 1u);
   EXPECT_EQ(params->front().path.size(), 30u);
   EXPECT_EQ(params->front().path.front(), "p29");
+}
+
+// The largest resident size this process has had, in bytes (Linux: ru_maxrss is in KiB).
+long peak_bytes() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss * 1024L;
+}
+
+// A peer's schema, deep under long names with a wide array at the bottom (~120 KB of JSON): a walk
+// that copied the property path into each node it visited kept 10,000 copies of 100 KB here.
+TEST(HeaderParams, ADeepSchemaUnderLongNamesCostsItsSizeNotItsDepthTimesItsWidth) {
+  json::array wide;
+  for (int i = 0; i < 10'000; ++i) wide.emplace_back(i);
+  json::object deep{{"type", "integer"}, {"enum", std::move(wide)}};
+  for (int i = 0; i < 25; ++i) deep = schema_with({{std::string(4000, static_cast<char>('a' + i)), std::move(deep)}});
+  json::object schema = schema_with({{"deep", std::move(deep)}, {"region", annotated("string", "Region")}});
+  const long before = peak_bytes();
+  auto params = header_params(schema);
+  const long grew = peak_bytes() - before;
+  ASSERT_TRUE(params) << params.error().message;
+  ASSERT_EQ(params->size(), 1u);
+  EXPECT_EQ(params->front().name, "Region");
+  EXPECT_LT(grew, 64L << 20) << "the walk's own memory should be a small multiple of the schema's";
+}
+
+TEST(HeaderParams, AnnotationsAreBoundedInNumberAndInTheirPathsBytes) {
+  json::object many;
+  for (std::size_t i = 0; i <= kMaxHeaderParams; ++i) many["p" + std::to_string(i)] = annotated("string", "H" + std::to_string(i));
+  auto too_many = header_params(schema_with(std::move(many)));
+  ASSERT_FALSE(too_many);
+  EXPECT_NE(too_many.error().message.find("at most " + std::to_string(kMaxHeaderParams)), std::string::npos)
+      << too_many.error().message;
+
+  json::object long_names;
+  for (int i = 0; i < 3; ++i) long_names[std::string(kMaxHeaderPathBytes / 2, static_cast<char>('a' + i))] = annotated("string", "L" + std::to_string(i));
+  auto too_long = header_params(schema_with(std::move(long_names)));
+  ASSERT_FALSE(too_long);
+  EXPECT_NE(too_long.error().message.find("paths are too long"), std::string::npos) << too_long.error().message;
+  EXPECT_LT(too_long.error().message.size(), 512u) << "the error quotes the path cut short";
+
+  json::object at_the_bound;
+  for (std::size_t i = 0; i < kMaxHeaderParams; ++i) at_the_bound["p" + std::to_string(i)] = annotated("string", "H" + std::to_string(i));
+  auto fits = header_params(schema_with(std::move(at_the_bound)));
+  ASSERT_TRUE(fits) << fits.error().message;
+  EXPECT_EQ(fits->size(), kMaxHeaderParams);
 }
 
 TEST(HeaderParamText, ConvertsStringsIntegersAndBooleansAndOmitsTheRest) {

@@ -26,10 +26,18 @@ struct HeaderParam {
   HeaderParamType type = HeaderParamType::string;
 };
 
+// What one schema's annotations may make us keep (each parameter holds its property path, and a
+// peer's schema is a peer's): this many parameters, and this many bytes of property names in
+// their paths together. Real tools have a handful of short ones.
+inline constexpr std::size_t kMaxHeaderParams = 64;
+inline constexpr std::size_t kMaxHeaderPathBytes = 64 * 1024;
+
 // The header parameters an inputSchema declares, in schema order. -32602 saying which annotation
 // breaks which rule: an empty or non-token name (RFC 9110 tchar), a name repeated (ignoring case),
-// a property whose type is not one of string, integer, boolean (one type, stated), or an annotation
-// not reachable from the root through `properties` alone. Walks the schema without recursion.
+// a property whose type is not one of string, integer, boolean (one type, stated), an annotation
+// not reachable from the root through `properties` alone, or more than the bounds above. Walks
+// the schema without recursion, keeping each property path once: memory grows with the schema's
+// size, never with its depth times its width.
 [[nodiscard]] Result<std::vector<HeaderParam>> header_params(const json::object& input_schema);
 
 // The text a call's `arguments` give header `param` (specification "Type conversion"): a string as
