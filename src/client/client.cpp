@@ -111,7 +111,7 @@ void Client::Impl::handle_notification(const jsonrpc::Notification& n) {
 }
 
 void Client::Impl::handle_closed(const std::optional<Error>& reason) {
-  if (reason) MCP_LOG_WARN("client: connection closed: {}", reason->message);
+  if (reason) MCP_LOG_WARN("client: connection closed: {}", peer_text(reason->message, 1024));  // it may quote the peer
   if (opts.on_closed) opts.on_closed(reason);
 }
 

@@ -103,7 +103,7 @@ Result<InitializeResult> Client::Impl::start_stateless(const std::string& versio
   if (!accepted) return fail(end_session(accepted.error()));
   // Change notifications only at connect: a server that refuses them still serves requests.
   if (auto listened = relisten(); !listened)
-    MCP_LOG_WARN("client: the server refused subscriptions/listen: {}", listened.error().message);
+    MCP_LOG_WARN("client: the server refused subscriptions/listen: {}", peer_text(listened.error().message, 1024));
   return result;
 }
 

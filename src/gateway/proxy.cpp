@@ -85,7 +85,7 @@ Result<std::shared_ptr<Proxy>> Proxy::start(std::shared_ptr<Client> upstream, st
       raw->refresh_wanted_ = false;
       lock.unlock();
       if (auto ok = raw->refresh(); !ok)
-        MCP_LOG_ERROR("gateway {}: re-listing the upstream failed: {}", raw->options_.name, ok.error().message);
+        MCP_LOG_ERROR("gateway {}: re-listing the upstream failed: {}", raw->options_.name, peer_text(ok.error().message));
       lock.lock();
       // At most one re-listing per kMinRefreshInterval, however often the upstream says its lists
       // changed: those that arrive meanwhile are served by the next one.

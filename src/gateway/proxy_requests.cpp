@@ -352,7 +352,7 @@ Result<void> Proxy::watch(const std::string& uri, bool on) {
       std::lock_guard again(self->watch_mu_);
       if (self->watched_.contains(uri)) return;
       if (auto r = self->upstream()->unsubscribe(uri); !r) {
-        MCP_LOG_WARN("gateway {}: unsubscribing from {} failed: {}", self->options_.name, peer_text(uri), r.error().message);
+        MCP_LOG_WARN("gateway {}: unsubscribing from {} failed: {}", self->options_.name, peer_text(uri), peer_text(r.error().message));
       }
     };
     if (!ThreadPool::shared()->post(job)) MCP_LOG_WARN("gateway {}: no thread to unsubscribe from {}", options_.name, peer_text(uri));
@@ -395,7 +395,7 @@ void Proxy::resubscribe() {
   std::lock_guard lock(watch_mu_);
   for (const auto& [uri, n] : watched_) {
     if (auto r = upstream()->subscribe(uri); !r) {
-      MCP_LOG_WARN("gateway {}: subscribing again to {} after a restart failed: {}", options_.name, peer_text(uri), r.error().message);
+      MCP_LOG_WARN("gateway {}: subscribing again to {} after a restart failed: {}", options_.name, peer_text(uri), peer_text(r.error().message));
     }
   }
 }

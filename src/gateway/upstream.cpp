@@ -21,6 +21,10 @@ constexpr std::chrono::milliseconds kMaxBackoff{30'000};
 constexpr std::chrono::seconds kStableUptime{30};
 // Pages of one list the gateway reads from an upstream (each at most the client's message limit).
 constexpr std::size_t kMaxPages = 100;
+// How much of why an upstream's connection ended, or why it could not start, is logged and shown
+// on the review page: the upstream wrote it (a stdio child's last stderr lines, an initialize
+// error's message), so it is cut and escaped like any peer's text (peer_text).
+constexpr std::size_t kMaxWhyBytes = 1024;
 // Distinct violations of its signature or manifest recorded per connection to an upstream.
 constexpr std::size_t kMaxRecordedViolations = 1000;
 
@@ -72,7 +76,7 @@ Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
     std::lock_guard lock(shared->mutex);
     if (shared->generation != generation || shared->closing) return;
     shared->down = true;
-    shared->why = reason ? reason->message : "the connection closed";
+    shared->why = reason ? peer_text(reason->message, kMaxWhyBytes) : "the connection closed";
     shared->cv.notify_all();
   };
   co.max_pages = kMaxPages;
@@ -168,7 +172,7 @@ Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
   if (config_.log_level && client->server_supports("logging")) {
     // A refusal costs only the upstream's messages: the upstream is served anyway.
     if (auto ok = client->set_log_level(*config_.log_level); !ok)
-      MCP_LOG_WARN("gateway {}: the upstream refused logging/setLevel: {}", config_.name, ok.error().message);
+      MCP_LOG_WARN("gateway {}: the upstream refused logging/setLevel: {}", config_.name, peer_text(ok.error().message));
   }
   return client;
 }
@@ -249,12 +253,12 @@ void Upstream::restart_loop(std::stop_token stop) {
     lock.unlock();
     auto client = connect(generation);
     if (!client) {
-      MCP_LOG_ERROR("gateway {}: restart failed: {}", config_.name, client.error().message);
+      MCP_LOG_ERROR("gateway {}: restart failed: {}", config_.name, peer_text(client.error().message, kMaxWhyBytes));
       backoff = std::min(backoff * 2, kMaxBackoff);
       lock.lock();
       if (shared_->generation == generation) {
         shared_->down = true;
-        shared_->why = client.error().message;
+        shared_->why = peer_text(client.error().message, kMaxWhyBytes);
       }
       continue;
     }
@@ -263,7 +267,7 @@ void Upstream::restart_loop(std::stop_token stop) {
     auto old = proxy_->upstream();
     proxy_->set_upstream(*client);
     ++restarts_;
-    if (auto ok = proxy_->refresh(); !ok) MCP_LOG_ERROR("gateway {}: re-listing after a restart failed: {}", config_.name, ok.error().message);
+    if (auto ok = proxy_->refresh(); !ok) MCP_LOG_ERROR("gateway {}: re-listing after a restart failed: {}", config_.name, peer_text(ok.error().message));
     proxy_->resubscribe();
     // A restarted upstream may offer other things: clients should list again.
     proxy_->announce_lists();

@@ -147,7 +147,9 @@ class ChildProcess final : public ChildProcessTransport {
     auto emit = [this](std::string line) {
       {
         std::lock_guard lock(mu_);
-        tail_.push_back(line);
+        // Quoted in an error when the child dies: the child wrote it, so it is cut and escaped
+        // like any peer's text (a 64 KiB line, or a newline forging a log line, stays out).
+        tail_.push_back(peer_text(line, kMaxStderrTailLineBytes));
         while (tail_.size() > opts_.stderr_tail_lines) tail_.pop_front();
       }
       if (opts_.on_stderr) opts_.on_stderr(line);

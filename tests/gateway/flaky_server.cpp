@@ -1,6 +1,7 @@
 // An upstream for the gateway's resilience tests: a stdio MCP server whose tools misbehave on
 // request. "pid" answers with its process id (so a test sees a restart), "crash" exits the process
-// with status 3 mid-call, "hang" never answers.
+// with status 3 mid-call ("crash_loud" after writing a long stderr line and a forged log line),
+// "hang" never answers.
 #include <unistd.h>
 
 #include <condition_variable>
@@ -24,6 +25,12 @@ int main() {
     return CallToolResult::text(std::to_string(::getpid()));
   });
   server->add_tool(tool("crash"), [](const json::object&, RequestContext&) -> Result<CallToolResult> { std::_Exit(3); });
+  // Exits after a long stderr line and one made to pass for the gateway's own log line.
+  server->add_tool(tool("crash_loud"), [](const json::object&, RequestContext&) -> Result<CallToolResult> {
+    const std::string loud = std::string(200'000, 'x') + "\n[00:00:00.000] [mcp] [error] FORGED\n";
+    (void)!::write(2, loud.data(), loud.size());
+    std::_Exit(3);
+  });
   server->add_tool(tool("hang"), [](const json::object&, RequestContext&) -> Result<CallToolResult> {
     static std::mutex mu;
     static std::condition_variable never;

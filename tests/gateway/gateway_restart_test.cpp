@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <fstream>
 #include <mutex>
+#include <sstream>
 
 #include "../examples/tmp_dir.hpp"
 #include "mcp/client/client.hpp"
@@ -96,6 +97,45 @@ TEST_F(GatewayRestart, ACrashedUpstreamFailsItsCallClearlyAndIsStartedAgain) {
   const auto exported = test::run_program(bin("mcp-trust"), {"audit", "export", "--state", (dir.path / "state").string()}, dir.path);
   EXPECT_NE(exported.out.find(R"("event":"exited")"), std::string::npos) << exported.out.substr(0, 2000);
   EXPECT_NE(exported.out.find(R"("event":"restarted")"), std::string::npos);
+}
+
+// What the upstream wrote on its way out is quoted cut short and escaped: in the failed call's
+// error, the gateway's log and the review page's status. Only its own passed-through lines (each
+// prefixed "[flaky] ") carry its text as written.
+TEST_F(GatewayRestart, AnUpstreamsLastWordsAreQuotedBoundedAndCannotForgeALogLine) {
+  const std::string first = pid();
+  ASSERT_FALSE(first.empty());
+  int seen;
+  {
+    std::lock_guard lock(mu);
+    seen = list_changes;
+  }
+  auto crashed = client->call_tool("crash_loud", {});
+  ASSERT_FALSE(crashed);
+  EXPECT_NE(crashed.error().message.find("status 3"), std::string::npos) << crashed.error().message.substr(0, 500);
+  EXPECT_LT(crashed.error().message.size(), 16u * 1024);
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, 30s, [&] { return list_changes > seen; })) << gateway->err().substr(0, 2000);
+  }
+  EXPECT_NE(pid(), first);
+  // The restart's log line was written before the new process answered.
+  std::istringstream log(gateway->err());
+  std::size_t longest = 0, forged = 0, ended = 0;
+  std::string forged_lines;
+  std::string previous;
+  for (std::string line; std::getline(log, line); previous = line.substr(0, 300)) {
+    if (line.starts_with("[flaky] ")) continue;  // the child's own stderr, passed through as such
+    longest = std::max(longest, line.size());
+    if (line.find_first_not_of(' ') != std::string::npos && line.substr(line.find_first_not_of(' ')).starts_with("[00:00:00.000]")) {
+      ++forged;
+      forged_lines += "after: " + previous + "\n" + line.substr(0, 200) + "\n";
+    }
+    if (line.find("connection ended") != std::string::npos) ++ended;
+  }
+  EXPECT_EQ(ended, 1u) << gateway->err().substr(0, 2000);
+  EXPECT_EQ(forged, 0u) << "a line the upstream wrote passed for the gateway's own:\n" << forged_lines;
+  EXPECT_LT(longest, 4096u) << "the gateway's own log lines quote the upstream cut short";
 }
 
 TEST_F(GatewayRestart, AHungUpstreamTimesOutAndOtherCallsGoOn) {

@@ -23,6 +23,10 @@
 
 namespace mcp {
 
+// How much of each of the child's last stderr lines its exit error quotes (peer_text: cut, and
+// control characters escaped), so that error stays a few KiB whatever the child wrote.
+inline constexpr std::size_t kMaxStderrTailLineBytes = 512;
+
 struct ChildProcessOptions {
   std::string program{};                     // looked up in PATH if it has no '/'
   std::vector<std::string> args{};           // argv[1..]
@@ -32,7 +36,8 @@ struct ChildProcessOptions {
   // Each stderr line of the child; default: copied to our stderr prefixed with "[<program>] ".
   std::function<void(const std::string& line)> on_stderr;
   std::chrono::milliseconds shutdown_grace{2000};  // per step: stdin closed, then SIGTERM
-  std::size_t stderr_tail_lines = 20;              // quoted in the error when the child dies
+  std::size_t stderr_tail_lines = 20;              // quoted in the error when the child dies,
+                                                   // each cut to kMaxStderrTailLineBytes, escaped
   FdTransportOptions framing{};
 };
 
