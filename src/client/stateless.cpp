@@ -2,7 +2,7 @@
 // the fallback to 2025-11-25, the per-request _meta, multi round-trip results answered with the
 // handlers the application registered, x-mcp-header (tools dropped, Mcp-Param-* headers sent),
 // and the capability requirements servers list (docs/wire/per-request-capabilities.md).
-#include "log/log.hpp"
+#include "log/log_budget.hpp"
 #include "mcp/protocol/capabilities.hpp"
 #include "mcp/protocol/input_required.hpp"
 #include "mcp/protocol/methods.hpp"
@@ -230,7 +230,8 @@ void Client::Impl::filter_tools(json::value& result, bool first_page) {
       auto params = schema && schema->is_object() ? header_params(schema->get_object()) : Result<std::vector<HeaderParam>>{};
       if (!params) {
         // streamable-http.mdx: a client MUST drop the tool, and SHOULD say which and why.
-        MCP_LOG_WARN("client: tool {} dropped from tools/list: {}", peer_text(tool_name), params.error().message);
+        static detail::LogBudget budget(20, 1);  // one per tool, and a server lists as many as it likes
+        MCP_LOG_WARN_WITHIN(budget, "client: tool {} dropped from tools/list: {}", peer_text(tool_name), params.error().message);
         continue;
       }
       if (!params->empty()) headers[tool_name] = std::move(*params);

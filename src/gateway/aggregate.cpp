@@ -2,7 +2,7 @@
 
 #include "gateway/forwarding.hpp"
 #include "gateway/key.hpp"
-#include "log/log.hpp"
+#include "log/log_budget.hpp"
 #include "mcp/trust/sha256.hpp"
 
 namespace mcp::gateway {
@@ -163,14 +163,14 @@ void Aggregate::served(Proxy& proxy, ListKind kind, const std::string& key, cons
   std::lock_guard lock(mu_);
   auto& slot = origins_[kind][as_served];
   if (auto holder = slot.proxy.lock(); holder && holder.get() != &proxy) {
-    MCP_LOG_WARN("gateway /mcp: {} '{}' of {} is also {}'s; serving {}'s", item_noun(kind), peer_text(as_served),
-                 proxy.name(), holder->name(), holder->name());
+    MCP_LOG_WARN_WITHIN(warnings_, "gateway /mcp: {} '{}' of {} is also {}'s; serving {}'s", item_noun(kind),
+                        peer_text(as_served), proxy.name(), holder->name(), holder->name());
     return;
   }
   auto self = proxy.shared_from_this();
   if (auto ok = serve_as(*server_, self, kind, as_served, key, definition); !ok) {
-    MCP_LOG_WARN("gateway /mcp: not serving {} '{}' of {}: {}", item_noun(kind), peer_text(as_served), proxy.name(),
-                 ok.error().message);
+    MCP_LOG_WARN_WITHIN(warnings_, "gateway /mcp: not serving {} '{}' of {}: {}", item_noun(kind), peer_text(as_served),
+                        proxy.name(), ok.error().message);
     origins_[kind].erase(as_served);
     return;
   }

@@ -232,8 +232,8 @@ Result<bool> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
     std::set<std::string> seen;
     std::erase_if(*listed, [&](const Item& item) {
       if (seen.insert(key_of(item)).second) return false;
-      MCP_LOG_WARN("gateway {}: the upstream lists {} '{}' twice; serving the first", options_.name, item_noun(kind),
-                   peer_text(key_of(item)));
+      MCP_LOG_WARN_WITHIN(list_warnings_, "gateway {}: the upstream lists {} '{}' twice; serving the first", options_.name,
+                          item_noun(kind), peer_text(key_of(item)));
       return true;
     });
   }
@@ -317,8 +317,8 @@ Result<bool> Proxy::refresh(Client& up, ListKind kind, ServerSignature& vouched)
                       // An upstream's template that is not RFC 6570 cannot be matched: it is
                       // pinned (and visible in `pins`) but not served.
                       if (auto added = serve_forwarded(*server_, weak, t); !added)
-                        MCP_LOG_WARN("gateway {}: not serving template {}: {}", options_.name, peer_text(t.uri_template),
-                                     added.error().message);
+                        MCP_LOG_WARN_WITHIN(list_warnings_, "gateway {}: not serving template {}: {}", options_.name,
+                                            peer_text(t.uri_template), added.error().message);
                     },
                     remove, vouched);
   }

@@ -38,6 +38,7 @@
 #include "mcp/trust/ed25519.hpp"
 #include "gateway/pin_store.hpp"
 #include "gateway/policy.hpp"
+#include "log/log_budget.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/server/server.hpp"
 #include "mcp/signature/checker.hpp"
@@ -220,6 +221,9 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   void announce(ListKind kind);
   std::condition_variable_any cv_;  // with the refresher's stop_token
   bool refresh_wanted_ = false;
+  // Warnings about what the upstream lists (a key listed twice, a template not served): one per
+  // item, and a hostile upstream may re-list thousands every second.
+  detail::LogBudget list_warnings_{20, 1};
   std::jthread refresher_;  // last
 };
 

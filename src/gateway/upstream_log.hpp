@@ -19,6 +19,7 @@
 #include <mutex>
 #include <string>
 
+#include "log/log_budget.hpp"
 #include "mcp/protocol/logging.hpp"
 
 namespace mcp::gateway {
@@ -38,11 +39,7 @@ class UpstreamLog {
 
  private:
   const std::string name_;
-  mutable std::mutex mu_;
-  double tokens_ = kBurst;
-  std::chrono::steady_clock::time_point last_{};
-  std::uint64_t dropped_ = 0;        // in all
-  std::uint64_t dropped_since_ = 0;  // since the last line written
+  detail::LogBudget budget_{kBurst, kPerSecond};
 };
 
 }  // namespace mcp::gateway

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "log/log.hpp"
+#include "log/log_budget.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/stdio/stdio.hpp"
 #include "mcp/trust/manifest.hpp"
@@ -87,8 +87,10 @@ void Server::Impl::add_tool(ToolEntry entry) {
   if (!params) {
     // Clients over Streamable HTTP must drop such a tool (server/tools.mdx, x-mcp-header): say why
     // where its author will look, and check no header for it.
-    MCP_LOG_ERROR("server: tool {}: {}; clients over Streamable HTTP will not list it", peer_text(entry.tool.name),
-                  params.error().message);
+    // Within a budget: a gateway adds each tool an upstream lists, and may be sent thousands.
+    static detail::LogBudget budget(20, 1);
+    MCP_LOG_ERROR_WITHIN(budget, "server: tool {}: {}; clients over Streamable HTTP will not list it", peer_text(entry.tool.name),
+                         params.error().message);
   }
   entry.header_params = std::make_shared<const std::vector<HeaderParam>>(params ? std::move(*params)
                                                                                 : std::vector<HeaderParam>{});
