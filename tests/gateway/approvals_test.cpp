@@ -27,12 +27,13 @@ Ask sample(const std::string& item = "send") {
              .digest = "sha256:00"};
 }
 
-// What a parked call ends with, for the test to wait on.
+// What a parked call ends with, for the test to wait on. The promise is shared with the callback:
+// a test that fails early may leave Approvals to end the call after this Outcome is gone.
 struct Outcome {
-  std::promise<Result<void>> promise;
-  std::future<Result<void>> future = promise.get_future();
+  std::shared_ptr<std::promise<Result<void>>> promise = std::make_shared<std::promise<Result<void>>>();
+  std::future<Result<void>> future = promise->get_future();
   Approvals::Done done() {
-    return [this](Result<void> r) { promise.set_value(std::move(r)); };
+    return [p = promise](Result<void> r) { p->set_value(std::move(r)); };
   }
   std::optional<Result<void>> within(std::chrono::milliseconds bound) {
     if (future.wait_for(bound) != std::future_status::ready) return std::nullopt;

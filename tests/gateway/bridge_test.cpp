@@ -16,15 +16,20 @@ namespace {
 
 json::object elicit_params() { return json::object{{"message", "who are you?"}, {"requestedSchema", json::object{{"type", "object"}}}}; }
 
-// The asks the call's next round is given (waits for them, bounded).
+// The asks the call's next round is given (waits for them, bounded: none after 10 s is a failure
+// and an empty set, never a wait forever). The promise is shared with the callback, which may
+// still come after this returns.
 InputRequests next_asks(PendingCall& call) {
-  std::promise<InputRequests> got;
-  EXPECT_TRUE(call.next([&](bool ended, InputRequests asks) {
+  auto got = std::make_shared<std::promise<InputRequests>>();
+  EXPECT_TRUE(call.next([got](bool ended, InputRequests asks) {
     EXPECT_FALSE(ended);
-    got.set_value(std::move(asks));
+    got->set_value(std::move(asks));
   }));
-  auto f = got.get_future();
-  EXPECT_EQ(f.wait_for(10s), std::future_status::ready);
+  auto f = got->get_future();
+  if (f.wait_for(10s) != std::future_status::ready) {
+    ADD_FAILURE() << "the call's next round was given no asks within 10 s";
+    return {};
+  }
   return f.get();
 }
 
@@ -109,7 +114,9 @@ TEST(BridgeRouting, TwoRequestsForOneCallPromoteItOnce) {
   ASSERT_TRUE(call);
   std::size_t seen = 0;
   while (seen < 2) {
-    for (auto& [key, request] : next_asks(*call)) {
+    auto asks = next_asks(*call);
+    ASSERT_FALSE(asks.empty()) << seen << " of the two asks came";
+    for (auto& [key, request] : asks) {
       ++seen;
       call->answer(key, json::value(json::object{{"action", "decline"}}));
     }
@@ -243,7 +250,11 @@ TEST(BridgeRouting, FloodsOfCallsAndOfAsksHitTheirLimits) {
     waiting.push_back(std::async(std::launch::async, [call] { return call->ask(InputRequest::list_roots(), CancellationToken{}, 60s); }));
   }
   std::size_t seen = 0;
-  while (seen < PendingCall::kMaxAsks) seen += next_asks(*call).size();
+  while (seen < PendingCall::kMaxAsks) {
+    const std::size_t n = next_asks(*call).size();
+    ASSERT_GT(n, 0u) << seen << " asks came, of " << PendingCall::kMaxAsks;
+    seen += n;
+  }
   auto refused = call->ask(InputRequest::list_roots(), CancellationToken{}, 60s);
   ASSERT_FALSE(refused);
   EXPECT_NE(refused.error().message.find("already wait for the client"), std::string::npos) << refused.error().message;

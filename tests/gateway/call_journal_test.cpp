@@ -310,20 +310,24 @@ TEST_F(CallJournalTest, AFloodIsBoundedAndFullSegmentsGoOnceCommitted) {
   std::size_t most = 0, most_files = 0;
   auto j = CallJournal::start(dir_.path / "gateway.db");
   ASSERT_TRUE(j) << j.error().message;
-  for (std::int64_t i = 1; i <= 12000; ++i) {
+  // ~19.6 MB in all, ~75 segments' worth: more than the bound below, so segments that were never
+  // removed while the calls went on would break it.
+  constexpr std::int64_t kRecords = 40'000;
+  static_assert(kRecords * 490 / CallJournal::kSegmentBytes > CallJournal::kMaxQueuedBytes / CallJournal::kSegmentBytes + 2);
+  for (std::int64_t i = 1; i <= kRecords; ++i) {
     ASSERT_TRUE((*j)->append("2026-11-26T00:00:00.000Z", canonical(json::object{{"n", i}, {"pad", padding}})));
     most = std::max(most, (*j)->queued());
     most_files = std::max(most_files, (*j)->files().size());
   }
   EXPECT_LE(most, CallJournal::kMaxQueued);
-  // ~5.4 MB written: 20 segments' worth; never more than the queue's bytes in full segments.
+  // Never more than the queue's bytes in full segments.
   EXPECT_LE(most_files, CallJournal::kMaxQueuedBytes / CallJournal::kSegmentBytes + 2);
   ASSERT_TRUE((*j)->flush());
   EXPECT_EQ((*j)->queued(), 0u);
   const auto left = (*j)->files();
   ASSERT_EQ(left.size(), 1u);  // the current segment only
   EXPECT_LE(std::filesystem::file_size(left[0]), CallJournal::kSegmentBytes + 1024);
-  EXPECT_EQ(call_numbers(*s.audit).size(), 12000u);
+  EXPECT_EQ(call_numbers(*s.audit).size(), static_cast<std::size_t>(kRecords));
   j->reset();
   EXPECT_TRUE(journals(dir_.path).empty());
 }
@@ -437,5 +441,11 @@ TEST_F(CallJournalTest, TheWriterThreadIsNamedAndEndsWithTheJournal) {
   ASSERT_TRUE(j) << j.error().message;
   EXPECT_EQ(named_threads(), before + 1);
   j->reset();
+  // Joined, but the kernel lists a thread until just after its joiner wakes: the count is polled
+  // (there is no event for it) until it is back, for at most 5 s.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (named_threads() != before && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   EXPECT_EQ(named_threads(), before);
 }

@@ -49,10 +49,17 @@ TEST(GatewayCli, ARugPullIsQuarantinedShownAndRestoredByApproval) {
 
   // The upstream changes write_file shortly after the gateway first listed it; the gateway then
   // tells us its list changed. Until then, each list shows it.
-  for (int round = 0; lists(client, "write_file"); ++round) {
+  // The count is read before each list: a list_changed that arrives right after a list's answer is
+  // then still waited for, not missed.
+  for (int round = 0;; ++round) {
+    int seen;
+    {
+      std::lock_guard lock(mu);
+      seen = changes;
+    }
+    if (!lists(client, "write_file")) break;
     ASSERT_LT(round, 10) << "write_file was never quarantined";
     std::unique_lock lock(mu);
-    const int seen = changes;
     ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(20), [&] { return changes > seen; }));
   }
   EXPECT_TRUE(lists(client, "read_file")) << "the unchanged tools stay";

@@ -6,6 +6,8 @@
 // audit log, whose chain verifies. Every wait is on an event (a printed line, an answer, an exit).
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include <fstream>
 
 #include "../examples/tmp_dir.hpp"
@@ -220,8 +222,15 @@ TEST_F(GatewayHttp, EveryCallIsInTheAuditLogAndTheChainVerifies) {
   EXPECT_EQ(verify.code, 0) << verify.out << verify.err;
   EXPECT_NE(exported.out.find(R"("server":"everything")"), std::string::npos) << exported.out.substr(0, 2000);
   EXPECT_NE(exported.out.find(R"("item":"echo")"), std::string::npos);
-  // The arguments are recorded as a digest, never in clear.
+  // The arguments are recorded as a digest, never in clear: the record of this call has one.
   EXPECT_EQ(exported.out.find("audited"), std::string::npos);
+  std::istringstream lines(exported.out);
+  std::size_t echoes_with_digest = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(R"("item":"echo")") != std::string::npos && line.find(R"("arguments":"sha256:)") != std::string::npos)
+      ++echoes_with_digest;
+  }
+  EXPECT_GE(echoes_with_digest, 1u) << exported.out.substr(0, 2000);
 }
 
 TEST_F(GatewayHttp, MetricsCountRequestsByUpstreamMethodAndOutcome) {
@@ -238,6 +247,10 @@ TEST_F(GatewayHttp, MetricsCountRequestsByUpstreamMethodAndOutcome) {
       << scrape.body;
   EXPECT_NE(scrape.body.find(R"(mcp_gateway_request_duration_seconds_count{upstream="everything",method="tools/call"} )"),
             std::string::npos);
+  // The refused call was never forwarded, so no tools/call of this upstream ended in an error.
+  EXPECT_EQ(scrape.body.find(R"(mcp_gateway_requests_total{upstream="everything",method="tools/call",outcome="error"})"),
+            std::string::npos)
+      << scrape.body;
   EXPECT_NE(scrape.body.find(R"(mcp_gateway_quarantined_items{upstream="memory"} 0)"), std::string::npos);
   EXPECT_NE(scrape.body.find(R"(mcp_gateway_upstream_restarts_total{upstream="ours"} 0)"), std::string::npos);
 }

@@ -31,6 +31,14 @@ run "Inspector CLI tools/list through the gateway" 0 '"echo"' -- \
   "$node" "$inspector" --cli "$url" --method tools/list
 run "Inspector CLI tools/call through the gateway" 0 'Echo: inspected' -- \
   "$node" "$inspector" --cli "$url" --method tools/call --tool-name echo --tool-arg message=inspected
+# Each call's record is committed within milliseconds of its answer (the journal holds it
+# meanwhile): the Inspector's echo call is waited for, bounded, before the checks. The pins of the
+# upstream's tools are records too, so the chain's count alone would not show a call was recorded.
+calls() { "$bin/mcp-trust" audit export --state "$tmp/state" | grep '"kind":"call"' | grep -c '"item":"echo"'; }
+for _ in $(seq 1 100); do [ "$(calls)" -ge 2 ] && break; sleep 0.1; done
+run "the clients' and the Inspector's echo calls are in the audit log as calls" 0 '"item":"echo"' -- \
+  sh -c "'$bin/mcp-trust' audit export --state '$tmp/state' | grep '\"kind\":\"call\"'"
+expect "at least the Inspector's and one reference client's echo are recorded" "$([ "$(calls)" -ge 2 ]; echo $?)" "$(calls) recorded"
 run "every call through the gateway is audited and the chain verifies" 0 "^intact: [1-9][0-9]* records" -- \
   "$bin/mcp-trust" audit verify --state "$tmp/state"
 echo "$passed passed, $failed failed"

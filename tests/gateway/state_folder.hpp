@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 
 #include "../examples/tmp_dir.hpp"
@@ -13,9 +14,10 @@ namespace mcp::test {
 
 class StateFolderTest : public ::testing::Test {
  protected:
+  // A folder that does not open fails the test (thrown: gtest reports it), never an empty State.
   gateway::State open() {
     auto s = gateway::open_state(dir_.path);
-    EXPECT_TRUE(s) << s.error().message;
+    if (!s) throw std::runtime_error("the state folder did not open: " + s.error().message);
     return *s;
   }
   TmpDir dir_;
