@@ -229,11 +229,19 @@ Result<std::vector<Item>> Client::Impl::all(std::string_view capability, std::st
   std::optional<std::string> cursor;
   const auto kind = list_kind_of_method(method);
   json::array joined;
+  std::size_t bytes = 0;
   for (std::size_t page = 0; page < opts.max_pages; ++page) {
     json::object params;
     if (cursor) params["cursor"] = *cursor;
     auto raw = call(capability, method, std::move(params));
     if (!raw) return fail(raw.error());
+    // Lists are read seldom (at connect, on list_changed): measuring each page by writing it
+    // again costs little beside reading it.
+    bytes += json::serialize(*raw).size();
+    if (bytes > opts.max_list_bytes) {
+      return fail(Error::internal(std::string(method) + ": the pages hold more than " + std::to_string(opts.max_list_bytes) +
+                                  " bytes (ClientOptions::max_list_bytes) after " + std::to_string(page + 1) + " pages"));
+    }
     auto r = from_json<Page>(*raw);
     if (!r) return fail(Error::internal("invalid " + std::string(method) + " result from server: " + r.error().message));
     if (!stages.empty() && kind) {

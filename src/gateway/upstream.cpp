@@ -21,6 +21,10 @@ constexpr std::chrono::milliseconds kMaxBackoff{30'000};
 constexpr std::chrono::seconds kStableUptime{30};
 // Pages of one list the gateway reads from an upstream (each at most the client's message limit).
 constexpr std::size_t kMaxPages = 100;
+// An upstream's list of one kind, in bytes, as the gateway reads it: it keeps several copies of
+// what it mirrors (the items, their pins, the Server's registry, /mcp's), so a list is bounded in
+// bytes, not only in pages (8 MiB: 10,000 tools of ~800 bytes each).
+constexpr std::size_t kMaxListBytes = 8 << 20;
 // How much of why an upstream's connection ended, or why it could not start, is logged and shown
 // on the review page: the upstream wrote it (a stdio child's last stderr lines, an initialize
 // error's message), so it is cut and escaped like any peer's text (peer_text).
@@ -80,6 +84,7 @@ Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
     shared->cv.notify_all();
   };
   co.max_pages = kMaxPages;
+  co.max_list_bytes = kMaxListBytes;
   // What the upstream asks its client is asked of the client whose call it serves (bridge.hpp),
   // so the upstream is told the gateway's client can answer it; a client that cannot is refused
   // there, per request.

@@ -158,6 +158,25 @@ TEST(Server, PaginatesListsWithOpaqueCursors) {
   EXPECT_EQ(bad.error().code, error_code::kInvalidParams);
 }
 
+// A server choosing its pages cannot make list_all_* keep more than ClientOptions::max_list_bytes.
+TEST(Server, AListTooBigInBytesIsAClearErrorWhateverItsPageCount) {
+  ServerOptions so;
+  so.page_size = 2;
+  ClientOptions co;
+  co.max_list_bytes = 100'000;
+  Fixture f(so, co);
+  for (int i = 0; i < 20; ++i) {
+    Tool t = make_tool("t" + std::to_string(i));
+    t.description = std::string(20'000, 'd');
+    f.server->add_tool(t, [](const json::object&, RequestContext&) -> Result<CallToolResult> { return text("x"); });
+  }
+  f.connect();
+  auto all = f.client->list_all_tools();
+  ASSERT_FALSE(all);
+  EXPECT_NE(all.error().message.find("max_list_bytes"), std::string::npos) << all.error().message;
+  EXPECT_NE(all.error().message.find("after 3 pages"), std::string::npos) << all.error().message;
+}
+
 TEST(Server, UnknownToolIsInvalidParamsAndThrowingToolIsAToolError) {
   Fixture f;
   f.server->add_tool(make_tool("boom"), [](const json::object&, RequestContext&) -> Result<CallToolResult> {

@@ -101,6 +101,10 @@ struct ClientOptions {
 
   // Paging guard for the list_all_* helpers: more pages than this is an error, not a hang.
   std::size_t max_pages = 1000;
+  // And a bound in bytes: once the pages read hold more than this (their JSON, as written again),
+  // list_all_* stops with an error. A page is at most a message (Session::Options), but a server
+  // choosing the pages could otherwise make us keep max_pages of them.
+  std::size_t max_list_bytes = 64 << 20;
   // Your stages (mcp/client/stage.hpp), outermost first; the policies below run inside them.
   std::vector<std::shared_ptr<ClientStage>> stages{};
   // Capability signatures: unset (the default), lists are not checked.
