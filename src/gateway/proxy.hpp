@@ -39,6 +39,7 @@
 #include "gateway/pin_store.hpp"
 #include "gateway/policy.hpp"
 #include "log/log_budget.hpp"
+#include "session/keyed_locks.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/server/server.hpp"
 #include "mcp/signature/checker.hpp"
@@ -211,10 +212,14 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   std::unique_ptr<SignatureChecker> declared_;
   std::mutex observer_mu_;
   std::weak_ptr<ProxyObserver> observer_;  // set under refresh_mu_ and observer_mu_; read under either
-  std::mutex watch_mu_;
+  std::mutex watch_mu_;  // never held across a request to the upstream
   std::map<std::string, int> watched_;  // URI -> how many of our servers watch it (watch_mu_)
+  // One lock per URI, held across that URI's subscribe or unsubscribe at the upstream: one URI's
+  // requests go out one at a time (a subscribe and the last watcher's unsubscribe must not cross),
+  // and an upstream slow to answer for one URI holds up no other.
+  detail::KeyedLocks uri_locks_;
   // The URIs watched, for the upstream's updates, which arrive on its reader thread and so must
-  // not wait on watch_mu_ (held across requests to the upstream).
+  // not wait on a URI's lock.
   std::mutex subscribed_mu_;
   std::set<std::string> subscribed_;
   // Tells our clients (and the observer) that what they may see of `kind` changed.

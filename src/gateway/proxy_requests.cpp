@@ -334,13 +334,12 @@ Result<R> Proxy::record(std::string_view method, const std::string& item, const 
 }
 
 Result<void> Proxy::watch(const std::string& uri, bool on) {
-  // Held across the upstream's answer, so two subscribes of one URI cannot both go out.
-  std::lock_guard lock(watch_mu_);
   if (!on) {
-    auto it = watched_.find(uri);
-    if (it == watched_.end() || --it->second > 0) return {};
-    watched_.erase(it);
     {
+      std::lock_guard lock(watch_mu_);
+      auto it = watched_.find(uri);
+      if (it == watched_.end() || --it->second > 0) return {};
+      watched_.erase(it);
       std::lock_guard updates(subscribed_mu_);
       subscribed_.erase(uri);
     }
@@ -349,8 +348,12 @@ Result<void> Proxy::watch(const std::string& uri, bool on) {
     auto job = [weak = weak_from_this(), uri] {
       auto self = weak.lock();
       if (!self) return;
-      std::lock_guard again(self->watch_mu_);
-      if (self->watched_.contains(uri)) return;
+      auto held = self->uri_locks_.of(uri);
+      std::lock_guard one(*held);
+      {
+        std::lock_guard lock(self->watch_mu_);
+        if (self->watched_.contains(uri)) return;
+      }
       if (auto r = self->upstream()->unsubscribe(uri); !r) {
         MCP_LOG_WARN("gateway {}: unsubscribing from {} failed: {}", self->options_.name, peer_text(uri), peer_text(r.error().message));
       }
@@ -358,17 +361,23 @@ Result<void> Proxy::watch(const std::string& uri, bool on) {
     if (!ThreadPool::shared()->post(job)) MCP_LOG_WARN("gateway {}: no thread to unsubscribe from {}", options_.name, peer_text(uri));
     return {};
   }
-  if (int& n = watched_[uri]; n++ > 0) return {};
+  // Held across the upstream's answer, so two subscribes of one URI cannot both go out: a second
+  // watcher waits here, then finds the URI watched.
+  auto held = uri_locks_.of(uri);
+  std::lock_guard one(*held);
   {
+    std::lock_guard lock(watch_mu_);
+    if (int& n = watched_[uri]; n++ > 0) return {};
     // Before the request: an update may arrive before its answer does.
     std::lock_guard updates(subscribed_mu_);
     subscribed_.insert(uri);
   }
   if (auto r = upstream()->subscribe(uri); !r) {
-    watched_.erase(uri);
+    std::lock_guard lock(watch_mu_);
+    watched_.erase(uri);  // nobody else counted: they wait on this URI's lock
     std::lock_guard updates(subscribed_mu_);
     subscribed_.erase(uri);
-    return fail(Error{r.error().code, "upstream " + options_.name + " refused the subscription: " + r.error().message, {}});
+    return fail(Error{r.error().code, "upstream " + options_.name + " refused the subscription: " + peer_text(r.error().message), {}});
   }
   return {};
 }
@@ -392,8 +401,18 @@ void Proxy::resource_updated(const std::string& uri) {
 }
 
 void Proxy::resubscribe() {
-  std::lock_guard lock(watch_mu_);
-  for (const auto& [uri, n] : watched_) {
+  std::vector<std::string> uris;
+  {
+    std::lock_guard lock(watch_mu_);
+    for (const auto& [uri, n] : watched_) uris.push_back(uri);
+  }
+  for (const auto& uri : uris) {
+    auto held = uri_locks_.of(uri);
+    std::lock_guard one(*held);
+    {
+      std::lock_guard lock(watch_mu_);
+      if (!watched_.contains(uri)) continue;  // its last watcher left meanwhile
+    }
     if (auto r = upstream()->subscribe(uri); !r) {
       MCP_LOG_WARN("gateway {}: subscribing again to {} after a restart failed: {}", options_.name, peer_text(uri), peer_text(r.error().message));
     }

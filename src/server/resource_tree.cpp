@@ -173,8 +173,8 @@ Result<ReadResourceResult> ServerSessionImpl::checked_contents(const ServerReque
 
 void WatchLease::release() {
   // A lease goes when its session does, often on a transport's I/O thread, while the hook may be
-  // slow (a gateway asks its upstream) and another URI's hook may hold watch_mu: the release runs
-  // on the pool. Only the count's 1 -> 0 step calls the hook, so the order of releases and new
+  // slow (a gateway asks its upstream) and a call of this URI's hook may be under way: the release
+  // runs on the pool. Only the count's 1 -> 0 step calls the hook, so the order of releases and new
   // leases does not matter.
   auto server = std::exchange(server_, {});
   if (server.expired()) return;
@@ -192,23 +192,35 @@ Result<WatchLease> Server::Impl::watch_uri(const std::string& uri) {
     tree = match.resource ? match.resource->tree : (match.template_entry ? match.template_entry->tree : nullptr);
   }
   if (!tree || !tree->watch) return WatchLease{};
-  std::lock_guard lock(watch_mu);
-  auto it = watched.find(uri);
-  if (it == watched.end()) {
-    auto on = guarded("watch", uri, [&] { return tree->watch(uri, true); });
-    if (!on) return fail(std::move(on.error()));
-    it = watched.emplace(uri, std::make_pair(std::move(tree), std::size_t{0})).first;
+  const auto held = watch_locks.of(uri);
+  std::lock_guard one(*held);  // this URI's hook calls, one at a time; other URIs' go on
+  {
+    std::lock_guard lock(watch_mu);
+    if (auto it = watched.find(uri); it != watched.end()) {
+      ++it->second.second;
+      return WatchLease(weak_from_this(), uri);
+    }
   }
-  ++it->second.second;
+  // The first holder: the hook is told, under the URI's lock only (a later holder of this URI
+  // waits for it; it then finds the URI watched, or tells the hook itself if this one failed).
+  auto on = guarded("watch", uri, [&] { return tree->watch(uri, true); });
+  if (!on) return fail(std::move(on.error()));
+  std::lock_guard lock(watch_mu);
+  watched.emplace(uri, std::make_pair(std::move(tree), std::size_t{1}));
   return WatchLease(weak_from_this(), uri);
 }
 
 void Server::Impl::unwatch_uri(const std::string& uri) {
-  std::lock_guard lock(watch_mu);
-  auto it = watched.find(uri);
-  if (it == watched.end() || --it->second.second > 0) return;
-  auto tree = std::move(it->second.first);
-  watched.erase(it);
+  const auto held = watch_locks.of(uri);
+  std::lock_guard one(*held);
+  std::shared_ptr<const ResourceTree> tree;
+  {
+    std::lock_guard lock(watch_mu);
+    auto it = watched.find(uri);
+    if (it == watched.end() || --it->second.second > 0) return;
+    tree = std::move(it->second.first);
+    watched.erase(it);
+  }
   (void)guarded("watch", uri, [&] { return tree->watch(uri, false); });
 }
 

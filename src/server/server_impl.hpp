@@ -15,6 +15,7 @@
 #include "server/chain.hpp"
 #include "server/request_state.hpp"
 #include "server/requirement_table.hpp"
+#include "session/keyed_locks.hpp"
 
 namespace mcp {
 
@@ -163,10 +164,12 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   void add_resource(ResourceEntry entry);
   Result<void> add_template(ResourceTemplate resource_template, TemplateHandlers reader, ResourceTree tree);
   // Subscriptions to URIs whose item has a watch hook, counted over every session: the hook hears of
-  // the first and the last (resource_tree.cpp). Guarded by watch_mu, which the hook runs under, so
-  // its calls for one URI never cross.
+  // the first and the last (resource_tree.cpp). `watched` is guarded by watch_mu, which is never
+  // held across a hook: the hook runs under its URI's lock (watch_locks), so its calls for one URI
+  // never cross, and a hook slow for one URI (a gateway asking its upstream) holds up no other.
   std::mutex watch_mu;
   std::unordered_map<std::string, std::pair<std::shared_ptr<const ResourceTree>, std::size_t>> watched;
+  detail::KeyedLocks watch_locks;
   // A lease on `uri`'s watch: the hook called if it is the first; its error if it refuses.
   Result<WatchLease> watch_uri(const std::string& uri);
   void unwatch_uri(const std::string& uri);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <future>
 #include <mutex>
 
@@ -144,6 +145,59 @@ TEST_F(GatewayProxy, AnUpstreamsUpdateForAUriNotWatchedThroughItIsDropped) {
   ASSERT_TRUE(proxy->watch("mem://note", false));
   proxy->resource_updated("mem://note");
   EXPECT_EQ(recorder->seen().size(), 1u) << "an update after the last watcher left went through";
+}
+
+// An upstream slow to answer one URI's subscribe holds up no other URI's (the proxy's lock of a
+// URI is held across that URI's request only). A 2025-11-25 upstream, where each subscription is
+// a request of its own.
+TEST(GatewayProxyWatch, AnUpstreamSlowOnOneSubscriptionHoldsUpNoOther) {
+  mcp::test::TmpDir dir;
+  auto state = open_state(dir.path);
+  ASSERT_TRUE(state) << state.error().message;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool slow_entered = false, release = false;
+  auto upstream = std::make_shared<Server>();
+  auto reader = [](const std::string& uri, RequestContext&) { return Result<ReadResourceResult>(text_at(uri, "x")); };
+  upstream->add_resource(Resource{.uri = "mem://slow", .name = "slow"}, reader,
+                         ResourceTree{.watch = [&](const std::string&, bool on) -> Result<void> {
+                           if (!on) return {};
+                           std::unique_lock lock(mu);
+                           slow_entered = true;
+                           cv.notify_all();
+                           cv.wait_for(lock, std::chrono::seconds(20), [&] { return release; });
+                           return {};
+                         }});
+  upstream->add_resource(Resource{.uri = "mem://quick", .name = "quick"}, reader,
+                         ResourceTree{.watch = [](const std::string&, bool) -> Result<void> { return {}; }});
+  auto [a, b] = make_memory_transport_pair();
+  ASSERT_TRUE(upstream->connect(a));
+  ClientOptions uo;
+  uo.protocol_version = "2025-11-25";
+  uo.session.request_timeout = std::chrono::seconds(10);
+  auto upstream_client = std::make_shared<Client>(uo);
+  ASSERT_TRUE(upstream_client->connect(b));
+  ProxyOptions po;
+  po.name = "up";
+  po.state_dir = dir.path.string();
+  auto proxy = Proxy::start(upstream_client, state->pins, state->audit, po);
+  ASSERT_TRUE(proxy) << proxy.error().message;
+  auto slow = std::async(std::launch::async, [&] { return (*proxy)->watch("mem://slow", true); });
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return slow_entered; }));
+  }
+  auto quick = (*proxy)->watch("mem://quick", true);
+  EXPECT_TRUE(quick) << quick.error().message;
+  EXPECT_EQ(slow.wait_for(std::chrono::seconds(0)), std::future_status::timeout) << "the slow subscribe had already ended";
+  {
+    std::lock_guard lock(mu);
+    release = true;
+  }
+  cv.notify_all();
+  auto slowed = slow.get();
+  EXPECT_TRUE(slowed) << slowed.error().message;
+  upstream_client->close();
 }
 
 TEST_F(GatewayProxy, PromptsResourcesAndTemplatesAreServedAndPinned) {
