@@ -204,6 +204,35 @@ Result<std::vector<Pin>> PinStore::pins(const std::optional<std::string>& server
   return out;
 }
 
+Result<PinStore::Page> PinStore::page(std::size_t max_changes, std::size_t max_listed) const {
+  Page out;
+  auto ok = db_->locked([&](Db& d) -> Result<void> {
+    auto count = d.prepare("SELECT COUNT(*) FROM pins");
+    if (!count) return fail(count.error());
+    if (auto r = count->each_row([&](const Stmt& row) { out.total = static_cast<std::size_t>(row.integer(0)); }); !r) return r;
+    auto changes = d.prepare("SELECT " + std::string(kColumns) + " FROM pins WHERE state != 'approved' ORDER BY server, kind, key LIMIT ?");
+    if (!changes) return fail(changes.error());
+    changes->bind(1, static_cast<std::int64_t>(max_changes));
+    if (auto r = changes->each_row([&](const Stmt& row) { out.changes.push_back(read_pin(row)); }); !r) return r;
+    // substr counts characters: at most 4 bytes each, cut again to bytes below.
+    auto listed = d.prepare("SELECT server, kind, substr(key, 1, ?), state, updated FROM pins ORDER BY server, kind, key LIMIT ?");
+    if (!listed) return fail(listed.error());
+    listed->bind(1, static_cast<std::int64_t>(kMaxListedKeyBytes)).bind(2, static_cast<std::int64_t>(max_listed));
+    return listed->each_row([&](const Stmt& row) {
+      Pin p;
+      p.server = row.text(0);
+      p.kind = list_kind_of_result_key(row.text(1)).value_or(ListKind::tools);
+      p.key = row.text(2);
+      if (p.key.size() > kMaxListedKeyBytes) p.key.resize(kMaxListedKeyBytes);  // the page cuts it on a character
+      p.state = state_named(row.text(3)).value_or(PinState::rejected);
+      p.updated = row.text(4);
+      out.listed.push_back(std::move(p));
+    });
+  });
+  if (!ok) return fail(ok.error());
+  return out;
+}
+
 Result<Pin> PinStore::decide(const std::string& server, const std::string& key, std::optional<ListKind> kind,
                              const std::string& who, bool approve, const std::optional<std::string>& expected) {
   Pin decided;

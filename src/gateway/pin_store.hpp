@@ -51,6 +51,16 @@ class PinStore {
   // The item's state now (none: never seen).
   [[nodiscard]] Result<std::optional<PinState>> state(const std::string& server, ListKind kind, const std::string& key) const;
   [[nodiscard]] Result<std::vector<Pin>> pins(const std::optional<std::string>& server = std::nullopt) const;
+  // What a page that shows the pins needs, and no more, however many the store holds: their
+  // number; the first `max_changes` not approved, with their definitions; the first `max_listed`
+  // of all, without definitions and with keys cut to kMaxListedKeyBytes.
+  struct Page {
+    std::size_t total = 0;
+    std::vector<Pin> changes;
+    std::vector<Pin> listed;
+  };
+  static constexpr std::size_t kMaxListedKeyBytes = 1024;
+  [[nodiscard]] Result<Page> page(std::size_t max_changes, std::size_t max_listed) const;
   // How many of `server`'s items are not approved (quarantined or rejected): one indexed count.
   [[nodiscard]] Result<std::int64_t> count_blocked(const std::string& server) const;
   // A person's decision on `key` (of `kind`, or of whichever kind has that key: an error names the

@@ -87,31 +87,31 @@ json::object ReviewPage::snapshot() {
   };
   json::array quarantined, pins;
   std::size_t total = 0, not_shown = 0;
-  if (auto all = state_.pins->pins()) {
-    total = all->size();
-    for (const auto& p : *all) {
+  // Only what the page shows is read: a store an upstream filled with thousands of pins (and their
+  // definitions) costs each poll no more than this page.
+  if (auto page = state_.pins->page(kMaxQuarantined, kMaxPins)) {
+    total = page->total;
+    for (const auto& p : page->changes) {
       // A change is listed whole (its key is what a decision names) or not at all.
-      if (p.state != PinState::approved && quarantined.size() < kMaxQuarantined) {
-        if (!within(p.key.size())) {
-          ++not_shown;
-        } else {
-          json::object q{{"server", p.server},         {"kind", result_key(p.kind)},
-                         {"key", p.key},               {"state", to_string(p.state)},
-                         {"updated", p.updated},       {"approved", shown(p.approved_definition)},
-                         {"seen", shown(p.seen_definition)}};
-          // The hash a decision is made for, only with the definition it stands for: what the page
-          // cannot show, it cannot have approved.
-          if (q.at("seen").is_null() || !q.at("seen").as_object().contains("(not shown)")) q["seenHash"] = p.seen_hash;
-          quarantined.push_back(std::move(q));
-        }
+      if (!within(p.key.size())) {
+        ++not_shown;
+        continue;
       }
-      if (pins.size() < kMaxPins) {
-        pins.push_back(json::object{{"server", p.server}, {"kind", result_key(p.kind)}, {"key", peer_text(p.key, 256)},
-                                    {"state", to_string(p.state)}, {"updated", p.updated}});
-      }
+      json::object q{{"server", p.server},         {"kind", result_key(p.kind)},
+                     {"key", p.key},               {"state", to_string(p.state)},
+                     {"updated", p.updated},       {"approved", shown(p.approved_definition)},
+                     {"seen", shown(p.seen_definition)}};
+      // The hash a decision is made for, only with the definition it stands for: what the page
+      // cannot show, it cannot have approved.
+      if (q.at("seen").is_null() || !q.at("seen").as_object().contains("(not shown)")) q["seenHash"] = p.seen_hash;
+      quarantined.push_back(std::move(q));
+    }
+    for (const auto& p : page->listed) {
+      pins.push_back(json::object{{"server", p.server}, {"kind", result_key(p.kind)}, {"key", peer_text(p.key, 256)},
+                                  {"state", to_string(p.state)}, {"updated", p.updated}});
     }
   } else {
-    out["error"] = "cannot read the pins: " + all.error().message;
+    out["error"] = "cannot read the pins: " + page.error().message;
   }
   out["quarantined"] = std::move(quarantined);
   out["pins"] = json::object{{"total", total}, {"items", std::move(pins)}};

@@ -3,6 +3,8 @@
 // rebinding), the peer (loopback unless configured), the same-origin rule for changes, the
 // security headers; a decision made through the API is recorded with who made it.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <fstream>
@@ -156,6 +158,51 @@ TEST_F(GatewayReviewApi, TheStateShowsAQuarantinedChangeWithBothDefinitions) {
   EXPECT_EQ(s.at("pins").at("total"), 1);
 }
 
+
+// The largest resident size this process has had, in bytes (Linux: ru_maxrss is in KiB).
+long peak_bytes() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss * 1024L;
+}
+
+// An upstream that renamed its tools on every list leaves thousands of pins, each with its
+// definitions: the page's poll reads what it shows (a count, 200 changes, 1,000 keys), not them all.
+TEST_F(GatewayReviewApi, AStoreOfThousandsOfPinsCostsAPollOnlyWhatItShows) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dir.path / "gateway.db").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "PRAGMA synchronous=OFF; BEGIN", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_stmt* insert = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db,
+                               "INSERT INTO pins (server, kind, key, approved_hash, approved_definition, seen_hash, seen_definition,"
+                               " state, updated) VALUES ('up', 'tools', ?, 'h', ?, 'h', ?, ?, '2026-11-28T00:00:00Z')",
+                               -1, &insert, nullptr),
+            SQLITE_OK);
+  const std::string definition = R"({"description":")" + std::string(12'000, 'd') + R"("})";
+  for (int i = 0; i < 4'000; ++i) {
+    const std::string key = "renamed-" + std::to_string(i);
+    sqlite3_bind_text(insert, 1, key.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(insert, 2, definition.c_str(), -1, SQLITE_STATIC);
+    sqlite3_bind_text(insert, 3, definition.c_str(), -1, SQLITE_STATIC);
+    sqlite3_bind_text(insert, 4, i < 10 ? "quarantined" : "approved", -1, SQLITE_STATIC);
+    ASSERT_EQ(sqlite3_step(insert), SQLITE_DONE);
+    sqlite3_reset(insert);
+  }
+  sqlite3_finalize(insert);
+  ASSERT_EQ(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);  // ~96 MB of definitions in the store
+
+  const long before = peak_bytes();
+  auto r = routes.at("/ui/api/state")(request("GET", "/ui/api/state", {{std::string(kReviewTokenHeader), kToken}}));
+  const long grew = peak_bytes() - before;
+  ASSERT_EQ(r.status, 200) << r.body.substr(0, 500);
+  auto s = json::parse(r.body).as_object();
+  EXPECT_EQ(s.at("pins").at("total"), 4'001);
+  EXPECT_EQ(s.at("pins").at("items").as_array().size(), ReviewPage::kMaxPins);
+  EXPECT_EQ(s.at("quarantined").as_array().size(), 11u) << "the fixture's change and these ten";
+  // The eleven changes' definitions are ~0.5 MB; reading every pin's was ~100 MB.
+  EXPECT_LT(grew, 16L << 20) << "a poll read more than the page shows";
+}
 
 TEST_F(GatewayReviewApi, ApprovingRecordsWhoAndTellsTheUpstream) {
   auto r = routes.at("/ui/api/pins")(change("/ui/api/pins", decision("approve", shown_hash())));
