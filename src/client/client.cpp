@@ -239,8 +239,9 @@ Result<std::vector<Item>> Client::Impl::all(std::string_view capability, std::st
     // again costs little beside reading it.
     bytes += json::serialize(*raw).size();
     if (bytes > opts.max_list_bytes) {
-      return fail(Error::internal(std::string(method) + ": the pages hold more than " + std::to_string(opts.max_list_bytes) +
-                                  " bytes (ClientOptions::max_list_bytes) after " + std::to_string(page + 1) + " pages"));
+      return fail(
+          Error::internal(std::string(method) + ": the pages hold more than " + std::to_string(opts.max_list_bytes) +
+                          " bytes (ClientOptions::max_list_bytes) after " + std::to_string(page + 1) + " pages"));
     }
     auto r = from_json<Page>(*raw);
     if (!r) return fail(Error::internal("invalid " + std::string(method) + " result from server: " + r.error().message));

@@ -71,7 +71,8 @@ Result<void> Client::Impl::relisten() {
     current_listen_id = sent;
   };
   session->request_async(method::kSubscriptionsListen, params, std::move(ro), [this, next, mine, id](Result<json::value> r) {
-    if (!r && !next.cancelled()) MCP_LOG_WARN("client: subscriptions/listen ended: {}", peer_text(r.error().message, 1024));
+    if (!r && !next.cancelled())
+      MCP_LOG_WARN("client: subscriptions/listen ended: {}", peer_text(r.error().message, 1024));
     std::lock_guard lock(mu);
     if (id->load() >= 0) listen_ended(id->load());
     // The current listen refused or ended: nothing will acknowledge it, so nobody waits for it.
@@ -148,7 +149,8 @@ Result<void> Client::Impl::change_subscription(const std::string& uri, bool on) 
     std::lock_guard lock(mu);
     subscriptions.erase(uri);
   }
-  if (auto back = relisten(); !back) MCP_LOG_WARN("client: subscriptions/listen not restored: {}", peer_text(back.error().message, 1024));
+  if (auto back = relisten(); !back)
+    MCP_LOG_WARN("client: subscriptions/listen not restored: {}", peer_text(back.error().message, 1024));
   return fail(std::move(listening_now.error()));
 }
 

@@ -2,13 +2,13 @@
 // the fallback to 2025-11-25, the per-request _meta, multi round-trip results answered with the
 // handlers the application registered, x-mcp-header (tools dropped, Mcp-Param-* headers sent),
 // and the capability requirements servers list (docs/wire/per-request-capabilities.md).
+#include "mcp/protocol/stateless.hpp"
+#include "client/client_impl.hpp"
 #include "log/log_budget.hpp"
 #include "mcp/protocol/capabilities.hpp"
 #include "mcp/protocol/input_required.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/protocol/profiles.hpp"
-#include "mcp/protocol/stateless.hpp"
-#include "client/client_impl.hpp"
 
 namespace mcp {
 
@@ -231,7 +231,8 @@ void Client::Impl::filter_tools(json::value& result, bool first_page) {
       if (!params) {
         // streamable-http.mdx: a client MUST drop the tool, and SHOULD say which and why.
         static detail::LogBudget budget(20, 1);  // one per tool, and a server lists as many as it likes
-        MCP_LOG_WARN_WITHIN(budget, "client: tool {} dropped from tools/list: {}", peer_text(tool_name), params.error().message);
+        MCP_LOG_WARN_WITHIN(budget, "client: tool {} dropped from tools/list: {}", peer_text(tool_name),
+                            params.error().message);
         continue;
       }
       if (!params->empty()) headers[tool_name] = std::move(*params);

@@ -83,7 +83,8 @@ bool serve_vouched(Server& server, ServerSignature signature, const SignatureSer
   std::string serialized = json::serialize(to_json(signature));
   if (serialized == served_json) return false;
   if (auto ok = server.set_signature(std::move(signature), serving); !ok) {
-    MCP_LOG_ERROR("gateway {}: cannot serve the signature it vouches for ({}); serving an empty one", who, peer_text(ok.error().message, 1024));
+    MCP_LOG_ERROR("gateway {}: cannot serve the signature it vouches for ({}); serving an empty one", who,
+                  peer_text(ok.error().message, 1024));
     (void)server.set_signature(ServerSignature{}, serving);
     serialized = json::serialize(to_json(ServerSignature{}));
   }

@@ -209,13 +209,16 @@ Result<PinStore::Page> PinStore::page(std::size_t max_changes, std::size_t max_l
   auto ok = db_->locked([&](Db& d) -> Result<void> {
     auto count = d.prepare("SELECT COUNT(*) FROM pins");
     if (!count) return fail(count.error());
-    if (auto r = count->each_row([&](const Stmt& row) { out.total = static_cast<std::size_t>(row.integer(0)); }); !r) return r;
-    auto changes = d.prepare("SELECT " + std::string(kColumns) + " FROM pins WHERE state != 'approved' ORDER BY server, kind, key LIMIT ?");
+    if (auto r = count->each_row([&](const Stmt& row) { out.total = static_cast<std::size_t>(row.integer(0)); }); !r)
+      return r;
+    auto changes = d.prepare("SELECT " + std::string(kColumns) +
+                             " FROM pins WHERE state != 'approved' ORDER BY server, kind, key LIMIT ?");
     if (!changes) return fail(changes.error());
     changes->bind(1, static_cast<std::int64_t>(max_changes));
     if (auto r = changes->each_row([&](const Stmt& row) { out.changes.push_back(read_pin(row)); }); !r) return r;
     // substr counts characters: at most 4 bytes each, cut again to bytes below.
-    auto listed = d.prepare("SELECT server, kind, substr(key, 1, ?), state, updated FROM pins ORDER BY server, kind, key LIMIT ?");
+    auto listed = d.prepare(
+        "SELECT server, kind, substr(key, 1, ?), state, updated FROM pins ORDER BY server, kind, key LIMIT ?");
     if (!listed) return fail(listed.error());
     listed->bind(1, static_cast<std::int64_t>(kMaxListedKeyBytes)).bind(2, static_cast<std::int64_t>(max_listed));
     return listed->each_row([&](const Stmt& row) {

@@ -85,7 +85,8 @@ Result<std::shared_ptr<Proxy>> Proxy::start(std::shared_ptr<Client> upstream, st
       raw->refresh_wanted_ = false;
       lock.unlock();
       if (auto ok = raw->refresh(); !ok)
-        MCP_LOG_ERROR("gateway {}: re-listing the upstream failed: {}", raw->options_.name, peer_text(ok.error().message));
+        MCP_LOG_ERROR("gateway {}: re-listing the upstream failed: {}", raw->options_.name,
+                      peer_text(ok.error().message));
       lock.lock();
       // At most one re-listing per kMinRefreshInterval, however often the upstream says its lists
       // changed: those that arrive meanwhile are served by the next one.
@@ -232,8 +233,8 @@ Result<bool> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
     std::set<std::string> seen;
     std::erase_if(*listed, [&](const Item& item) {
       if (seen.insert(key_of(item)).second) return false;
-      MCP_LOG_WARN_WITHIN(list_warnings_, "gateway {}: the upstream lists {} '{}' twice; serving the first", options_.name,
-                          item_noun(kind), peer_text(key_of(item)));
+      MCP_LOG_WARN_WITHIN(list_warnings_, "gateway {}: the upstream lists {} '{}' twice; serving the first",
+                          options_.name, item_noun(kind), peer_text(key_of(item)));
       return true;
     });
   }

@@ -35,14 +35,14 @@
 #include "gateway/approvals.hpp"
 #include "gateway/bridge.hpp"
 #include "gateway/metrics.hpp"
-#include "mcp/trust/ed25519.hpp"
 #include "gateway/pin_store.hpp"
 #include "gateway/policy.hpp"
 #include "log/log_budget.hpp"
-#include "session/keyed_locks.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/server/server.hpp"
 #include "mcp/signature/checker.hpp"
+#include "mcp/trust/ed25519.hpp"
+#include "session/keyed_locks.hpp"
 
 namespace mcp::gateway {
 
@@ -212,7 +212,7 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   std::unique_ptr<SignatureChecker> declared_;
   std::mutex observer_mu_;
   std::weak_ptr<ProxyObserver> observer_;  // set under refresh_mu_ and observer_mu_; read under either
-  std::mutex watch_mu_;  // never held across a request to the upstream
+  std::mutex watch_mu_;                    // never held across a request to the upstream
   std::map<std::string, int> watched_;  // URI -> how many of our servers watch it (watch_mu_)
   // One lock per URI, held across that URI's subscribe or unsubscribe at the upstream: one URI's
   // requests go out one at a time (a subscribe and the last watcher's unsubscribe must not cross),

@@ -355,7 +355,8 @@ Result<void> Proxy::watch(const std::string& uri, bool on) {
         if (self->watched_.contains(uri)) return;
       }
       if (auto r = self->upstream()->unsubscribe(uri); !r) {
-        MCP_LOG_WARN("gateway {}: unsubscribing from {} failed: {}", self->options_.name, peer_text(uri), peer_text(r.error().message));
+        MCP_LOG_WARN("gateway {}: unsubscribing from {} failed: {}", self->options_.name, peer_text(uri),
+                     peer_text(r.error().message));
       }
     };
     if (!ThreadPool::shared()->post(job)) MCP_LOG_WARN("gateway {}: no thread to unsubscribe from {}", options_.name, peer_text(uri));
@@ -377,7 +378,9 @@ Result<void> Proxy::watch(const std::string& uri, bool on) {
     watched_.erase(uri);  // nobody else counted: they wait on this URI's lock
     std::lock_guard updates(subscribed_mu_);
     subscribed_.erase(uri);
-    return fail(Error{r.error().code, "upstream " + options_.name + " refused the subscription: " + peer_text(r.error().message), {}});
+    return fail(Error{r.error().code,
+                      "upstream " + options_.name + " refused the subscription: " + peer_text(r.error().message),
+                      {}});
   }
   return {};
 }
@@ -414,7 +417,8 @@ void Proxy::resubscribe() {
       if (!watched_.contains(uri)) continue;  // its last watcher left meanwhile
     }
     if (auto r = upstream()->subscribe(uri); !r) {
-      MCP_LOG_WARN("gateway {}: subscribing again to {} after a restart failed: {}", options_.name, peer_text(uri), peer_text(r.error().message));
+      MCP_LOG_WARN("gateway {}: subscribing again to {} after a restart failed: {}", options_.name, peer_text(uri),
+                   peer_text(r.error().message));
     }
   }
 }

@@ -97,9 +97,12 @@ json::object ReviewPage::snapshot() {
         ++not_shown;
         continue;
       }
-      json::object q{{"server", p.server},         {"kind", result_key(p.kind)},
-                     {"key", p.key},               {"state", to_string(p.state)},
-                     {"updated", p.updated},       {"approved", shown(p.approved_definition)},
+      json::object q{{"server", p.server},
+                     {"kind", result_key(p.kind)},
+                     {"key", p.key},
+                     {"state", to_string(p.state)},
+                     {"updated", p.updated},
+                     {"approved", shown(p.approved_definition)},
                      {"seen", shown(p.seen_definition)}};
       // The hash a decision is made for, only with the definition it stands for: what the page
       // cannot show, it cannot have approved.
@@ -107,8 +110,11 @@ json::object ReviewPage::snapshot() {
       quarantined.push_back(std::move(q));
     }
     for (const auto& p : page->listed) {
-      pins.push_back(json::object{{"server", p.server}, {"kind", result_key(p.kind)}, {"key", peer_text(p.key, 256)},
-                                  {"state", to_string(p.state)}, {"updated", p.updated}});
+      pins.push_back(json::object{{"server", p.server},
+                                  {"kind", result_key(p.kind)},
+                                  {"key", peer_text(p.key, 256)},
+                                  {"state", to_string(p.state)},
+                                  {"updated", p.updated}});
     }
   } else {
     out["error"] = "cannot read the pins: " + page.error().message;

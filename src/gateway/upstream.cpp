@@ -177,7 +177,8 @@ Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
   if (config_.log_level && client->server_supports("logging")) {
     // A refusal costs only the upstream's messages: the upstream is served anyway.
     if (auto ok = client->set_log_level(*config_.log_level); !ok)
-      MCP_LOG_WARN("gateway {}: the upstream refused logging/setLevel: {}", config_.name, peer_text(ok.error().message));
+      MCP_LOG_WARN("gateway {}: the upstream refused logging/setLevel: {}", config_.name,
+                   peer_text(ok.error().message));
   }
   return client;
 }
@@ -272,7 +273,8 @@ void Upstream::restart_loop(std::stop_token stop) {
     auto old = proxy_->upstream();
     proxy_->set_upstream(*client);
     ++restarts_;
-    if (auto ok = proxy_->refresh(); !ok) MCP_LOG_ERROR("gateway {}: re-listing after a restart failed: {}", config_.name, peer_text(ok.error().message));
+    if (auto ok = proxy_->refresh(); !ok)
+      MCP_LOG_ERROR("gateway {}: re-listing after a restart failed: {}", config_.name, peer_text(ok.error().message));
     proxy_->resubscribe();
     // A restarted upstream may offer other things: clients should list again.
     proxy_->announce_lists();

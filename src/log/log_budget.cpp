@@ -27,7 +27,8 @@ std::uint64_t LogBudget::dropped() const {
 }
 
 std::string dropped_note(std::uint64_t dropped) {
-  return dropped == 0 ? std::string() : " (" + std::to_string(dropped) + " similar lines dropped: more than the log takes)";
+  return dropped == 0 ? std::string()
+                      : " (" + std::to_string(dropped) + " similar lines dropped: more than the log takes)";
 }
 
 }  // namespace mcp::detail

@@ -41,13 +41,13 @@ std::string dropped_note(std::uint64_t dropped);
 
 // MCP_LOG_WARN, within `budget` (a LogBudget). FMT is a string literal; the line ends by saying
 // how many lines the budget dropped before it.
-#define MCP_LOG_WARN_WITHIN(BUDGET, FMT, ...)                                                            \
-  do {                                                                                                   \
-    if (auto mcp_taken_ = (BUDGET).take())                                                               \
-      MCP_LOG_WARN(FMT "{}", __VA_ARGS__, ::mcp::detail::dropped_note(*mcp_taken_));                     \
+#define MCP_LOG_WARN_WITHIN(BUDGET, FMT, ...)                                        \
+  do {                                                                               \
+    if (auto mcp_taken_ = (BUDGET).take())                                           \
+      MCP_LOG_WARN(FMT "{}", __VA_ARGS__, ::mcp::detail::dropped_note(*mcp_taken_)); \
   } while (0)
-#define MCP_LOG_ERROR_WITHIN(BUDGET, FMT, ...)                                                           \
-  do {                                                                                                   \
-    if (auto mcp_taken_ = (BUDGET).take())                                                               \
-      MCP_LOG_ERROR(FMT "{}", __VA_ARGS__, ::mcp::detail::dropped_note(*mcp_taken_));                    \
+#define MCP_LOG_ERROR_WITHIN(BUDGET, FMT, ...)                                        \
+  do {                                                                                \
+    if (auto mcp_taken_ = (BUDGET).take())                                            \
+      MCP_LOG_ERROR(FMT "{}", __VA_ARGS__, ::mcp::detail::dropped_note(*mcp_taken_)); \
   } while (0)

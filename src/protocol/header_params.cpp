@@ -75,7 +75,7 @@ struct Pending {
 
 Result<std::vector<HeaderParam>> header_params(const json::object& input_schema) {
   std::vector<HeaderParam> out;
-  std::size_t out_bytes = 0;  // of the annotated properties' paths: each parameter keeps its own
+  std::size_t out_bytes = 0;   // of the annotated properties' paths: each parameter keeps its own
   std::set<std::string> seen;  // lower-cased names
   std::vector<Step> steps;
   std::vector<Pending> todo{{nullptr, kRoot, true, false}};
@@ -90,12 +90,14 @@ Result<std::vector<HeaderParam>> header_params(const json::object& input_schema)
     if (!o) continue;
     if (const json::value* annotation = o->if_contains(kAnnotation)) {
       if (!at.reachable || !at.is_property_schema) {
-        return fail(invalid(steps, at.path, "is only allowed on a property reached from the root through properties alone"));
+        return fail(
+            invalid(steps, at.path, "is only allowed on a property reached from the root through properties alone"));
       }
       const json::string* name = annotation->if_string();
       if (!name || name->empty()) return fail(invalid(steps, at.path, "must be a non-empty string"));
       if (!std::all_of(name->begin(), name->end(), [](char c) { return is_tchar(static_cast<unsigned char>(c)); })) {
-        return fail(invalid(steps, at.path, "\"" + peer_text(*name, 64) + "\" is not an HTTP field name (RFC 9110 token)"));
+        return fail(
+            invalid(steps, at.path, "\"" + peer_text(*name, 64) + "\" is not an HTTP field name (RFC 9110 token)"));
       }
       if (out.size() >= kMaxHeaderParams) {
         return fail(invalid(steps, at.path, "is one too many: a tool has at most " + std::to_string(kMaxHeaderParams)));
@@ -110,10 +112,12 @@ Result<std::vector<HeaderParam>> header_params(const json::object& input_schema)
       const auto keys = keys_to(steps, at.path);
       for (std::string_view k : keys) out_bytes += k.size();
       if (out_bytes > kMaxHeaderPathBytes) {
-        return fail(invalid(steps, at.path, "paths are too long: the annotated properties' names take more than " +
-                                                std::to_string(kMaxHeaderPathBytes) + " bytes together"));
+        return fail(invalid(steps, at.path,
+                            "paths are too long: the annotated properties' names take more than " +
+                                std::to_string(kMaxHeaderPathBytes) + " bytes together"));
       }
-      out.push_back({std::vector<std::string>(keys.begin(), keys.end()), std::string(name->data(), name->size()), *type});
+      out.push_back(
+          {std::vector<std::string>(keys.begin(), keys.end()), std::string(name->data(), name->size()), *type});
     }
     for (const auto& [key, v] : *o) {
       if (key == "properties" && v.is_object() && at.reachable) {

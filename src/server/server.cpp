@@ -89,8 +89,8 @@ void Server::Impl::add_tool(ToolEntry entry) {
     // where its author will look, and check no header for it.
     // Within a budget: a gateway adds each tool an upstream lists, and may be sent thousands.
     static detail::LogBudget budget(20, 1);
-    MCP_LOG_ERROR_WITHIN(budget, "server: tool {}: {}; clients over Streamable HTTP will not list it", peer_text(entry.tool.name),
-                         params.error().message);
+    MCP_LOG_ERROR_WITHIN(budget, "server: tool {}: {}; clients over Streamable HTTP will not list it",
+                         peer_text(entry.tool.name), params.error().message);
   }
   entry.header_params = std::make_shared<const std::vector<HeaderParam>>(params ? std::move(*params)
                                                                                 : std::vector<HeaderParam>{});

@@ -313,7 +313,8 @@ TEST_F(CallJournalTest, AFloodIsBoundedAndFullSegmentsGoOnceCommitted) {
   // ~19.6 MB in all, ~75 segments' worth: more than the bound below, so segments that were never
   // removed while the calls went on would break it.
   constexpr std::int64_t kRecords = 40'000;
-  static_assert(kRecords * 490 / CallJournal::kSegmentBytes > CallJournal::kMaxQueuedBytes / CallJournal::kSegmentBytes + 2);
+  static_assert(kRecords * 490 / CallJournal::kSegmentBytes >
+                CallJournal::kMaxQueuedBytes / CallJournal::kSegmentBytes + 2);
   for (std::int64_t i = 1; i <= kRecords; ++i) {
     ASSERT_TRUE((*j)->append("2026-11-26T00:00:00.000Z", canonical(json::object{{"n", i}, {"pad", padding}})));
     most = std::max(most, (*j)->queued());

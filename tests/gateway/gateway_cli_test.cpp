@@ -100,9 +100,10 @@ TEST(GatewayCli, NewItemsOnTheCommandLineHoldsTheServersOfAConfigThatDoNotSay) {
   std::filesystem::create_directories(dir.path / "root");
   const std::string fm = mcp::gateway_test::json_string(bin("file-manager"));
   const std::string root = mcp::gateway_test::json_string((dir.path / "root").string());
-  std::ofstream(dir.path / "servers.json") << R"({"mcpServers": {"held": {"command": )" << fm << R"(, "args": ["--root", )"
-                                           << root << R"(]}, "open": {"command": )" << fm << R"(, "args": ["--root", )" << root
-                                           << R"(]}}, "gateway": {"servers": {"open": {"newItems": "allow"}}}})";
+  std::ofstream(dir.path / "servers.json")
+      << R"({"mcpServers": {"held": {"command": )" << fm << R"(, "args": ["--root", )" << root
+      << R"(]}, "open": {"command": )" << fm << R"(, "args": ["--root", )" << root
+      << R"(]}}, "gateway": {"servers": {"open": {"newItems": "allow"}}}})";
   std::map<std::string, std::string> urls;
   std::string error;
   auto gateway = mcp::gateway_test::start_gateway(dir.path / "servers.json", state, dir.path / "gw", urls, error,

@@ -248,8 +248,9 @@ TEST_F(GatewayHttp, MetricsCountRequestsByUpstreamMethodAndOutcome) {
   EXPECT_NE(scrape.body.find(R"(mcp_gateway_request_duration_seconds_count{upstream="everything",method="tools/call"} )"),
             std::string::npos);
   // The refused call was never forwarded, so no tools/call of this upstream ended in an error.
-  EXPECT_EQ(scrape.body.find(R"(mcp_gateway_requests_total{upstream="everything",method="tools/call",outcome="error"})"),
-            std::string::npos)
+  EXPECT_EQ(
+      scrape.body.find(R"(mcp_gateway_requests_total{upstream="everything",method="tools/call",outcome="error"})"),
+      std::string::npos)
       << scrape.body;
   EXPECT_NE(scrape.body.find(R"(mcp_gateway_quarantined_items{upstream="memory"} 0)"), std::string::npos);
   EXPECT_NE(scrape.body.find(R"(mcp_gateway_upstream_restarts_total{upstream="ours"} 0)"), std::string::npos);

@@ -127,7 +127,8 @@ TEST_F(GatewayRestart, AnUpstreamsLastWordsAreQuotedBoundedAndCannotForgeALogLin
   for (std::string line; std::getline(log, line); previous = line.substr(0, 300)) {
     if (line.starts_with("[flaky] ")) continue;  // the child's own stderr, passed through as such
     longest = std::max(longest, line.size());
-    if (line.find_first_not_of(' ') != std::string::npos && line.substr(line.find_first_not_of(' ')).starts_with("[00:00:00.000]")) {
+    if (line.find_first_not_of(' ') != std::string::npos &&
+        line.substr(line.find_first_not_of(' ')).starts_with("[00:00:00.000]")) {
       ++forged;
       forged_lines += "after: " + previous + "\n" + line.substr(0, 200) + "\n";
     }

@@ -189,7 +189,8 @@ TEST(GatewayProxyWatch, AnUpstreamSlowOnOneSubscriptionHoldsUpNoOther) {
   }
   auto quick = (*proxy)->watch("mem://quick", true);
   EXPECT_TRUE(quick) << quick.error().message;
-  EXPECT_EQ(slow.wait_for(std::chrono::seconds(0)), std::future_status::timeout) << "the slow subscribe had already ended";
+  EXPECT_EQ(slow.wait_for(std::chrono::seconds(0)), std::future_status::timeout)
+      << "the slow subscribe had already ended";
   {
     std::lock_guard lock(mu);
     release = true;

@@ -158,7 +158,6 @@ TEST_F(GatewayReviewApi, TheStateShowsAQuarantinedChangeWithBothDefinitions) {
   EXPECT_EQ(s.at("pins").at("total"), 1);
 }
 
-
 // The largest resident size this process has had, in bytes (Linux: ru_maxrss is in KiB).
 long peak_bytes() {
   rusage u{};
@@ -173,10 +172,11 @@ TEST_F(GatewayReviewApi, AStoreOfThousandsOfPinsCostsAPollOnlyWhatItShows) {
   ASSERT_EQ(sqlite3_open((dir.path / "gateway.db").c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db, "PRAGMA synchronous=OFF; BEGIN", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_stmt* insert = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(db,
-                               "INSERT INTO pins (server, kind, key, approved_hash, approved_definition, seen_hash, seen_definition,"
-                               " state, updated) VALUES ('up', 'tools', ?, 'h', ?, 'h', ?, ?, '2026-11-28T00:00:00Z')",
-                               -1, &insert, nullptr),
+  ASSERT_EQ(sqlite3_prepare_v2(
+                db,
+                "INSERT INTO pins (server, kind, key, approved_hash, approved_definition, seen_hash, seen_definition,"
+                " state, updated) VALUES ('up', 'tools', ?, 'h', ?, 'h', ?, ?, '2026-11-28T00:00:00Z')",
+                -1, &insert, nullptr),
             SQLITE_OK);
   const std::string definition = R"({"description":")" + std::string(12'000, 'd') + R"("})";
   for (int i = 0; i < 4'000; ++i) {

@@ -116,21 +116,25 @@ TEST(HeaderParams, ADeepSchemaUnderLongNamesCostsItsSizeNotItsDepthTimesItsWidth
 
 TEST(HeaderParams, AnnotationsAreBoundedInNumberAndInTheirPathsBytes) {
   json::object many;
-  for (std::size_t i = 0; i <= kMaxHeaderParams; ++i) many["p" + std::to_string(i)] = annotated("string", "H" + std::to_string(i));
+  for (std::size_t i = 0; i <= kMaxHeaderParams; ++i)
+    many["p" + std::to_string(i)] = annotated("string", "H" + std::to_string(i));
   auto too_many = header_params(schema_with(std::move(many)));
   ASSERT_FALSE(too_many);
   EXPECT_NE(too_many.error().message.find("at most " + std::to_string(kMaxHeaderParams)), std::string::npos)
       << too_many.error().message;
 
   json::object long_names;
-  for (int i = 0; i < 3; ++i) long_names[std::string(kMaxHeaderPathBytes / 2, static_cast<char>('a' + i))] = annotated("string", "L" + std::to_string(i));
+  for (int i = 0; i < 3; ++i)
+    long_names[std::string(kMaxHeaderPathBytes / 2, static_cast<char>('a' + i))] =
+        annotated("string", "L" + std::to_string(i));
   auto too_long = header_params(schema_with(std::move(long_names)));
   ASSERT_FALSE(too_long);
   EXPECT_NE(too_long.error().message.find("paths are too long"), std::string::npos) << too_long.error().message;
   EXPECT_LT(too_long.error().message.size(), 512u) << "the error quotes the path cut short";
 
   json::object at_the_bound;
-  for (std::size_t i = 0; i < kMaxHeaderParams; ++i) at_the_bound["p" + std::to_string(i)] = annotated("string", "H" + std::to_string(i));
+  for (std::size_t i = 0; i < kMaxHeaderParams; ++i)
+    at_the_bound["p" + std::to_string(i)] = annotated("string", "H" + std::to_string(i));
   auto fits = header_params(schema_with(std::move(at_the_bound)));
   ASSERT_TRUE(fits) << fits.error().message;
   EXPECT_EQ(fits->size(), kMaxHeaderParams);

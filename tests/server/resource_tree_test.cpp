@@ -433,7 +433,8 @@ TEST(ResourceWatches, AHookSlowForOneUriHoldsUpNoOther) {
   }
   auto quick = two.client->subscribe("mem:///quick");
   EXPECT_TRUE(quick) << quick.error().message;
-  EXPECT_EQ(slow.wait_for(std::chrono::seconds(0)), std::future_status::timeout) << "the slow hook had already returned";
+  EXPECT_EQ(slow.wait_for(std::chrono::seconds(0)), std::future_status::timeout)
+      << "the slow hook had already returned";
   {
     std::lock_guard lock(mu);
     release = true;

@@ -311,7 +311,8 @@ Command add_gateway(CLI::App& parent) {
   app->add_flag("--stdio", o->stdio, "Serve stdin/stdout in front of the upstream given after --");
   app->add_option("--state", o->state, "The state folder (pins, audit log)");
   app->add_option("--name", o->name, "The upstream's name in pins and the audit log (default: its program's)");
-  app->add_option("--new-items", o->new_items, "Items never seen before: allow (default) or quarantine; with --config, for each server whose "
+  app->add_option("--new-items", o->new_items,
+                  "Items never seen before: allow (default) or quarantine; with --config, for each server whose "
                   "entry has no newItems")
       ->check(CLI::IsMember({"allow", "quarantine"}));
   app->add_option("--log-format", o->log_format, "Log lines on stderr: text (default) or json (one object per line)")

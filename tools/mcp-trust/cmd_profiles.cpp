@@ -44,7 +44,8 @@ Command add_profiles(CLI::App& parent) {
   auto o = std::make_shared<ProfilesCliOptions>();
   CLI::App* app = parent.add_subcommand("profiles", "Fetch, validate and print a server's profiles");
   app->footer(
-      "Fetches /.well-known/mcp-profiles followed by the endpoint's path (else at its origin) and checks it against the server\n"
+      "Fetches /.well-known/mcp-profiles followed by the endpoint's path (else at its origin) and checks it against "
+      "the server\n"
       "profiles proposal (a JSON array of ProfileSpec; URLs ending in <Major>.<Minor>; at most one default,\n"
       "first). A 404 is a server without profiles. Request one with `mcp-trust client --profile URL`.\n"
       "Exit codes: 0 valid, 1 other errors, 2 usage errors.\n"
