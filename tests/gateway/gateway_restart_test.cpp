@@ -66,6 +66,21 @@ class GatewayRestart : public ::testing::Test {
     }
   }
 
+  // Calls `tool`, which makes the upstream exit: its error, once the gateway has told its clients
+  // to list again (it restarted the upstream). A failed wait fails the test (checked by the caller
+  // with HasFailure).
+  Result<CallToolResult> crash_and_wait_for_restart(const std::string& tool) {
+    int seen;
+    {
+      std::lock_guard lock(mu);
+      seen = list_changes;
+    }
+    auto crashed = client->call_tool(tool, {});
+    std::unique_lock lock(mu);
+    EXPECT_TRUE(cv.wait_for(lock, 30s, [&] { return list_changes > seen; })) << gateway->err().substr(0, 2000);
+    return crashed;
+  }
+
   std::string pid() {
     auto r = client->call_tool("pid", {});
     EXPECT_TRUE(r) << r.error().message;
@@ -76,20 +91,12 @@ class GatewayRestart : public ::testing::Test {
 TEST_F(GatewayRestart, ACrashedUpstreamFailsItsCallClearlyAndIsStartedAgain) {
   const std::string first = pid();
   ASSERT_FALSE(first.empty());
-  int seen;
-  {
-    std::lock_guard lock(mu);
-    seen = list_changes;
-  }
-  auto crashed = client->call_tool("crash", {});
+  // Restarted: the gateway tells its clients to list again, and calls reach a new process.
+  auto crashed = crash_and_wait_for_restart("crash");
+  ASSERT_FALSE(HasFailure()) << "the upstream was not restarted";
   ASSERT_FALSE(crashed);
   EXPECT_NE(crashed.error().message.find("upstream flaky"), std::string::npos) << crashed.error().message;
   EXPECT_NE(crashed.error().message.find("status 3"), std::string::npos) << crashed.error().message;
-  // Restarted: the gateway tells its clients to list again, and calls reach a new process.
-  {
-    std::unique_lock lock(mu);
-    ASSERT_TRUE(cv.wait_for(lock, 30s, [&] { return list_changes > seen; })) << gateway->err();
-  }
   const std::string second = pid();
   EXPECT_FALSE(second.empty());
   EXPECT_NE(second, first);
@@ -105,19 +112,11 @@ TEST_F(GatewayRestart, ACrashedUpstreamFailsItsCallClearlyAndIsStartedAgain) {
 TEST_F(GatewayRestart, AnUpstreamsLastWordsAreQuotedBoundedAndCannotForgeALogLine) {
   const std::string first = pid();
   ASSERT_FALSE(first.empty());
-  int seen;
-  {
-    std::lock_guard lock(mu);
-    seen = list_changes;
-  }
-  auto crashed = client->call_tool("crash_loud", {});
+  auto crashed = crash_and_wait_for_restart("crash_loud");
+  ASSERT_FALSE(HasFailure()) << "the upstream was not restarted";
   ASSERT_FALSE(crashed);
   EXPECT_NE(crashed.error().message.find("status 3"), std::string::npos) << crashed.error().message.substr(0, 500);
   EXPECT_LT(crashed.error().message.size(), 16u * 1024);
-  {
-    std::unique_lock lock(mu);
-    ASSERT_TRUE(cv.wait_for(lock, 30s, [&] { return list_changes > seen; })) << gateway->err().substr(0, 2000);
-  }
   EXPECT_NE(pid(), first);
   // The restart's log line was written before the new process answered.
   std::istringstream log(gateway->err());

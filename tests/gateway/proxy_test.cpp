@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <future>
 #include <mutex>
 
@@ -13,6 +12,7 @@
 #include "gateway/aggregate.hpp"
 #include "gateway/proxy.hpp"
 #include "gateway/state.hpp"
+#include "support/slow_watch.hpp"
 #include "mcp/transport/memory.hpp"
 
 using namespace mcp;
@@ -154,22 +154,8 @@ TEST(GatewayProxyWatch, AnUpstreamSlowOnOneSubscriptionHoldsUpNoOther) {
   mcp::test::TmpDir dir;
   auto state = open_state(dir.path);
   ASSERT_TRUE(state) << state.error().message;
-  std::mutex mu;
-  std::condition_variable cv;
-  bool slow_entered = false, release = false;
-  auto upstream = std::make_shared<Server>();
-  auto reader = [](const std::string& uri, RequestContext&) { return Result<ReadResourceResult>(text_at(uri, "x")); };
-  upstream->add_resource(Resource{.uri = "mem://slow", .name = "slow"}, reader,
-                         ResourceTree{.watch = [&](const std::string&, bool on) -> Result<void> {
-                           if (!on) return {};
-                           std::unique_lock lock(mu);
-                           slow_entered = true;
-                           cv.notify_all();
-                           cv.wait_for(lock, std::chrono::seconds(20), [&] { return release; });
-                           return {};
-                         }});
-  upstream->add_resource(Resource{.uri = "mem://quick", .name = "quick"}, reader,
-                         ResourceTree{.watch = [](const std::string&, bool) -> Result<void> { return {}; }});
+  mcp::test::SlowWatch watches("mem://slow", "mem://quick");
+  const auto& upstream = watches.server();
   auto [a, b] = make_memory_transport_pair();
   ASSERT_TRUE(upstream->connect(a));
   ClientOptions uo;
@@ -183,19 +169,12 @@ TEST(GatewayProxyWatch, AnUpstreamSlowOnOneSubscriptionHoldsUpNoOther) {
   auto proxy = Proxy::start(upstream_client, state->pins, state->audit, po);
   ASSERT_TRUE(proxy) << proxy.error().message;
   auto slow = std::async(std::launch::async, [&] { return (*proxy)->watch("mem://slow", true); });
-  {
-    std::unique_lock lock(mu);
-    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return slow_entered; }));
-  }
+  ASSERT_TRUE(watches.entered_within(std::chrono::seconds(10)));
   auto quick = (*proxy)->watch("mem://quick", true);
   EXPECT_TRUE(quick) << quick.error().message;
   EXPECT_EQ(slow.wait_for(std::chrono::seconds(0)), std::future_status::timeout)
       << "the slow subscribe had already ended";
-  {
-    std::lock_guard lock(mu);
-    release = true;
-  }
-  cv.notify_all();
+  watches.release();
   auto slowed = slow.get();
   EXPECT_TRUE(slowed) << slowed.error().message;
   upstream_client->close();

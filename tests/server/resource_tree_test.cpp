@@ -16,6 +16,7 @@
 #include "mcp/server/stage.hpp"
 #include "mcp/transport/memory.hpp"
 #include "server/tools.hpp"
+#include "support/slow_watch.hpp"
 
 using namespace mcp;
 using mcp::test::Connected;
@@ -403,43 +404,18 @@ namespace {
 // each subscription is a request of its own (a 2026-07-28 client sends its whole set in one
 // subscriptions/listen, which waits for every watch it names).
 TEST(ResourceWatches, AHookSlowForOneUriHoldsUpNoOther) {
-  std::mutex mu;
-  std::condition_variable cv;
-  bool slow_entered = false, release = false;
-  auto server = std::make_shared<Server>();
-  auto reader = [](const std::string& uri, RequestContext&) -> Result<ReadResourceResult> {
-    ReadResourceResult r;
-    r.contents.push_back(TextResourceContents{.uri = uri, .text = "x"});
-    return r;
-  };
-  server->add_resource(Resource{.uri = "mem:///slow", .name = "slow"}, reader,
-                       ResourceTree{.watch = [&](const std::string&, bool on) -> Result<void> {
-                         if (!on) return {};
-                         std::unique_lock lock(mu);
-                         slow_entered = true;
-                         cv.notify_all();
-                         cv.wait_for(lock, std::chrono::seconds(20), [&] { return release; });
-                         return {};
-                       }});
-  server->add_resource(Resource{.uri = "mem:///quick", .name = "quick"}, reader,
-                       ResourceTree{.watch = [](const std::string&, bool) -> Result<void> { return {}; }});
+  test::SlowWatch watches("mem:///slow", "mem:///quick");
+  const auto& server = watches.server();
   ClientOptions co;
   co.protocol_version = "2025-11-25";
   Connected one(server, co), two(server, co);
   auto slow = std::async(std::launch::async, [&] { return one.client->subscribe("mem:///slow"); });
-  {
-    std::unique_lock lock(mu);
-    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return slow_entered; }));
-  }
+  ASSERT_TRUE(watches.entered_within(std::chrono::seconds(10)));
   auto quick = two.client->subscribe("mem:///quick");
   EXPECT_TRUE(quick) << quick.error().message;
   EXPECT_EQ(slow.wait_for(std::chrono::seconds(0)), std::future_status::timeout)
       << "the slow hook had already returned";
-  {
-    std::lock_guard lock(mu);
-    release = true;
-  }
-  cv.notify_all();
+  watches.release();
   auto slowed = slow.get();
   EXPECT_TRUE(slowed) << slowed.error().message;
 }
