@@ -65,7 +65,9 @@ Result<void> drop_mark(Db& d, const std::string& name) {
 // Opens and locks `path` if no live process holds it, and it is still the file at that path (an
 // opener that replayed and removed it meanwhile leaves nothing to do).
 std::optional<UniqueFd> lock_if_dead(const std::filesystem::path& path) {
-  UniqueFd f(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+  // O_NONBLOCK: a FIFO planted under a journal's name opens at once (and is refused below as not a
+  // regular file) instead of blocking the opener until something writes to it.
+  UniqueFd f(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
   if (f.fd < 0 || ::flock(f.fd, LOCK_EX | LOCK_NB) != 0) return std::nullopt;
   struct stat held{}, named{};
   if (::fstat(f.fd, &held) != 0 || ::stat(path.c_str(), &named) != 0 || held.st_ino != named.st_ino ||

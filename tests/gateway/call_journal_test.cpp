@@ -5,6 +5,7 @@
 // end; a record the chain could not hash is refused before it can stop the others; the writer
 // thread is named.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -12,6 +13,8 @@
 #include <sqlite3.h>
 
 #include <fstream>
+#include <cstring>
+#include <future>
 #include <iterator>
 #include <optional>
 #include <thread>
@@ -247,6 +250,21 @@ TEST_F(CallJournalTest, ALineSplicedFromTwoIsLeftOutByItsCheck) {
   auto c = s.audit->verify();
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_FALSE(c->first_broken) << c->why;
+}
+
+// A FIFO planted under a journal's name (by whoever can write the state folder) is passed over: the
+// folder opens, rather than waiting for something to write to the FIFO.
+TEST_F(CallJournalTest, AFifoUnderAJournalsNameDoesNotHoldUpOpening) {
+  { auto first = open(); }
+  const auto fifo = dir_.path / "audit-journal-1-00112233aabbccdd-1";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  auto opened = std::async(std::launch::async, [&] { return gateway::open_state(dir_.path); });
+  const bool done = opened.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+  if (!done) ::close(::open(fifo.c_str(), O_WRONLY | O_NONBLOCK));  // let a blocked opener go on
+  ASSERT_TRUE(done) << "opening waited on the FIFO";
+  auto s = opened.get();
+  EXPECT_TRUE(s) << s.error().message;
+  EXPECT_TRUE(std::filesystem::exists(fifo)) << "it is not ours to remove";
 }
 
 // A journal left by an earlier version (a gateway killed, then upgraded) is replayed by its own
