@@ -47,8 +47,14 @@ Result<std::shared_ptr<Transport>> open_transport(const UpstreamConfig& c) {
   cp.env = c.env;
   cp.cwd = c.cwd;
   // The upstream's stderr is the gateway's, each line naming the upstream it came from (a field of
-  // its own in JSON logs).
-  cp.on_stderr = [name = c.name](const std::string& line) { log_passthrough(name, line); };
+  // its own in JSON logs). The upstream wrote it: each line is cut to UpstreamLog::kMaxBytes with
+  // its control characters escaped (no terminal escape reaches the gateway's stderr), and a flood
+  // is held to UpstreamLog's rate, the next line written saying how many were dropped.
+  auto budget = std::make_shared<detail::LogBudget>(UpstreamLog::kBurst, UpstreamLog::kPerSecond);
+  cp.on_stderr = [name = c.name, budget](const std::string& line) {
+    if (auto taken = budget->take())
+      log_passthrough(name, peer_text(line, UpstreamLog::kMaxBytes) + detail::dropped_note(*taken));
+  };
   auto t = ChildProcessTransport::spawn(std::move(cp));
   if (!t) return fail(t.error());
   return std::shared_ptr<Transport>(*t);

@@ -27,7 +27,7 @@ int main() {
   server->add_tool(tool("crash"), [](const json::object&, RequestContext&) -> Result<CallToolResult> { std::_Exit(3); });
   // Exits after a long stderr line and one made to pass for the gateway's own log line.
   server->add_tool(tool("crash_loud"), [](const json::object&, RequestContext&) -> Result<CallToolResult> {
-    const std::string loud = std::string(200'000, 'x') + "\n[00:00:00.000] [mcp] [error] FORGED\n";
+    const std::string loud = std::string(200'000, 'x') + "\n[00:00:00.000] [mcp] [error] FORGED \x1b[31mred\n";
     (void)!::write(2, loud.data(), loud.size());
     std::_Exit(3);
   });

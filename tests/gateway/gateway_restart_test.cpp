@@ -107,8 +107,8 @@ TEST_F(GatewayRestart, ACrashedUpstreamFailsItsCallClearlyAndIsStartedAgain) {
 }
 
 // What the upstream wrote on its way out is quoted cut short and escaped: in the failed call's
-// error, the gateway's log and the review page's status. Only its own passed-through lines (each
-// prefixed "[flaky] ") carry its text as written.
+// error, the gateway's log and the review page's status. Its own stderr lines, passed through
+// prefixed "[flaky] ", are cut and escaped too.
 TEST_F(GatewayRestart, AnUpstreamsLastWordsAreQuotedBoundedAndCannotForgeALogLine) {
   const std::string first = pid();
   ASSERT_FALSE(first.empty());
@@ -123,8 +123,12 @@ TEST_F(GatewayRestart, AnUpstreamsLastWordsAreQuotedBoundedAndCannotForgeALogLin
   std::size_t longest = 0, forged = 0, ended = 0;
   std::string forged_lines;
   std::string previous;
+  std::size_t longest_passed = 0;
   for (std::string line; std::getline(log, line); previous = line.substr(0, 300)) {
-    if (line.starts_with("[flaky] ")) continue;  // the child's own stderr, passed through as such
+    if (line.starts_with("[flaky] ")) {  // the child's own stderr, passed through as such
+      longest_passed = std::max(longest_passed, line.size());
+      continue;
+    }
     longest = std::max(longest, line.size());
     if (line.find_first_not_of(' ') != std::string::npos &&
         line.substr(line.find_first_not_of(' ')).starts_with("[00:00:00.000]")) {
@@ -136,6 +140,9 @@ TEST_F(GatewayRestart, AnUpstreamsLastWordsAreQuotedBoundedAndCannotForgeALogLin
   EXPECT_EQ(ended, 1u) << gateway->err().substr(0, 2000);
   EXPECT_EQ(forged, 0u) << "a line the upstream wrote passed for the gateway's own:\n" << forged_lines;
   EXPECT_LT(longest, 4096u) << "the gateway's own log lines quote the upstream cut short";
+  EXPECT_GT(longest_passed, 0u) << "the upstream's stderr is passed through";
+  EXPECT_LT(longest_passed, 8192u) << "a passed-through line is cut";
+  EXPECT_EQ(gateway->err().find('\x1b'), std::string::npos) << "a terminal escape reached the gateway's stderr";
 }
 
 TEST_F(GatewayRestart, AHungUpstreamTimesOutAndOtherCallsGoOn) {
