@@ -43,6 +43,9 @@ inline constexpr int kUnsupportedProtocolVersion = -32022;      // data.supporte
 
 // How much of a string a peer chose we ever echo back or log (see peer_text).
 inline constexpr std::size_t kMaxEchoedBytes = 256;
+// How much of an error that may quote a peer at length (how a connection ended, with a child's
+// last stderr lines) is logged or shown: more than a name, still a few lines.
+inline constexpr std::size_t kMaxQuotedReasonBytes = 1024;
 
 // A string a peer sent, made safe to quote in an error message, a log line or a terminal: at most
 // `max` bytes of it (cut on a UTF-8 character boundary and followed by "...(N bytes)"), with

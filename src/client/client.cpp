@@ -111,7 +111,8 @@ void Client::Impl::handle_notification(const jsonrpc::Notification& n) {
 }
 
 void Client::Impl::handle_closed(const std::optional<Error>& reason) {
-  if (reason) MCP_LOG_WARN("client: connection closed: {}", peer_text(reason->message, 1024));  // it may quote the peer
+  // The reason may quote the peer (a child's last stderr lines, a server's error text).
+  if (reason) MCP_LOG_WARN("client: connection closed: {}", peer_text(reason->message, kMaxQuotedReasonBytes));
   if (opts.on_closed) opts.on_closed(reason);
 }
 

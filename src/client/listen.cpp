@@ -72,7 +72,7 @@ Result<void> Client::Impl::relisten() {
   };
   session->request_async(method::kSubscriptionsListen, params, std::move(ro), [this, next, mine, id](Result<json::value> r) {
     if (!r && !next.cancelled())
-      MCP_LOG_WARN("client: subscriptions/listen ended: {}", peer_text(r.error().message, 1024));
+      MCP_LOG_WARN("client: subscriptions/listen ended: {}", peer_text(r.error().message, kMaxQuotedReasonBytes));
     std::lock_guard lock(mu);
     if (id->load() >= 0) listen_ended(id->load());
     // The current listen refused or ended: nothing will acknowledge it, so nobody waits for it.
@@ -150,7 +150,8 @@ Result<void> Client::Impl::change_subscription(const std::string& uri, bool on) 
     subscriptions.erase(uri);
   }
   if (auto back = relisten(); !back)
-    MCP_LOG_WARN("client: subscriptions/listen not restored: {}", peer_text(back.error().message, 1024));
+    MCP_LOG_WARN("client: subscriptions/listen not restored: {}",
+                 peer_text(back.error().message, kMaxQuotedReasonBytes));
   return fail(std::move(listening_now.error()));
 }
 

@@ -103,7 +103,8 @@ Result<InitializeResult> Client::Impl::start_stateless(const std::string& versio
   if (!accepted) return fail(end_session(accepted.error()));
   // Change notifications only at connect: a server that refuses them still serves requests.
   if (auto listened = relisten(); !listened)
-    MCP_LOG_WARN("client: the server refused subscriptions/listen: {}", peer_text(listened.error().message, 1024));
+    MCP_LOG_WARN("client: the server refused subscriptions/listen: {}",
+                 peer_text(listened.error().message, kMaxQuotedReasonBytes));
   return result;
 }
 
@@ -230,7 +231,7 @@ void Client::Impl::filter_tools(json::value& result, bool first_page) {
       auto params = schema && schema->is_object() ? header_params(schema->get_object()) : Result<std::vector<HeaderParam>>{};
       if (!params) {
         // streamable-http.mdx: a client MUST drop the tool, and SHOULD say which and why.
-        static detail::LogBudget budget(20, 1);  // one per tool, and a server lists as many as it likes
+        static detail::LogBudget budget;  // one per tool, and a server lists as many as it likes
         MCP_LOG_WARN_WITHIN(budget, "client: tool {} dropped from tools/list: {}", peer_text(tool_name),
                             params.error().message);
         continue;

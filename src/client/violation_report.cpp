@@ -22,7 +22,7 @@ Result<void> report_violations(const ViolationSink& sink, std::vector<SignatureV
   Error e{sink.error_code, std::string(sink.what) + ": " + found.front().describe(),
           json::object{{"violations", std::move(all)}}};
   if (found.size() > 1) e.message += " (and " + std::to_string(found.size() - 1) + " more)";
-  MCP_LOG_ERROR("client: {}; ending the session (strict mode)", peer_text(e.message, 1024));
+  MCP_LOG_ERROR("client: {}; ending the session (strict mode)", peer_text(e.message, kMaxQuotedReasonBytes));
   std::lock_guard lock(sink.mu);
   if (!sink.fatal) sink.fatal = e;
   return fail(std::move(e));

@@ -68,7 +68,7 @@ class Aggregate final : public ProxyObserver, public std::enable_shared_from_thi
   std::map<ListKind, std::map<std::string, Origin>> origins_;  // served key -> origin
   std::vector<std::weak_ptr<Proxy>> members_;                  // every proxy added, for the signature
   std::string signature_json_;                                 // the one served, serialized
-  detail::LogBudget warnings_{20, 1};  // one per item served twice or not at all: upstreams decide how many
+  detail::LogBudget warnings_;  // one per item served twice or not at all: upstreams decide how many
   // Serves the union of the members' signatures (under mu_).
   void vouch_locked();
 };

@@ -84,7 +84,7 @@ bool serve_vouched(Server& server, ServerSignature signature, const SignatureSer
   if (serialized == served_json) return false;
   if (auto ok = server.set_signature(std::move(signature), serving); !ok) {
     MCP_LOG_ERROR("gateway {}: cannot serve the signature it vouches for ({}); serving an empty one", who,
-                  peer_text(ok.error().message, 1024));
+                  peer_text(ok.error().message, kMaxQuotedReasonBytes));
     (void)server.set_signature(ServerSignature{}, serving);
     serialized = json::serialize(to_json(ServerSignature{}));
   }

@@ -228,7 +228,7 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   bool refresh_wanted_ = false;
   // Warnings about what the upstream lists (a key listed twice, a template not served): one per
   // item, and a hostile upstream may re-list thousands every second.
-  detail::LogBudget list_warnings_{20, 1};
+  detail::LogBudget list_warnings_;
   std::jthread refresher_;  // last
 };
 

@@ -25,10 +25,6 @@ constexpr std::size_t kMaxPages = 100;
 // what it mirrors (the items, their pins, the Server's registry, /mcp's), so a list is bounded in
 // bytes, not only in pages (8 MiB: 10,000 tools of ~800 bytes each).
 constexpr std::size_t kMaxListBytes = 8 << 20;
-// How much of why an upstream's connection ended, or why it could not start, is logged and shown
-// on the review page: the upstream wrote it (a stdio child's last stderr lines, an initialize
-// error's message), so it is cut and escaped like any peer's text (peer_text).
-constexpr std::size_t kMaxWhyBytes = 1024;
 // Distinct violations of its signature or manifest recorded per connection to an upstream.
 constexpr std::size_t kMaxRecordedViolations = 1000;
 
@@ -86,7 +82,7 @@ Result<std::shared_ptr<Client>> Upstream::connect(std::uint64_t generation) {
     std::lock_guard lock(shared->mutex);
     if (shared->generation != generation || shared->closing) return;
     shared->down = true;
-    shared->why = reason ? peer_text(reason->message, kMaxWhyBytes) : "the connection closed";
+    shared->why = reason ? peer_text(reason->message, kMaxQuotedReasonBytes) : "the connection closed";
     shared->cv.notify_all();
   };
   co.max_pages = kMaxPages;
@@ -265,12 +261,13 @@ void Upstream::restart_loop(std::stop_token stop) {
     lock.unlock();
     auto client = connect(generation);
     if (!client) {
-      MCP_LOG_ERROR("gateway {}: restart failed: {}", config_.name, peer_text(client.error().message, kMaxWhyBytes));
+      MCP_LOG_ERROR("gateway {}: restart failed: {}", config_.name,
+                    peer_text(client.error().message, kMaxQuotedReasonBytes));
       backoff = std::min(backoff * 2, kMaxBackoff);
       lock.lock();
       if (shared_->generation == generation) {
         shared_->down = true;
-        shared_->why = peer_text(client.error().message, kMaxWhyBytes);
+        shared_->why = peer_text(client.error().message, kMaxQuotedReasonBytes);
       }
       continue;
     }

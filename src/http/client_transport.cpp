@@ -472,7 +472,8 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
           if (!r) {
             if (r.error().code == 405) return;  // the server offers no standalone stream
             if (r.error().code == 404 || ++failures >= self->opts_.max_reconnect_attempts) {
-              MCP_LOG_WARN("http client: standalone GET stream given up: {}", peer_text(r.error().message, 1024));
+              MCP_LOG_WARN("http client: standalone GET stream given up: {}",
+                           peer_text(r.error().message, kMaxQuotedReasonBytes));
               return;
             }
           } else {

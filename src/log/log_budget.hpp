@@ -18,6 +18,9 @@ namespace mcp::detail {
 class LogBudget {
  public:
   LogBudget(double burst, double per_second) : burst_(burst), per_second_(per_second), tokens_(burst) {}
+  // The budget of a warning written once per item a peer lists (it chooses how many, and how
+  // often it lists them again): 20 at once, then one a second.
+  LogBudget() : LogBudget(20, 1) {}
 
   // Whether a line may be written now: the number of lines dropped since the last one written,
   // or nothing when this one is dropped too.

@@ -88,7 +88,7 @@ void Server::Impl::add_tool(ToolEntry entry) {
     // Clients over Streamable HTTP must drop such a tool (server/tools.mdx, x-mcp-header): say why
     // where its author will look, and check no header for it.
     // Within a budget: a gateway adds each tool an upstream lists, and may be sent thousands.
-    static detail::LogBudget budget(20, 1);
+    static detail::LogBudget budget;
     MCP_LOG_ERROR_WITHIN(budget, "server: tool {}: {}; clients over Streamable HTTP will not list it",
                          peer_text(entry.tool.name), params.error().message);
   }

@@ -10,7 +10,7 @@ using namespace std::chrono_literals;
 namespace {
 
 TEST(LogBudget, ABurstThenTheRateAndWhatWasDroppedIsCounted) {
-  LogBudget budget(20, 1);
+  LogBudget budget;  // the per-item default: 20 at once, then one a second
   const auto t0 = std::chrono::steady_clock::now();
   int written = 0;
   for (int i = 0; i < 10'000; ++i) written += budget.take(t0).has_value();
