@@ -117,8 +117,17 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   Bridge& bridge() { return bridge_; }
   // Subscriptions, forwarded: the first watcher of `uri` (a session of our Server or of the
   // aggregate's subscribing to it) subscribes at the upstream, the last one gone unsubscribes.
-  // Blocking (a request to the upstream): from a worker. Errors: the upstream refused it.
+  // Blocking (a request to the upstream): from a worker. Errors: the upstream refused it, or too
+  // many subscribes already wait on this upstream (or on all of them): see kMaxSubscribesWaiting.
   [[nodiscard]] Result<void> watch(const std::string& uri, bool on);
+  // A subscribe waits on a pool thread until its upstream answers or the request times out, and a
+  // second one of the same URI waits for the first: an upstream that never answers would take the
+  // shared pool's threads one subscribe at a time, and with them every blocking handler of every
+  // session. So at most this many wait per upstream, and kMaxSubscribesWaitingAll across the
+  // gateway; past either a subscribe is refused at once, saying why. Unsubscribes go out one at a
+  // time from one job per proxy, so a silent upstream holds one more thread for them.
+  static constexpr int kMaxSubscribesWaiting = 8;
+  static constexpr int kMaxSubscribesWaitingAll = 32;
   // The upstream's notifications/resources/updated: to our subscribed sessions and the observer,
   // for a URI watched through this proxy (any other is dropped).
   void resource_updated(const std::string& uri);
@@ -214,6 +223,12 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   std::weak_ptr<ProxyObserver> observer_;  // set under refresh_mu_ and observer_mu_; read under either
   std::mutex watch_mu_;                    // never held across a request to the upstream
   std::map<std::string, int> watched_;  // URI -> how many of our servers watch it (watch_mu_)
+  std::atomic<int> subscribes_waiting_{0};  // in watch(uri, true) now (kMaxSubscribesWaiting)
+  // The URIs whose last watcher went, to unsubscribe from, and whether a job is sending those
+  // unsubscribes (watch_mu_): one at a time, whatever the upstream's pace.
+  std::set<std::string> unsubscribes_;
+  bool unsubscribing_ = false;
+  void unsubscribe_later(const std::string& uri);
   // One lock per URI, held across that URI's subscribe or unsubscribe at the upstream: one URI's
   // requests go out one at a time (a subscribe and the last watcher's unsubscribe must not cross),
   // and an upstream slow to answer for one URI holds up no other.

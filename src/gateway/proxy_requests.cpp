@@ -2,7 +2,10 @@
 // rounds of their client's input (bridge.hpp), completion, subscriptions, and the audit record
 // each answer goes through. proxy.cpp keeps what the proxy mirrors: lists, pins and signatures.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <optional>
+#include <utility>
 
 #include "gateway/call_record.hpp"
 #include "gateway/proxy.hpp"
@@ -333,6 +336,44 @@ Result<R> Proxy::record(std::string_view method, const std::string& item, const 
   return r;
 }
 
+namespace {
+
+// Subscribes waiting on any upstream, across the gateway's proxies (Proxy::kMaxSubscribesWaitingAll).
+std::atomic<int> subscribes_waiting_all{0};
+
+// One subscribe counted as waiting, against a proxy's limit and the gateway's, while it lives.
+class WaitingSubscribe {
+ public:
+  explicit WaitingSubscribe(std::atomic<int>& mine)
+      : mine_(mine),
+        over_mine_(mine_.fetch_add(1) >= Proxy::kMaxSubscribesWaiting),
+        over_all_(subscribes_waiting_all.fetch_add(1) >= Proxy::kMaxSubscribesWaitingAll) {}
+  ~WaitingSubscribe() {
+    mine_.fetch_sub(1);
+    subscribes_waiting_all.fetch_sub(1);
+  }
+  WaitingSubscribe(const WaitingSubscribe&) = delete;
+  WaitingSubscribe& operator=(const WaitingSubscribe&) = delete;
+  // Why this one may not wait, if it may not.
+  std::optional<std::string> refused(const std::string& upstream) const {
+    if (over_mine_) {
+      return std::to_string(Proxy::kMaxSubscribesWaiting) + " subscriptions already wait for upstream " + upstream +
+             " to answer: subscribe again once it does";
+    }
+    if (over_all_) {
+      return std::to_string(Proxy::kMaxSubscribesWaitingAll) +
+             " subscriptions already wait for upstreams of this gateway to answer: subscribe again once they do";
+    }
+    return std::nullopt;
+  }
+
+ private:
+  std::atomic<int>& mine_;
+  const bool over_mine_, over_all_;
+};
+
+}  // namespace
+
 Result<void> Proxy::watch(const std::string& uri, bool on) {
   if (!on) {
     {
@@ -345,23 +386,12 @@ Result<void> Proxy::watch(const std::string& uri, bool on) {
     }
     // The last watcher may go as a session is torn down, on a thread that must not wait on the
     // upstream: the unsubscribe goes out from the pool, unless the URI is watched again by then.
-    auto job = [weak = weak_from_this(), uri] {
-      auto self = weak.lock();
-      if (!self) return;
-      auto held = self->uri_locks_.of(uri);
-      std::lock_guard one(*held);
-      {
-        std::lock_guard lock(self->watch_mu_);
-        if (self->watched_.contains(uri)) return;
-      }
-      if (auto r = self->upstream()->unsubscribe(uri); !r) {
-        MCP_LOG_WARN("gateway {}: unsubscribing from {} failed: {}", self->options_.name, peer_text(uri),
-                     peer_text(r.error().message));
-      }
-    };
-    if (!ThreadPool::shared()->post(job)) MCP_LOG_WARN("gateway {}: no thread to unsubscribe from {}", options_.name, peer_text(uri));
+    unsubscribe_later(uri);
     return {};
   }
+  // Counted before the URI's lock: waiting for another subscribe of the URI holds a thread too.
+  const WaitingSubscribe waiting(subscribes_waiting_);
+  if (auto why = waiting.refused(options_.name)) return fail(Error::internal(std::move(*why)));
   // Held across the upstream's answer, so two subscribes of one URI cannot both go out: a second
   // watcher waits here, then finds the URI watched.
   auto held = uri_locks_.of(uri);
@@ -383,6 +413,42 @@ Result<void> Proxy::watch(const std::string& uri, bool on) {
                       {}});
   }
   return {};
+}
+
+void Proxy::unsubscribe_later(const std::string& uri) {
+  {
+    std::lock_guard lock(watch_mu_);
+    unsubscribes_.insert(uri);
+    if (std::exchange(unsubscribing_, true)) return;  // the running job takes it
+  }
+  auto job = [weak = weak_from_this()] {
+    for (;;) {
+      auto self = weak.lock();
+      if (!self) return;
+      std::string next;
+      {
+        std::lock_guard lock(self->watch_mu_);
+        if (self->unsubscribes_.empty()) return void(self->unsubscribing_ = false);
+        next = std::move(self->unsubscribes_.extract(self->unsubscribes_.begin()).value());
+      }
+      auto held = self->uri_locks_.of(next);
+      std::lock_guard one(*held);
+      {
+        std::lock_guard lock(self->watch_mu_);
+        if (self->watched_.contains(next)) continue;  // watched again meanwhile
+      }
+      if (auto r = self->upstream()->unsubscribe(next); !r) {
+        MCP_LOG_WARN("gateway {}: unsubscribing from {} failed: {}", self->options_.name, peer_text(next),
+                     peer_text(r.error().message));
+      }
+    }
+  };
+  if (!ThreadPool::shared()->post(job)) {
+    std::lock_guard lock(watch_mu_);
+    MCP_LOG_WARN("gateway {}: no thread to unsubscribe from {} URIs", options_.name, unsubscribes_.size());
+    unsubscribes_.clear();
+    unsubscribing_ = false;
+  }
 }
 
 void Proxy::resource_updated(const std::string& uri) {
