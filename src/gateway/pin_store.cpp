@@ -88,23 +88,61 @@ Result<std::unique_ptr<PinStore>> PinStore::open(std::shared_ptr<Db> db, std::sh
 
 void PinStore::changed() { changes_->bump(); }
 
+Result<PinStore::Usage> PinStore::usage_of(Db& d, const std::string& server) {
+  {
+    std::lock_guard lock(usage_mu_);
+    if (auto it = usage_.find(server); it != usage_.end()) return it->second;
+  }
+  // Bytes, not characters (SQLite's length() of TEXT counts characters).
+  auto s = d.prepare(
+      "SELECT count(*), coalesce(sum(length(CAST(seen_definition AS BLOB)) + "
+      "coalesce(length(CAST(approved_definition AS BLOB)), 0)), 0) FROM pins WHERE server = ?");
+  if (!s) return fail(s.error());
+  s->bind(1, server);
+  Usage u;
+  if (auto ok = s->each_row([&](const Stmt& row) { u = Usage{row.integer(0), row.integer(1)}; }); !ok)
+    return fail(ok.error());
+  std::lock_guard lock(usage_mu_);
+  return usage_.try_emplace(server, u).first->second;
+}
+
+void PinStore::used(const std::string& server, Usage more) {
+  std::lock_guard lock(usage_mu_);
+  if (auto it = usage_.find(server); it != usage_.end()) {
+    it->second.pins += more.pins;
+    it->second.bytes += more.bytes;
+  }
+}
+
 Result<PinState> PinStore::observe(const std::string& server, ListKind kind, const std::string& key,
-                                   const json::object& definition, NewItems policy) {
+                                   const json::object& definition, NewItems policy, bool* full) {
   auto canonical = trust::canonicalize(definition);
   if (!canonical) return fail(canonical.error());
   const std::string hash = trust::sha256_tag(*canonical);
+  static const std::string not_kept(kNotKept);
   PinState verdict = PinState::quarantined;
   bool wrote = false;
+  Usage more;  // what this observation adds to the server's usage, once committed
   auto ok = db_->transaction([&](Db& d) -> Result<void> {
     auto found = select_pins(d, "WHERE server = ? AND kind = ? AND key = ?", {server, kind_name(kind), key});
     if (!found) return fail(found.error());
+    auto use = usage_of(d, server);
+    if (!use) return fail(use.error());
+    const auto size = [](const std::string& t) { return static_cast<std::int64_t>(t.size()); };
     Pin p;
     std::optional<std::string> record;  // the audit kind, if this changes anything
     if (found->empty()) {
-      p = Pin{server, kind, key, std::nullopt, std::nullopt, hash, *canonical, PinState::quarantined, ""};
+      if (use->pins >= kMaxPinsPerServer) {
+        if (full) *full = true;
+        return {};  // not pinned: quarantined, and nothing written
+      }
+      const std::int64_t copies = policy == NewItems::allow ? 2 : 1;
+      const std::string& kept = use->bytes + copies * size(*canonical) > kMaxPinBytesPerServer ? not_kept : *canonical;
+      more = Usage{1, copies * size(kept)};
+      p = Pin{server, kind, key, std::nullopt, std::nullopt, hash, kept, PinState::quarantined, ""};
       if (policy == NewItems::allow) {
         p.approved_hash = hash;
-        p.approved_definition = *canonical;
+        p.approved_definition = kept;
         p.state = PinState::approved;
         record = "pin";
       } else {
@@ -114,8 +152,13 @@ Result<PinState> PinStore::observe(const std::string& server, ListKind kind, con
       p = std::move(found->front());
       const PinState before = p.state;
       const bool changed = p.seen_hash != hash;
+      if (changed) {
+        const std::int64_t grows = size(*canonical) - size(p.seen_definition);
+        const std::string& kept = grows > 0 && use->bytes + grows > kMaxPinBytesPerServer ? not_kept : *canonical;
+        more.bytes = size(kept) - size(p.seen_definition);
+        p.seen_definition = kept;
+      }
       p.seen_hash = hash;
-      p.seen_definition = *canonical;
       if (p.state != PinState::rejected) p.state = p.approved_hash == hash ? PinState::approved : PinState::quarantined;
       if (p.state != before) record = p.state == PinState::approved ? "restore" : "quarantine";
       else if (changed) record = "change";  // still blocked, now with another definition
@@ -132,6 +175,7 @@ Result<PinState> PinStore::observe(const std::string& server, ListKind kind, con
   });
   if (wrote) changed();  // committed, or rolled back: either way no cache keeps what it read before
   if (!ok) return fail(ok.error());
+  if (wrote) used(server, more);
   return verdict;
 }
 
@@ -239,6 +283,7 @@ Result<PinStore::Page> PinStore::page(std::size_t max_changes, std::size_t max_l
 Result<Pin> PinStore::decide(const std::string& server, const std::string& key, std::optional<ListKind> kind,
                              const std::string& who, bool approve, const std::optional<std::string>& expected) {
   Pin decided;
+  Usage more;
   auto ok = db_->transaction([&](Db& d) -> Result<void> {
     auto found = kind ? select_pins(d, "WHERE server = ? AND kind = ? AND key = ?", {server, kind_name(*kind), key})
                       : select_pins(d, "WHERE server = ? AND key = ?", {server, key});
@@ -260,6 +305,8 @@ Result<Pin> PinStore::decide(const std::string& server, const std::string& key, 
                                         decided.seen_hash + "): review it again"));
     }
     if (approve) {
+      more.bytes = static_cast<std::int64_t>(decided.seen_definition.size()) -
+                   static_cast<std::int64_t>(decided.approved_definition ? decided.approved_definition->size() : 0);
       decided.approved_hash = decided.seen_hash;
       decided.approved_definition = decided.seen_definition;
       decided.state = PinState::approved;
@@ -275,6 +322,7 @@ Result<Pin> PinStore::decide(const std::string& server, const std::string& key, 
   });
   changed();
   if (!ok) return fail(ok.error());
+  used(server, more);
   return decided;
 }
 

@@ -10,10 +10,12 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -45,9 +47,20 @@ class PinStore {
   static Result<std::unique_ptr<PinStore>> open(std::shared_ptr<Db> db, std::shared_ptr<AuditLog> audit);
 
   // The upstream `server` offers item `key` of `kind` with `definition` now: pins or compares it,
-  // and says whether clients may see and use it.
+  // and says whether clients may see and use it. Past kMaxPinsPerServer, an item never seen is not
+  // pinned: it is quarantined (hidden, refused) without a record, and `*full` (if given) is set.
   [[nodiscard]] Result<PinState> observe(const std::string& server, ListKind kind, const std::string& key,
-                                         const json::object& definition, NewItems policy);
+                                         const json::object& definition, NewItems policy, bool* full = nullptr);
+  // What one upstream may make the state folder keep: an upstream that renames its items on every
+  // list, or grows their definitions, would otherwise fill the disk. At most kMaxPinsPerServer pins
+  // (past it, observe() pins nothing new), and kMaxPinBytesPerServer bytes of their definitions,
+  // seen and approved (past it, a definition is kept as kNotKept: its hash is pinned, compared and
+  // approved as ever, the text only is not shown). Counted by this process, loaded once per
+  // upstream; approvals by another process (the CLI) are not counted until the next start.
+  static constexpr std::int64_t kMaxPinsPerServer = 50'000;
+  static constexpr std::int64_t kMaxPinBytesPerServer = std::int64_t{64} << 20;
+  static constexpr std::string_view kNotKept =
+      R"({"notKept":"this upstream's pinned definitions reached the gateway's limit: only its hash is kept"})";
   // The item's state now (none: never seen).
   [[nodiscard]] Result<std::optional<PinState>> state(const std::string& server, ListKind kind, const std::string& key) const;
   [[nodiscard]] Result<std::vector<Pin>> pins(const std::optional<std::string>& server = std::nullopt) const;
@@ -78,6 +91,17 @@ class PinStore {
                      const std::string& who, bool approve, const std::optional<std::string>& expected);
   // After a committed change: every process's cache of states is stale.
   void changed();
+  // How much of the limits one upstream's pins use (usage_mu_; loaded by usage_of, under the
+  // transaction that then changes it).
+  struct Usage {
+    std::int64_t pins = 0;
+    std::int64_t bytes = 0;
+  };
+  Result<Usage> usage_of(Db& d, const std::string& server);
+  // Adds to a loaded usage what a committed change added.
+  void used(const std::string& server, Usage more);
+  std::mutex usage_mu_;
+  std::unordered_map<std::string, Usage> usage_;
   std::shared_ptr<Db> db_;
   std::shared_ptr<AuditLog> audit_;
   // Pin changes committed in any process using the folder (shared_counter.hpp).

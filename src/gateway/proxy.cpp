@@ -247,8 +247,14 @@ Result<bool> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
   serialized.reserve(listed->size());
   for (const auto& item : *listed) {
     const json::value& definition = definitions.emplace_back(to_json(item));
-    auto state = pins_->observe(options_.name, kind, key_of(item), definition.as_object(), options_.new_items);
+    bool full = false;
+    auto state = pins_->observe(options_.name, kind, key_of(item), definition.as_object(), options_.new_items, &full);
     if (!state) return fail(state.error());
+    if (full) {
+      MCP_LOG_WARN_WITHIN(list_warnings_,
+                          "gateway {}: not serving the new {} '{}': the upstream already has {} pins, the most kept",
+                          options_.name, item_noun(kind), peer_text(key_of(item)), PinStore::kMaxPinsPerServer);
+    }
     states[key_of(item)] = *state;
     serialized.push_back(json::serialize(definition));
     if (*state == PinState::approved) {

@@ -1,0 +1,132 @@
+// What one upstream can make the state folder keep (pin_store.hpp, kMaxPinsPerServer and
+// kMaxPinBytesPerServer): an upstream that renames its items on every list, or grows their
+// definitions, fills the pins table to its limits and no further, and other upstreams are not
+// held back by it. The table is filled by SQL first (as the gateway would have after hours of
+// such lists), then the store is opened and flooded as the gateway's refreshes would.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <string>
+
+#include "mcp/trust/jcs.hpp"
+#include "mcp/trust/sha256.hpp"
+#include "state_folder.hpp"
+
+using namespace mcp;
+using namespace mcp::gateway;
+
+namespace {
+
+using mcp::test::write_file_tool;
+
+class PinLimits : public mcp::test::StateFolderTest {
+ protected:
+  // `rows` pins of `server`, approved, each with a seen and an approved definition of `bytes`.
+  void fill(const std::string& server, int rows, std::size_t bytes) {
+    { auto made = open(); }  // the tables
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open((dir_.path / "gateway.db").c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_stmt* s = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(
+                  db,
+                  "INSERT INTO pins (server, kind, key, approved_hash, approved_definition, seen_hash,"
+                  " seen_definition, state, updated) VALUES (?, 'tools', ?, 'h', ?, 'h', ?, 'approved', 'now')",
+                  -1, &s, nullptr),
+              SQLITE_OK);
+    const std::string definition(bytes, 'd');
+    for (int i = 0; i < rows; ++i) {
+      const std::string key = "renamed_" + std::to_string(i);
+      sqlite3_bind_text(s, 1, server.c_str(), -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text(s, 2, key.c_str(), -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text(s, 3, definition.c_str(), static_cast<int>(definition.size()), SQLITE_STATIC);
+      sqlite3_bind_text(s, 4, definition.c_str(), static_cast<int>(definition.size()), SQLITE_STATIC);
+      ASSERT_EQ(sqlite3_step(s), SQLITE_DONE);
+      sqlite3_reset(s);
+    }
+    sqlite3_finalize(s);
+    ASSERT_EQ(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+  }
+  std::int64_t pins_of(const State& s, const std::string& server) {
+    auto all = s.pins->pins(server);
+    EXPECT_TRUE(all) << all.error().message;
+    return all ? static_cast<std::int64_t>(all->size()) : -1;
+  }
+  static json::object tool(const std::string& name, std::size_t description_bytes = 10) {
+    return json::object{{"name", name},
+                        {"description", std::string(description_bytes, 'x')},
+                        {"inputSchema", json::object{{"type", "object"}}}};
+  }
+};
+
+// Before the limit, every new name an upstream listed was a pin (with its definition) and an audit
+// record, for as long as it ran.
+TEST_F(PinLimits, NewNamesPastTheCountAreNotPinnedAndHidden) {
+  fill("renamer", static_cast<int>(PinStore::kMaxPinsPerServer), 8);
+  auto s = open();
+  constexpr int kFlood = 300;
+  for (int i = 0; i < kFlood; ++i) {
+    bool full = false;
+    auto r = s.pins->observe("renamer", ListKind::tools, "new_" + std::to_string(i), tool("new_" + std::to_string(i)),
+                             NewItems::allow, &full);
+    ASSERT_TRUE(r) << r.error().message;
+    ASSERT_EQ(*r, PinState::quarantined) << "a name past the limit was served";
+    ASSERT_TRUE(full) << "a name past the limit was not said to be so";
+  }
+  EXPECT_EQ(pins_of(s, "renamer"), PinStore::kMaxPinsPerServer);
+  auto never = s.pins->state("renamer", ListKind::tools, "new_0");
+  ASSERT_TRUE(never);
+  EXPECT_EQ(*never, std::nullopt) << "a name past the limit was recorded";
+  // What it had pinned is still compared, and another upstream is not held back.
+  bool full = false;
+  auto old = s.pins->observe("renamer", ListKind::tools, "renamed_0", tool("renamed_0"), NewItems::allow, &full);
+  ASSERT_TRUE(old) << old.error().message;
+  EXPECT_EQ(*old, PinState::quarantined) << "a changed pinned item was let through";
+  EXPECT_FALSE(full);
+  auto other =
+      s.pins->observe("other", ListKind::tools, "write_file", write_file_tool("Write"), NewItems::allow, &full);
+  ASSERT_TRUE(other) << other.error().message;
+  EXPECT_EQ(*other, PinState::approved);
+  EXPECT_FALSE(full);
+}
+
+// Past the bytes, a definition is kept as its hash only: still pinned, compared and approved.
+TEST_F(PinLimits, DefinitionsPastTheBytesAreKeptAsTheirHashOnly) {
+  constexpr std::size_t kBytes = 1 << 20;
+  fill("grower", static_cast<int>(PinStore::kMaxPinBytesPerServer / (2 * kBytes)), kBytes);
+  auto s = open();
+  const auto big = tool("big", 100'000);
+  auto r = s.pins->observe("grower", ListKind::tools, "big", big, NewItems::allow);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(*r, PinState::approved);
+  auto listed = s.pins->pins("grower");
+  ASSERT_TRUE(listed);
+  const Pin* pin = nullptr;
+  for (const auto& p : *listed) pin = p.key == "big" ? &p : pin;
+  ASSERT_NE(pin, nullptr);
+  EXPECT_EQ(pin->seen_definition, PinStore::kNotKept);
+  EXPECT_EQ(pin->approved_definition.value_or(""), PinStore::kNotKept);
+  EXPECT_EQ(pin->seen_hash, trust::sha256_tag(*trust::canonicalize(big))) << "the hash is not the definition's";
+  // Compared by its hash as ever: the same definition is served, a changed one quarantined until
+  // approved, then served.
+  EXPECT_EQ(*s.pins->observe("grower", ListKind::tools, "big", big, NewItems::allow), PinState::approved);
+  const auto changed = tool("big", 100'001);
+  EXPECT_EQ(*s.pins->observe("grower", ListKind::tools, "big", changed, NewItems::allow), PinState::quarantined);
+  ASSERT_TRUE(s.pins->approve("grower", "big", ListKind::tools, "test"));
+  EXPECT_EQ(*s.pins->observe("grower", ListKind::tools, "big", changed, NewItems::allow), PinState::approved);
+  // Flooded with growing definitions of the items it has, the table stays within its bytes.
+  for (int i = 0; i < 40; ++i) {
+    auto grown = s.pins->observe("grower", ListKind::tools, "renamed_" + std::to_string(i), tool("renamed", kBytes),
+                                 NewItems::allow);
+    ASSERT_TRUE(grown) << grown.error().message;
+  }
+  auto after = s.pins->pins("grower");
+  ASSERT_TRUE(after);
+  std::int64_t bytes = 0;
+  for (const auto& p : *after)
+    bytes += static_cast<std::int64_t>(p.seen_definition.size() + p.approved_definition.value_or("").size());
+  EXPECT_LE(bytes, PinStore::kMaxPinBytesPerServer + 4096) << "the definitions kept grew past the limit";
+}
+
+}  // namespace
