@@ -106,6 +106,13 @@ Result<PinStore::Usage> PinStore::usage_of(Db& d, const std::string& server) {
   return usage_.try_emplace(server, u).first->second;
 }
 
+bool PinStore::change_allowed(const std::string& server) {
+  std::lock_guard lock(usage_mu_);
+  auto& budget = changes_budget_[server];
+  if (!budget) budget = std::make_unique<detail::LogBudget>(kChangesBurst, kChangesPerSecond);
+  return budget->take().has_value();
+}
+
 void PinStore::used(const std::string& server, Usage more) {
   std::lock_guard lock(usage_mu_);
   if (auto it = usage_.find(server); it != usage_.end()) {
@@ -115,7 +122,7 @@ void PinStore::used(const std::string& server, Usage more) {
 }
 
 Result<PinState> PinStore::observe(const std::string& server, ListKind kind, const std::string& key,
-                                   const json::object& definition, NewItems policy, bool* full) {
+                                   const json::object& definition, NewItems policy, Limited* limited) {
   auto canonical = trust::canonicalize(definition);
   if (!canonical) return fail(canonical.error());
   const std::string hash = trust::sha256_tag(*canonical);
@@ -133,7 +140,7 @@ Result<PinState> PinStore::observe(const std::string& server, ListKind kind, con
     std::optional<std::string> record;  // the audit kind, if this changes anything
     if (found->empty()) {
       if (use->pins >= kMaxPinsPerServer) {
-        if (full) *full = true;
+        if (limited) *limited = Limited::pins;
         return {};  // not pinned: quarantined, and nothing written
       }
       const std::int64_t copies = policy == NewItems::allow ? 2 : 1;
@@ -163,8 +170,15 @@ Result<PinState> PinStore::observe(const std::string& server, ListKind kind, con
       if (p.state != before) record = p.state == PinState::approved ? "restore" : "quarantine";
       else if (changed) record = "change";  // still blocked, now with another definition
     }
+    if (!record) {
+      verdict = p.state;
+      return {};
+    }
+    if (!found->empty() && !change_allowed(server)) {
+      if (limited) *limited = Limited::changes;
+      return {};  // hidden, and nothing written: verdict stays quarantined
+    }
     verdict = p.state;
-    if (!record) return {};
     wrote = true;
     if (auto w = write_pin(d, p); !w) return w;
     json::object body = item_of(p);

@@ -21,6 +21,7 @@
 
 #include "gateway/audit_log.hpp"
 #include "gateway/shared_counter.hpp"
+#include "log/log_budget.hpp"
 #include "mcp/protocol/list_kind.hpp"
 
 namespace mcp::gateway {
@@ -47,10 +48,11 @@ class PinStore {
   static Result<std::unique_ptr<PinStore>> open(std::shared_ptr<Db> db, std::shared_ptr<AuditLog> audit);
 
   // The upstream `server` offers item `key` of `kind` with `definition` now: pins or compares it,
-  // and says whether clients may see and use it. Past kMaxPinsPerServer, an item never seen is not
-  // pinned: it is quarantined (hidden, refused) without a record, and `*full` (if given) is set.
+  // and says whether clients may see and use it. Past one of the limits below, the item is
+  // quarantined (hidden, refused) with nothing written, and `*limited` (if given) says which.
+  enum class Limited { no, pins, changes };
   [[nodiscard]] Result<PinState> observe(const std::string& server, ListKind kind, const std::string& key,
-                                         const json::object& definition, NewItems policy, bool* full = nullptr);
+                                         const json::object& definition, NewItems policy, Limited* limited = nullptr);
   // What one upstream may make the state folder keep: an upstream that renames its items on every
   // list, or grows their definitions, would otherwise fill the disk. At most kMaxPinsPerServer pins
   // (past it, observe() pins nothing new), and kMaxPinBytesPerServer bytes of their definitions,
@@ -59,6 +61,13 @@ class PinStore {
   // upstream; approvals by another process (the CLI) are not counted until the next start.
   static constexpr std::int64_t kMaxPinsPerServer = 50'000;
   static constexpr std::int64_t kMaxPinBytesPerServer = std::int64_t{64} << 20;
+  // And each change to a pinned item (quarantined, restored, changed while blocked) is an audit
+  // record, which is never pruned: an upstream that flips its definitions on every list (once a
+  // second at most, proxy.cpp) would write them without end. So at most kChangesBurst at once per
+  // upstream, then kChangesPerSecond; past that budget a changed item is hidden, unrecorded, until
+  // a later list finds budget for it.
+  static constexpr double kChangesBurst = 10'000;
+  static constexpr double kChangesPerSecond = 1;
   static constexpr std::string_view kNotKept =
       R"({"notKept":"this upstream's pinned definitions reached the gateway's limit: only its hash is kept"})";
   // The item's state now (none: never seen).
@@ -102,6 +111,9 @@ class PinStore {
   void used(const std::string& server, Usage more);
   std::mutex usage_mu_;
   std::unordered_map<std::string, Usage> usage_;
+  std::unordered_map<std::string, std::unique_ptr<detail::LogBudget>> changes_budget_;  // usage_mu_
+  // Whether `server` may record one more change now (kChangesBurst).
+  bool change_allowed(const std::string& server);
   std::shared_ptr<Db> db_;
   std::shared_ptr<AuditLog> audit_;
   // Pin changes committed in any process using the folder (shared_counter.hpp).

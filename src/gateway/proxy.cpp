@@ -247,13 +247,20 @@ Result<bool> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
   serialized.reserve(listed->size());
   for (const auto& item : *listed) {
     const json::value& definition = definitions.emplace_back(to_json(item));
-    bool full = false;
-    auto state = pins_->observe(options_.name, kind, key_of(item), definition.as_object(), options_.new_items, &full);
+    auto limited = PinStore::Limited::no;
+    auto state =
+        pins_->observe(options_.name, kind, key_of(item), definition.as_object(), options_.new_items, &limited);
     if (!state) return fail(state.error());
-    if (full) {
+    if (limited == PinStore::Limited::pins) {
       MCP_LOG_WARN_WITHIN(list_warnings_,
                           "gateway {}: not serving the new {} '{}': the upstream already has {} pins, the most kept",
                           options_.name, item_noun(kind), peer_text(key_of(item)), PinStore::kMaxPinsPerServer);
+    } else if (limited == PinStore::Limited::changes) {
+      MCP_LOG_WARN_WITHIN(
+          list_warnings_,
+          "gateway {}: not serving the {} '{}': its definition changed, and the upstream's changes are past "
+          "their budget ({} at once, then one a second)",
+          options_.name, item_noun(kind), peer_text(key_of(item)), PinStore::kChangesBurst);
     }
     states[key_of(item)] = *state;
     serialized.push_back(json::serialize(definition));

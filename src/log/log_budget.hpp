@@ -1,5 +1,6 @@
 // Private: a budget for log lines a peer can make us write over and over, such as a warning for
-// each item of a list it sends again every second. A token bucket: `burst` lines at once, then
+// each item of a list it sends again every second (and, in the gateway's pin store, for the audit
+// records its changed definitions would write). A token bucket: `burst` lines at once, then
 // `per_second`. A dropped line is counted, and the next line written says how many went.
 //
 // Thread-safety: all members are thread-safe.

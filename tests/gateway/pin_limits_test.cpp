@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <chrono>
 #include <string>
 
 #include "mcp/trust/jcs.hpp"
@@ -67,28 +68,28 @@ TEST_F(PinLimits, NewNamesPastTheCountAreNotPinnedAndHidden) {
   auto s = open();
   constexpr int kFlood = 300;
   for (int i = 0; i < kFlood; ++i) {
-    bool full = false;
+    auto limited = PinStore::Limited::no;
     auto r = s.pins->observe("renamer", ListKind::tools, "new_" + std::to_string(i), tool("new_" + std::to_string(i)),
-                             NewItems::allow, &full);
+                             NewItems::allow, &limited);
     ASSERT_TRUE(r) << r.error().message;
     ASSERT_EQ(*r, PinState::quarantined) << "a name past the limit was served";
-    ASSERT_TRUE(full) << "a name past the limit was not said to be so";
+    ASSERT_EQ(limited, PinStore::Limited::pins) << "a name past the limit was not said to be so";
   }
   EXPECT_EQ(pins_of(s, "renamer"), PinStore::kMaxPinsPerServer);
   auto never = s.pins->state("renamer", ListKind::tools, "new_0");
   ASSERT_TRUE(never);
   EXPECT_EQ(*never, std::nullopt) << "a name past the limit was recorded";
   // What it had pinned is still compared, and another upstream is not held back.
-  bool full = false;
-  auto old = s.pins->observe("renamer", ListKind::tools, "renamed_0", tool("renamed_0"), NewItems::allow, &full);
+  auto limited = PinStore::Limited::no;
+  auto old = s.pins->observe("renamer", ListKind::tools, "renamed_0", tool("renamed_0"), NewItems::allow, &limited);
   ASSERT_TRUE(old) << old.error().message;
   EXPECT_EQ(*old, PinState::quarantined) << "a changed pinned item was let through";
-  EXPECT_FALSE(full);
+  EXPECT_EQ(limited, PinStore::Limited::no);
   auto other =
-      s.pins->observe("other", ListKind::tools, "write_file", write_file_tool("Write"), NewItems::allow, &full);
+      s.pins->observe("other", ListKind::tools, "write_file", write_file_tool("Write"), NewItems::allow, &limited);
   ASSERT_TRUE(other) << other.error().message;
   EXPECT_EQ(*other, PinState::approved);
-  EXPECT_FALSE(full);
+  EXPECT_EQ(limited, PinStore::Limited::no);
 }
 
 // Past the bytes, a definition is kept as its hash only: still pinned, compared and approved.
@@ -127,6 +128,45 @@ TEST_F(PinLimits, DefinitionsPastTheBytesAreKeptAsTheirHashOnly) {
   for (const auto& p : *after)
     bytes += static_cast<std::int64_t>(p.seen_definition.size() + p.approved_definition.value_or("").size());
   EXPECT_LE(bytes, PinStore::kMaxPinBytesPerServer + 4096) << "the definitions kept grew past the limit";
+}
+
+// Before the budget, an upstream flipping one definition on every list wrote two audit records a
+// second for as long as it ran.
+TEST_F(PinLimits, ChangesPastTheirBudgetAreHiddenAndNotRecorded) {
+  auto s = open();
+  const auto a = tool("flip", 1), b = tool("flip", 2);
+  ASSERT_EQ(*s.pins->observe("flipper", ListKind::tools, "flip", a, NewItems::allow), PinState::approved);
+  const auto count = [&] {  // the last record's number
+    auto last = s.audit->tail(1);
+    EXPECT_TRUE(last && !last->empty());
+    return last && !last->empty() ? last->back().seq : std::int64_t{-1};
+  };
+  const std::int64_t before = count();
+  const auto started = std::chrono::steady_clock::now();
+  const int flips = static_cast<int>(PinStore::kChangesBurst) + 200;
+  auto limited = PinStore::Limited::no;
+  for (int i = 0; i < flips && limited == PinStore::Limited::no; ++i) {
+    auto r = s.pins->observe("flipper", ListKind::tools, "flip", i % 2 ? a : b, NewItems::allow, &limited);
+    ASSERT_TRUE(r) << r.error().message;
+  }
+  ASSERT_EQ(limited, PinStore::Limited::changes) << "the budget never ran out";
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const std::int64_t written = count() - before;
+  EXPECT_LE(written, static_cast<std::int64_t>(PinStore::kChangesBurst + seconds * PinStore::kChangesPerSecond) + 1);
+  EXPECT_GE(written, static_cast<std::int64_t>(PinStore::kChangesBurst));
+  // Past the budget a further change is hidden, with nothing written; another upstream is not held.
+  const std::int64_t spent = count();
+  limited = PinStore::Limited::no;
+  auto third = s.pins->observe("flipper", ListKind::tools, "flip", tool("flip", 3), NewItems::allow, &limited);
+  ASSERT_TRUE(third);
+  EXPECT_EQ(*third, PinState::quarantined);
+  if (limited == PinStore::Limited::changes) {  // else a token came back meanwhile (one a second)
+    EXPECT_EQ(count(), spent) << "a change past the budget was recorded";
+  }
+  limited = PinStore::Limited::no;
+  auto other = s.pins->observe("other", ListKind::tools, "flip", b, NewItems::allow, &limited);
+  ASSERT_TRUE(other);
+  EXPECT_EQ(limited, PinStore::Limited::no);
 }
 
 }  // namespace
