@@ -43,6 +43,7 @@
 #include "mcp/signature/checker.hpp"
 #include "mcp/trust/ed25519.hpp"
 #include "session/keyed_locks.hpp"
+#include "session/waiter_count.hpp"
 
 namespace mcp::gateway {
 
@@ -223,7 +224,7 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   std::weak_ptr<ProxyObserver> observer_;  // set under refresh_mu_ and observer_mu_; read under either
   std::mutex watch_mu_;                    // never held across a request to the upstream
   std::map<std::string, int> watched_;  // URI -> how many of our servers watch it (watch_mu_)
-  std::atomic<int> subscribes_waiting_{0};  // in watch(uri, true) now (kMaxSubscribesWaiting)
+  detail::WaiterCount subscribes_waiting_{kMaxSubscribesWaiting};  // in watch(uri, true) now
   // The URIs whose last watcher went, to unsubscribe from, and whether a job is sending those
   // unsubscribes (watch_mu_): one at a time, whatever the upstream's pace.
   std::set<std::string> unsubscribes_;

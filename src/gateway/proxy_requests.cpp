@@ -2,9 +2,7 @@
 // rounds of their client's input (bridge.hpp), completion, subscriptions, and the audit record
 // each answer goes through. proxy.cpp keeps what the proxy mirrors: lists, pins and signatures.
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <optional>
 #include <utility>
 
 #include "gateway/call_record.hpp"
@@ -14,6 +12,7 @@
 #include "mcp/protocol/methods.hpp"
 #include "mcp/session/thread_pool.hpp"
 #include "mcp/trust/jcs.hpp"
+#include "session/waiter_count.hpp"
 
 namespace mcp::gateway {
 
@@ -338,39 +337,8 @@ Result<R> Proxy::record(std::string_view method, const std::string& item, const 
 
 namespace {
 
-// Subscribes waiting on any upstream, across the gateway's proxies (Proxy::kMaxSubscribesWaitingAll).
-std::atomic<int> subscribes_waiting_all{0};
-
-// One subscribe counted as waiting, against a proxy's limit and the gateway's, while it lives.
-class WaitingSubscribe {
- public:
-  explicit WaitingSubscribe(std::atomic<int>& mine)
-      : mine_(mine),
-        over_mine_(mine_.fetch_add(1) >= Proxy::kMaxSubscribesWaiting),
-        over_all_(subscribes_waiting_all.fetch_add(1) >= Proxy::kMaxSubscribesWaitingAll) {}
-  ~WaitingSubscribe() {
-    mine_.fetch_sub(1);
-    subscribes_waiting_all.fetch_sub(1);
-  }
-  WaitingSubscribe(const WaitingSubscribe&) = delete;
-  WaitingSubscribe& operator=(const WaitingSubscribe&) = delete;
-  // Why this one may not wait, if it may not.
-  std::optional<std::string> refused(const std::string& upstream) const {
-    if (over_mine_) {
-      return std::to_string(Proxy::kMaxSubscribesWaiting) + " subscriptions already wait for upstream " + upstream +
-             " to answer: subscribe again once it does";
-    }
-    if (over_all_) {
-      return std::to_string(Proxy::kMaxSubscribesWaitingAll) +
-             " subscriptions already wait for upstreams of this gateway to answer: subscribe again once they do";
-    }
-    return std::nullopt;
-  }
-
- private:
-  std::atomic<int>& mine_;
-  const bool over_mine_, over_all_;
-};
+// Subscribes waiting on any upstream, across the gateway's proxies.
+detail::WaiterCount subscribes_waiting_all(Proxy::kMaxSubscribesWaitingAll);
 
 }  // namespace
 
@@ -390,8 +358,16 @@ Result<void> Proxy::watch(const std::string& uri, bool on) {
     return {};
   }
   // Counted before the URI's lock: waiting for another subscribe of the URI holds a thread too.
-  const WaitingSubscribe waiting(subscribes_waiting_);
-  if (auto why = waiting.refused(options_.name)) return fail(Error::internal(std::move(*why)));
+  const detail::WaiterCount::Waiter mine(subscribes_waiting_), all(subscribes_waiting_all);
+  if (mine.over()) {
+    return fail(Error::internal(std::to_string(kMaxSubscribesWaiting) + " subscriptions already wait for upstream " +
+                                options_.name + " to answer: subscribe again once it does"));
+  }
+  if (all.over()) {
+    return fail(Error::internal(
+        std::to_string(kMaxSubscribesWaitingAll) +
+        " subscriptions already wait for upstreams of this gateway to answer: subscribe again once they do"));
+  }
   // Held across the upstream's answer, so two subscribes of one URI cannot both go out: a second
   // watcher waits here, then finds the URI watched.
   auto held = uri_locks_.of(uri);

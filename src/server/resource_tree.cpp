@@ -192,6 +192,12 @@ Result<WatchLease> Server::Impl::watch_uri(const std::string& uri) {
     tree = match.resource ? match.resource->tree : (match.template_entry ? match.template_entry->tree : nullptr);
   }
   if (!tree || !tree->watch) return WatchLease{};
+  const detail::WaiterCount::Waiter waiting(watches_waiting);
+  if (waiting.over()) {
+    return fail(Error::internal(
+        std::to_string(kMaxWatchesWaiting) +
+        " subscriptions already wait for their resources' watch hooks on this server: subscribe again later"));
+  }
   const auto held = watch_locks.of(uri);
   std::lock_guard one(*held);  // this URI's hook calls, one at a time; other URIs' go on
   {
