@@ -174,13 +174,22 @@ Result<PinState> PinStore::observe(const std::string& server, ListKind kind, con
       verdict = p.state;
       return {};
     }
-    if (!found->empty() && !change_allowed(server)) {
-      if (limited) *limited = Limited::changes;
-      return {};  // hidden, and nothing written: verdict stays quarantined
+    // Within the upstream's budget of change records (kChangesBurst). A quarantine is always
+    // written: the pin must never say approved for a definition that is not. Past the budget, a
+    // restore waits (the pin stays quarantined, as the verdict says), and a blocked item's new
+    // definition is pinned without its record (so a person approving it sees what is served).
+    bool recorded = true;
+    if (*record != "quarantine" && !found->empty() && !change_allowed(server)) {
+      if (*record == "restore") {
+        if (limited) *limited = Limited::changes;
+        return {};
+      }
+      recorded = false;
     }
     verdict = p.state;
     wrote = true;
     if (auto w = write_pin(d, p); !w) return w;
+    if (!recorded) return {};
     json::object body = item_of(p);
     body["hash"] = hash;
     if (p.approved_hash) body["approvedHash"] = *p.approved_hash;

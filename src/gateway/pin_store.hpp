@@ -61,11 +61,12 @@ class PinStore {
   // upstream; approvals by another process (the CLI) are not counted until the next start.
   static constexpr std::int64_t kMaxPinsPerServer = 50'000;
   static constexpr std::int64_t kMaxPinBytesPerServer = std::int64_t{64} << 20;
-  // And each change to a pinned item (quarantined, restored, changed while blocked) is an audit
-  // record, which is never pruned: an upstream that flips its definitions on every list (once a
-  // second at most, proxy.cpp) would write them without end. So at most kChangesBurst at once per
-  // upstream, then kChangesPerSecond; past that budget a changed item is hidden, unrecorded, until
-  // a later list finds budget for it.
+  // And each change to a pinned item is an audit record, which is never pruned: an upstream that
+  // flips its definitions on every list (once a second at most, proxy.cpp) would write them
+  // without end. A quarantine is always recorded (it follows an approval, a restore or a new pin,
+  // each bounded); restores and a blocked item's new definitions take from a budget per upstream,
+  // kChangesBurst at once, then kChangesPerSecond. Past it a restore waits, the item quarantined
+  // (observe() says Limited::changes), and a blocked item's new definition is pinned unrecorded.
   static constexpr double kChangesBurst = 10'000;
   static constexpr double kChangesPerSecond = 1;
   static constexpr std::string_view kNotKept =

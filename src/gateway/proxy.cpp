@@ -114,7 +114,19 @@ std::optional<Error> Proxy::refusal(ListKind kind, const std::string& key) {
       cv_.notify_all();
     }
   }
-  if (!*state || **state == PinState::approved) return std::nullopt;
+  if (!*state) {
+    // Never pinned. A name the upstream listed past the pins kept for it (PinStore::kMaxPinsPerServer)
+    // is registered like any other (mirror()), and refused here like a quarantined one.
+    std::lock_guard lock(mu_);
+    const auto listed = listed_states_.find(kind);
+    if (listed == listed_states_.end()) return std::nullopt;
+    const auto it = listed->second.find(key);
+    if (it == listed->second.end() || it->second == PinState::approved) return std::nullopt;
+    return Error::invalid_params(std::string(item_noun(kind)) + " '" + peer_text(key) + "' of " + options_.name +
+                                 " is not pinned at the gateway, which keeps at most " +
+                                 std::to_string(PinStore::kMaxPinsPerServer) + " pins per upstream: it is not served");
+  }
+  if (**state == PinState::approved) return std::nullopt;
   const std::string how = " (see it with `mcp-trust gateway pins --state " + options_.state_dir +
                           "`; allow it with `mcp-trust gateway approve --state " + options_.state_dir + " " +
                           options_.name + " " + peer_text(key) + "`)";
@@ -258,8 +270,8 @@ Result<bool> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
     } else if (limited == PinStore::Limited::changes) {
       MCP_LOG_WARN_WITHIN(
           list_warnings_,
-          "gateway {}: not serving the {} '{}': its definition changed, and the upstream's changes are past "
-          "their budget ({} at once, then one a second)",
+          "gateway {}: the {} '{}' stays quarantined: its definition is the approved one again, but the "
+          "upstream's changes are past their budget ({} at once, then one a second)",
           options_.name, item_noun(kind), peer_text(key_of(item)), PinStore::kChangesBurst);
     }
     states[key_of(item)] = *state;

@@ -129,6 +129,10 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   // time from one job per proxy, so a silent upstream holds one more thread for them.
   static constexpr int kMaxSubscribesWaiting = 8;
   static constexpr int kMaxSubscribesWaitingAll = 32;
+  // Unsubscribes queued behind one (an upstream that never answers them, and a client subscribing
+  // to new URIs and leaving them): past this many one is dropped, with a rate-limited warning; the
+  // URI's updates are dropped here anyway.
+  static constexpr std::size_t kMaxUnsubscribesQueued = 1024;
   // The upstream's notifications/resources/updated: to our subscribed sessions and the observer,
   // for a URI watched through this proxy (any other is dropped).
   void resource_updated(const std::string& uri);
@@ -226,9 +230,11 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   std::map<std::string, int> watched_;  // URI -> how many of our servers watch it (watch_mu_)
   detail::WaiterCount subscribes_waiting_{kMaxSubscribesWaiting};  // in watch(uri, true) now
   // The URIs whose last watcher went, to unsubscribe from, and whether a job is sending those
-  // unsubscribes (watch_mu_): one at a time, whatever the upstream's pace.
+  // unsubscribes (watch_mu_): one at a time, whatever the upstream's pace. At most
+  // kMaxUnsubscribesQueued wait.
   std::set<std::string> unsubscribes_;
   bool unsubscribing_ = false;
+  detail::LogBudget watch_warnings_;
   void unsubscribe_later(const std::string& uri);
   // One lock per URI, held across that URI's subscribe or unsubscribe at the upstream: one URI's
   // requests go out one at a time (a subscribe and the last watcher's unsubscribe must not cross),

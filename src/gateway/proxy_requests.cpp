@@ -8,6 +8,7 @@
 #include "gateway/call_record.hpp"
 #include "gateway/proxy.hpp"
 #include "log/log.hpp"
+#include "log/log_budget.hpp"
 #include "mcp/protocol/input_required.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/session/thread_pool.hpp"
@@ -394,6 +395,12 @@ Result<void> Proxy::watch(const std::string& uri, bool on) {
 void Proxy::unsubscribe_later(const std::string& uri) {
   {
     std::lock_guard lock(watch_mu_);
+    if (unsubscribes_.size() >= kMaxUnsubscribesQueued) {
+      MCP_LOG_WARN_WITHIN(watch_warnings_,
+                          "gateway {}: not unsubscribing from {}: {} unsubscribes already wait for the upstream",
+                          options_.name, peer_text(uri), kMaxUnsubscribesQueued);
+      return;
+    }
     unsubscribes_.insert(uri);
     if (std::exchange(unsubscribing_, true)) return;  // the running job takes it
   }
@@ -414,8 +421,8 @@ void Proxy::unsubscribe_later(const std::string& uri) {
         if (self->watched_.contains(next)) continue;  // watched again meanwhile
       }
       if (auto r = self->upstream()->unsubscribe(next); !r) {
-        MCP_LOG_WARN("gateway {}: unsubscribing from {} failed: {}", self->options_.name, peer_text(next),
-                     peer_text(r.error().message));
+        MCP_LOG_WARN_WITHIN(self->watch_warnings_, "gateway {}: unsubscribing from {} failed: {}", self->options_.name,
+                            peer_text(next), peer_text(r.error().message));
       }
     }
   };

@@ -5,6 +5,7 @@
 #include "mcp/protocol/methods.hpp"
 #include "mcp/session/thread_pool.hpp"
 #include "server/server_session.hpp"
+#include "session/waiter_count.hpp"
 
 namespace mcp {
 
@@ -192,11 +193,11 @@ Result<WatchLease> Server::Impl::watch_uri(const std::string& uri) {
     tree = match.resource ? match.resource->tree : (match.template_entry ? match.template_entry->tree : nullptr);
   }
   if (!tree || !tree->watch) return WatchLease{};
+  static detail::WaiterCount watches_waiting(kMaxWatchesWaiting);  // the process's
   const detail::WaiterCount::Waiter waiting(watches_waiting);
   if (waiting.over()) {
-    return fail(Error::internal(
-        std::to_string(kMaxWatchesWaiting) +
-        " subscriptions already wait for their resources' watch hooks on this server: subscribe again later"));
+    return fail(Error::internal(std::to_string(kMaxWatchesWaiting) +
+                                " subscriptions already wait for their resources' watch hooks: subscribe again later"));
   }
   const auto held = watch_locks.of(uri);
   std::lock_guard one(*held);  // this URI's hook calls, one at a time; other URIs' go on

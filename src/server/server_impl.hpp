@@ -16,7 +16,6 @@
 #include "server/request_state.hpp"
 #include "server/requirement_table.hpp"
 #include "session/keyed_locks.hpp"
-#include "session/waiter_count.hpp"
 
 namespace mcp {
 
@@ -174,9 +173,9 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   // A subscribe waits on a pool thread for its URI's hook, and later subscribers of that URI wait
   // for it on the URI's lock: with a slow hook (a gateway's upstream that never answers), sessions
   // subscribing over and over would take the shared pool's threads. So at most this many wait in
-  // watch_uri at once; past that a subscribe is refused at once, saying why.
-  static constexpr int kMaxWatchesWaiting = 16;
-  detail::WaiterCount watches_waiting{kMaxWatchesWaiting};
+  // watch_uri at once, across every server of the process (the pool is the process's: a gateway
+  // serves each upstream from two servers); past that a subscribe is refused at once, saying why.
+  static constexpr int kMaxWatchesWaiting = 32;
   // A lease on `uri`'s watch: the hook called if it is the first; its error if it refuses.
   Result<WatchLease> watch_uri(const std::string& uri);
   void unwatch_uri(const std::string& uri);

@@ -9,6 +9,9 @@
 #include <chrono>
 #include <string>
 
+#include "gateway/proxy.hpp"
+#include "mcp/client/client.hpp"
+#include "mcp/transport/memory.hpp"
 #include "mcp/trust/jcs.hpp"
 #include "mcp/trust/sha256.hpp"
 #include "state_folder.hpp"
@@ -130,43 +133,101 @@ TEST_F(PinLimits, DefinitionsPastTheBytesAreKeptAsTheirHashOnly) {
   EXPECT_LE(bytes, PinStore::kMaxPinBytesPerServer + 4096) << "the definitions kept grew past the limit";
 }
 
-// Before the budget, an upstream flipping one definition on every list wrote two audit records a
-// second for as long as it ran.
-TEST_F(PinLimits, ChangesPastTheirBudgetAreHiddenAndNotRecorded) {
+// Before the budget, an upstream changing a blocked item's definition on every list wrote an audit
+// record each time, for as long as it ran. Past the budget a quarantine is still written, so the
+// pin never says approved for a definition that is not (the stages read the pin).
+TEST_F(PinLimits, ChangesPastTheirBudgetAreNotRecordedAndNeverLeaveAChangeApproved) {
   auto s = open();
-  const auto a = tool("flip", 1), b = tool("flip", 2);
-  ASSERT_EQ(*s.pins->observe("flipper", ListKind::tools, "flip", a, NewItems::allow), PinState::approved);
-  const auto count = [&] {  // the last record's number
+  const auto approved = tool("kept", 1), changed = tool("kept", 2);
+  ASSERT_EQ(*s.pins->observe("flipper", ListKind::tools, "kept", approved, NewItems::allow), PinState::approved);
+  ASSERT_EQ(*s.pins->observe("flipper", ListKind::tools, "blocked", tool("blocked"), NewItems::quarantine),
+            PinState::quarantined);
+  const auto last_seq = [&] {
     auto last = s.audit->tail(1);
     EXPECT_TRUE(last && !last->empty());
     return last && !last->empty() ? last->back().seq : std::int64_t{-1};
   };
-  const std::int64_t before = count();
+  const auto state_of = [&](const std::string& key) {
+    auto st = s.pins->state("flipper", ListKind::tools, key);
+    EXPECT_TRUE(st);
+    return st ? *st : std::nullopt;
+  };
+  const std::int64_t before = last_seq();
   const auto started = std::chrono::steady_clock::now();
-  const int flips = static_cast<int>(PinStore::kChangesBurst) + 200;
-  auto limited = PinStore::Limited::no;
-  for (int i = 0; i < flips && limited == PinStore::Limited::no; ++i) {
-    auto r = s.pins->observe("flipper", ListKind::tools, "flip", i % 2 ? a : b, NewItems::allow, &limited);
+  const int flood = static_cast<int>(PinStore::kChangesBurst) + 200;
+  json::object last;
+  for (int i = 0; i < flood; ++i) {
+    last = tool("blocked", 3 + static_cast<std::size_t>(i % 50));
+    last["title"] = std::to_string(i);  // a new definition every time
+    auto r = s.pins->observe("flipper", ListKind::tools, "blocked", last, NewItems::quarantine);
     ASSERT_TRUE(r) << r.error().message;
+    ASSERT_EQ(*r, PinState::quarantined);
   }
-  ASSERT_EQ(limited, PinStore::Limited::changes) << "the budget never ran out";
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  const std::int64_t written = count() - before;
-  EXPECT_LE(written, static_cast<std::int64_t>(PinStore::kChangesBurst + seconds * PinStore::kChangesPerSecond) + 1);
+  const std::int64_t written = last_seq() - before;
+  EXPECT_LE(written, static_cast<std::int64_t>(PinStore::kChangesBurst + seconds * PinStore::kChangesPerSecond) + 1)
+      << "the changes of a blocked item were all recorded";
   EXPECT_GE(written, static_cast<std::int64_t>(PinStore::kChangesBurst));
-  // Past the budget a further change is hidden, with nothing written; another upstream is not held.
-  const std::int64_t spent = count();
-  limited = PinStore::Limited::no;
-  auto third = s.pins->observe("flipper", ListKind::tools, "flip", tool("flip", 3), NewItems::allow, &limited);
-  ASSERT_TRUE(third);
-  EXPECT_EQ(*third, PinState::quarantined);
-  if (limited == PinStore::Limited::changes) {  // else a token came back meanwhile (one a second)
-    EXPECT_EQ(count(), spent) << "a change past the budget was recorded";
+  // Its pin follows what the upstream offers, so a person approving it approves what is served.
+  auto pins = s.pins->pins("flipper");
+  ASSERT_TRUE(pins);
+  for (const auto& p : *pins) {
+    if (p.key == "blocked") {
+      EXPECT_EQ(p.seen_hash, trust::sha256_tag(*trust::canonicalize(last)));
+    }
   }
+  // The approved item changes now: quarantined, in its pin too, and recorded, budget or not.
+  const std::int64_t spent = last_seq();
+  auto r = s.pins->observe("flipper", ListKind::tools, "kept", changed, NewItems::allow);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(*r, PinState::quarantined);
+  EXPECT_EQ(state_of("kept"), PinState::quarantined) << "the pin says approved for a definition that is not";
+  EXPECT_EQ(last_seq(), spent + 1) << "the quarantine was not recorded";
+  // Back to the approved definition: restored within the budget, else it waits, quarantined; the
+  // pin and the verdict agree either way.
+  auto limited = PinStore::Limited::no;
+  auto back = s.pins->observe("flipper", ListKind::tools, "kept", approved, NewItems::allow, &limited);
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(state_of("kept"), *back);
+  if (limited == PinStore::Limited::changes) {
+    EXPECT_EQ(*back, PinState::quarantined);
+  }
+  // Another upstream is not held back.
   limited = PinStore::Limited::no;
-  auto other = s.pins->observe("other", ListKind::tools, "flip", b, NewItems::allow, &limited);
+  auto other = s.pins->observe("other", ListKind::tools, "kept", changed, NewItems::allow, &limited);
   ASSERT_TRUE(other);
   EXPECT_EQ(limited, PinStore::Limited::no);
+  EXPECT_EQ(*other, PinState::approved);
+}
+
+// Through the proxy: a name listed past the pins kept is neither listed nor callable.
+TEST_F(PinLimits, ThroughTheProxyANameListedPastThePinsIsNotServed) {
+  fill("up", static_cast<int>(PinStore::kMaxPinsPerServer), 8);
+  auto state = open();
+  auto upstream = std::make_shared<Server>();
+  upstream->add_tool(Tool{.name = "fresh"},
+                     [](const json::object&, RequestContext&) -> Result<CallToolResult> { return CallToolResult{}; });
+  auto [a, b] = make_memory_transport_pair();
+  ASSERT_TRUE(upstream->connect(a));
+  auto upstream_client = std::make_shared<Client>();
+  ASSERT_TRUE(upstream_client->connect(b));
+  ProxyOptions po;
+  po.name = "up";
+  po.state_dir = dir_.path.string();
+  auto proxy = Proxy::start(upstream_client, state.pins, state.audit, po);
+  ASSERT_TRUE(proxy) << proxy.error().message;
+  auto [c, d] = make_memory_transport_pair();
+  ASSERT_TRUE((*proxy)->server()->connect(c));
+  Client client;
+  ASSERT_TRUE(client.connect(d));
+  auto tools = client.list_all_tools();
+  ASSERT_TRUE(tools) << tools.error().message;
+  for (const auto& t : *tools) EXPECT_NE(t.name, "fresh") << "a name past the pins kept was listed";
+  auto called = client.call_tool("fresh", json::object{});
+  ASSERT_FALSE(called) << "a name past the pins kept was called";
+  EXPECT_NE(called.error().message.find("not pinned"), std::string::npos) << called.error().message;
+  client.close();
+  upstream_client->close();
 }
 
 }  // namespace

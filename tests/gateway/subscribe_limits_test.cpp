@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <future>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,7 @@ class HeldWatches {
  public:
   explicit HeldWatches(bool hold_subscribes)
       : method_(hold_subscribes ? "resources/subscribe" : "resources/unsubscribe"),
-        server_(std::make_shared<Server>()) {
+        server_(std::make_shared<Server>(ServerOptions{.max_subscriptions = 4096})) {
     auto reader = [](const std::string& uri, const UriTemplate::Variables&,
                      RequestContext&) -> Result<ReadResourceResult> {
       ReadResourceResult r;
@@ -45,6 +46,9 @@ class HeldWatches {
                               if (call.method != method_) return std::nullopt;
                               std::unique_lock lock(mu_);
                               ++entered_;
+                              if (const auto* uri = call.params.if_contains("uri"); uri && uri->is_string()) {
+                                uris_.insert(std::string(uri->get_string()));
+                              }
                               max_inside_ = std::max(max_inside_, ++inside_);
                               cv_.notify_all();
                               cv_.wait_for(lock, 20s, [&] { return released_; });
@@ -61,6 +65,9 @@ class HeldWatches {
   }
   bool inside_at_once(int n, std::chrono::seconds bound) {
     return wait(bound, [&] { return max_inside_ >= n; });
+  }
+  bool asked_about(const std::string& uri, std::chrono::seconds bound) {
+    return wait(bound, [&] { return uris_.contains(uri); });
   }
   int entered_now() {
     std::lock_guard lock(mu_);
@@ -89,6 +96,7 @@ class HeldWatches {
   std::mutex mu_;
   std::condition_variable cv_;
   int entered_ = 0, inside_ = 0, max_inside_ = 0;
+  std::set<std::string> uris_;
   bool released_ = false;
 };
 
@@ -175,4 +183,28 @@ TEST(GatewaySubscribeLimits, UnsubscribesGoOutOneAtATime) {
   upstream.release();
   EXPECT_TRUE(upstream.entered(kUris, 10s)) << "not every URI was unsubscribed from: " << upstream.entered_now();
   EXPECT_EQ(upstream.most_inside(), 1);
+}
+
+// Before the bound, the URIs to unsubscribe from queued without limit behind an upstream that
+// never answered: a client subscribing to new URIs and leaving them grew the queue by one each.
+TEST(GatewaySubscribeLimits, UnsubscribesQueuedBehindASilentUpstreamAreBounded) {
+  HeldWatches upstream(/*hold_subscribes=*/false);
+  ProxyOf p(upstream.server());
+  ASSERT_TRUE(p.proxy);
+  constexpr int kQueued = static_cast<int>(Proxy::kMaxUnsubscribesQueued);
+  constexpr int kUris = kQueued + 100;
+  for (int i = 0; i < kUris; ++i) ASSERT_TRUE(p.proxy->watch("mem://slow/" + std::to_string(i), true));
+  ASSERT_TRUE(p.proxy->watch("mem://slow/0", false));
+  ASSERT_TRUE(upstream.entered(1, 10s)) << "no unsubscribe reached the upstream";
+  for (int i = 1; i < kUris; ++i) ASSERT_TRUE(p.proxy->watch("mem://slow/" + std::to_string(i), false));
+  upstream.release();
+  // The one held, then the queue: the rest were dropped (their updates are dropped here anyway).
+  // A last URI, queued once those went and sent after them (the queue is in URI order), says when
+  // the queue is empty.
+  ASSERT_TRUE(upstream.entered(1 + kQueued, 20s))
+      << "the queued unsubscribes did not all go out: " << upstream.entered_now();
+  ASSERT_TRUE(p.proxy->watch("mem://slow/~last", true));
+  ASSERT_TRUE(p.proxy->watch("mem://slow/~last", false));
+  ASSERT_TRUE(upstream.asked_about("mem://slow/~last", 20s));
+  EXPECT_EQ(upstream.entered_now(), 1 + kQueued + 1) << "unsubscribes past the bound were queued";
 }

@@ -425,7 +425,7 @@ TEST(ResourceWatches, AHookSlowForOneUriHoldsUpNoOther) {
 // Before the bound, each session subscribing to a URI whose hook was slow held a pool thread,
 // waiting for the hook or for the URI's lock behind it, until the pool's 64 were gone.
 TEST(ResourceWatches, SubscribesWaitingOnASlowHookAreBoundedAndThoseBeyondRefusedAtOnce) {
-  constexpr int kMaxWaiting = 16;  // Server::Impl::kMaxWatchesWaiting
+  constexpr int kMaxWaiting = 32;  // Server::Impl::kMaxWatchesWaiting, across the process's servers
   constexpr int kBeyond = 4;
   test::SlowWatch watches("mem:///slow", "mem:///quick");
   const auto& server = watches.server();
