@@ -123,12 +123,11 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   [[nodiscard]] Result<void> watch(const std::string& uri, bool on);
   // A subscribe waits on a pool thread until its upstream answers or the request times out, and a
   // second one of the same URI waits for the first: an upstream that never answers would take the
-  // shared pool's threads one subscribe at a time, and with them every blocking handler of every
-  // session. So at most this many wait per upstream, and kMaxSubscribesWaitingAll across the
-  // gateway; past either a subscribe is refused at once, saying why. Unsubscribes go out one at a
-  // time from one job per proxy, so a silent upstream holds one more thread for them.
+  // shared pool's threads one subscribe at a time. Every subscribe comes through an SDK server's
+  // watch hook, where at most 32 wait in the whole process (Server::Impl::kMaxWatchesWaiting); of
+  // those at most this many per upstream, so one silent upstream leaves the others room. Past it
+  // a subscribe is refused at once, saying why.
   static constexpr int kMaxSubscribesWaiting = 8;
-  static constexpr int kMaxSubscribesWaitingAll = 32;
   // Unsubscribes queued behind one (an upstream that never answers them, and a client subscribing
   // to new URIs and leaving them): past this many one is dropped, with a rate-limited warning; the
   // URI's updates are dropped here anyway.

@@ -336,13 +336,6 @@ Result<R> Proxy::record(std::string_view method, const std::string& item, const 
   return r;
 }
 
-namespace {
-
-// Subscribes waiting on any upstream, across the gateway's proxies.
-detail::WaiterCount subscribes_waiting_all(Proxy::kMaxSubscribesWaitingAll);
-
-}  // namespace
-
 Result<void> Proxy::watch(const std::string& uri, bool on) {
   if (!on) {
     {
@@ -359,15 +352,10 @@ Result<void> Proxy::watch(const std::string& uri, bool on) {
     return {};
   }
   // Counted before the URI's lock: waiting for another subscribe of the URI holds a thread too.
-  const detail::WaiterCount::Waiter mine(subscribes_waiting_), all(subscribes_waiting_all);
-  if (mine.over()) {
+  const detail::WaiterCount::Waiter waiting(subscribes_waiting_);
+  if (waiting.over()) {
     return fail(Error::internal(std::to_string(kMaxSubscribesWaiting) + " subscriptions already wait for upstream " +
                                 options_.name + " to answer: subscribe again once it does"));
-  }
-  if (all.over()) {
-    return fail(Error::internal(
-        std::to_string(kMaxSubscribesWaitingAll) +
-        " subscriptions already wait for upstreams of this gateway to answer: subscribe again once they do"));
   }
   // Held across the upstream's answer, so two subscribes of one URI cannot both go out: a second
   // watcher waits here, then finds the URI watched.
