@@ -28,8 +28,6 @@ class WaiterCount {
     const bool over_;
   };
 
-  int most() const { return most_; }
-
  private:
   const int most_;
   std::atomic<int> now_{0};

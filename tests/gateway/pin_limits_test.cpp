@@ -4,7 +4,6 @@
 // held back by it. The table is filled by SQL first (as the gateway would have after hours of
 // such lists), then the store is opened and flooded as the gateway's refreshes would.
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <chrono>
 #include <string>
@@ -14,6 +13,7 @@
 #include "mcp/transport/memory.hpp"
 #include "mcp/trust/jcs.hpp"
 #include "mcp/trust/sha256.hpp"
+#include "pin_rows.hpp"
 #include "state_folder.hpp"
 
 using namespace mcp;
@@ -28,29 +28,7 @@ class PinLimits : public mcp::test::StateFolderTest {
   // `rows` pins of `server`, approved, each with a seen and an approved definition of `bytes`.
   void fill(const std::string& server, int rows, std::size_t bytes) {
     { auto made = open(); }  // the tables
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open((dir_.path / "gateway.db").c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr), SQLITE_OK);
-    sqlite3_stmt* s = nullptr;
-    ASSERT_EQ(sqlite3_prepare_v2(
-                  db,
-                  "INSERT INTO pins (server, kind, key, approved_hash, approved_definition, seen_hash,"
-                  " seen_definition, state, updated) VALUES (?, 'tools', ?, 'h', ?, 'h', ?, 'approved', 'now')",
-                  -1, &s, nullptr),
-              SQLITE_OK);
-    const std::string definition(bytes, 'd');
-    for (int i = 0; i < rows; ++i) {
-      const std::string key = "renamed_" + std::to_string(i);
-      sqlite3_bind_text(s, 1, server.c_str(), -1, SQLITE_TRANSIENT);
-      sqlite3_bind_text(s, 2, key.c_str(), -1, SQLITE_TRANSIENT);
-      sqlite3_bind_text(s, 3, definition.c_str(), static_cast<int>(definition.size()), SQLITE_STATIC);
-      sqlite3_bind_text(s, 4, definition.c_str(), static_cast<int>(definition.size()), SQLITE_STATIC);
-      ASSERT_EQ(sqlite3_step(s), SQLITE_DONE);
-      sqlite3_reset(s);
-    }
-    sqlite3_finalize(s);
-    ASSERT_EQ(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
-    sqlite3_close(db);
+    mcp::test::insert_pins(dir_.path, server, rows, std::string(bytes, 'd'));
   }
   std::int64_t pins_of(const State& s, const std::string& server) {
     auto all = s.pins->pins(server);

@@ -3,7 +3,6 @@
 // rebinding), the peer (loopback unless configured), the same-origin rule for changes, the
 // security headers; a decision made through the API is recorded with who made it.
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -11,6 +10,7 @@
 
 #include "../examples/tmp_dir.hpp"
 #include "gateway/review_page.hpp"
+#include "pin_rows.hpp"
 
 using namespace mcp;
 using namespace mcp::gateway;
@@ -168,29 +168,8 @@ long peak_bytes() {
 // An upstream that renamed its tools on every list leaves thousands of pins, each with its
 // definitions: the page's poll reads what it shows (a count, 200 changes, 1,000 keys), not them all.
 TEST_F(GatewayReviewApi, AStoreOfThousandsOfPinsCostsAPollOnlyWhatItShows) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open((dir.path / "gateway.db").c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "PRAGMA synchronous=OFF; BEGIN", nullptr, nullptr, nullptr), SQLITE_OK);
-  sqlite3_stmt* insert = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(
-                db,
-                "INSERT INTO pins (server, kind, key, approved_hash, approved_definition, seen_hash, seen_definition,"
-                " state, updated) VALUES ('up', 'tools', ?, 'h', ?, 'h', ?, ?, '2026-11-28T00:00:00Z')",
-                -1, &insert, nullptr),
-            SQLITE_OK);
   const std::string definition = R"({"description":")" + std::string(12'000, 'd') + R"("})";
-  for (int i = 0; i < 4'000; ++i) {
-    const std::string key = "renamed-" + std::to_string(i);
-    sqlite3_bind_text(insert, 1, key.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(insert, 2, definition.c_str(), -1, SQLITE_STATIC);
-    sqlite3_bind_text(insert, 3, definition.c_str(), -1, SQLITE_STATIC);
-    sqlite3_bind_text(insert, 4, i < 10 ? "quarantined" : "approved", -1, SQLITE_STATIC);
-    ASSERT_EQ(sqlite3_step(insert), SQLITE_DONE);
-    sqlite3_reset(insert);
-  }
-  sqlite3_finalize(insert);
-  ASSERT_EQ(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
-  sqlite3_close(db);  // ~96 MB of definitions in the store
+  mcp::test::insert_pins(dir.path, "up", 4'000, definition, /*quarantined=*/10);  // ~96 MB of definitions
 
   const long before = peak_bytes();
   auto r = routes.at("/ui/api/state")(request("GET", "/ui/api/state", {{std::string(kReviewTokenHeader), kToken}}));
