@@ -60,6 +60,29 @@ json::object item_of(const Pin& p) {
   return json::object{{"server", p.server}, {"kind", kind_name(p.kind)}, {"key", p.key}};
 }
 
+// The one pin a person names: `key` of `kind`, or of whichever kind has that key.
+Result<Pin> find_one(Db& d, const std::string& server, const std::string& key, std::optional<ListKind> kind) {
+  auto found = kind ? select_pins(d, "WHERE server = ? AND kind = ? AND key = ?", {server, kind_name(*kind), key})
+                    : select_pins(d, "WHERE server = ? AND key = ?", {server, key});
+  if (!found) return fail(found.error());
+  if (found->empty()) {
+    return fail(Error::invalid_params("no pinned item '" + peer_text(key) + "' of server '" + peer_text(server) +
+                                      "' (mcp-trust gateway pins lists them)"));
+  }
+  if (found->size() > 1) {
+    std::string kinds;
+    for (const auto& p : *found) kinds += (kinds.empty() ? "" : ", ") + kind_name(p.kind);
+    return fail(Error::invalid_params("'" + peer_text(key) + "' names more than one item (" + kinds +
+                                      "): say which with --kind"));
+  }
+  return std::move(found->front());
+}
+
+std::int64_t bytes_of(const Pin& p) {
+  return static_cast<std::int64_t>(p.seen_definition.size() +
+                                   (p.approved_definition ? p.approved_definition->size() : 0));
+}
+
 }  // namespace
 
 std::string_view to_string(PinState s) {
@@ -86,12 +109,22 @@ Result<std::unique_ptr<PinStore>> PinStore::open(std::shared_ptr<Db> db, std::sh
   return std::unique_ptr<PinStore>(new PinStore(std::move(db), std::move(audit), std::move(*changes)));
 }
 
-void PinStore::changed() { changes_->bump(); }
+void PinStore::changed() {
+  // Own count first: a usage checked between the two sees no change by another process.
+  own_changes_.fetch_add(1);
+  changes_->bump();
+}
 
 Result<PinStore::Usage> PinStore::usage_of(Db& d, const std::string& server) {
+  // Read before the database: a change committed after them makes the next use load again.
+  const std::uint64_t own = own_changes_.load();
+  const std::uint64_t counter = changes_->load();
   {
     std::lock_guard lock(usage_mu_);
-    if (auto it = usage_.find(server); it != usage_.end()) return it->second;
+    if (auto it = usage_.find(server); it != usage_.end()) {
+      if (counter - it->second.counter <= own - it->second.own) return it->second.use;
+      usage_.erase(it);  // another process changed pins since: loaded again
+    }
   }
   // Bytes, not characters (SQLite's length() of TEXT counts characters).
   auto s = d.prepare(
@@ -103,7 +136,7 @@ Result<PinStore::Usage> PinStore::usage_of(Db& d, const std::string& server) {
   if (auto ok = s->each_row([&](const Stmt& row) { u = Usage{row.integer(0), row.integer(1)}; }); !ok)
     return fail(ok.error());
   std::lock_guard lock(usage_mu_);
-  return usage_.try_emplace(server, u).first->second;
+  return usage_.insert_or_assign(server, Loaded{u, counter, own}).first->second.use;
 }
 
 bool PinStore::change_allowed(const std::string& server) {
@@ -116,9 +149,14 @@ bool PinStore::change_allowed(const std::string& server) {
 void PinStore::used(const std::string& server, Usage more) {
   std::lock_guard lock(usage_mu_);
   if (auto it = usage_.find(server); it != usage_.end()) {
-    it->second.pins += more.pins;
-    it->second.bytes += more.bytes;
+    it->second.use.pins += more.pins;
+    it->second.use.bytes += more.bytes;
   }
+}
+
+void PinStore::forgotten(const std::string& server) {
+  std::lock_guard lock(usage_mu_);
+  usage_.erase(server);
 }
 
 Result<PinState> PinStore::observe(const std::string& server, ListKind kind, const std::string& key,
@@ -189,6 +227,7 @@ Result<PinState> PinStore::observe(const std::string& server, ListKind kind, con
     verdict = p.state;
     wrote = true;
     if (auto w = write_pin(d, p); !w) return w;
+    used(server, more);
     if (!recorded) return {};
     json::object body = item_of(p);
     body["hash"] = hash;
@@ -197,8 +236,10 @@ Result<PinState> PinStore::observe(const std::string& server, ListKind kind, con
     return {};
   });
   if (wrote) changed();  // committed, or rolled back: either way no cache keeps what it read before
-  if (!ok) return fail(ok.error());
-  if (wrote) used(server, more);
+  if (!ok) {
+    if (wrote) forgotten(server);  // counted, not committed
+    return fail(ok.error());
+  }
   return verdict;
 }
 
@@ -307,21 +348,11 @@ Result<Pin> PinStore::decide(const std::string& server, const std::string& key, 
                              const std::string& who, bool approve, const std::optional<std::string>& expected) {
   Pin decided;
   Usage more;
+  bool wrote = false;
   auto ok = db_->transaction([&](Db& d) -> Result<void> {
-    auto found = kind ? select_pins(d, "WHERE server = ? AND kind = ? AND key = ?", {server, kind_name(*kind), key})
-                      : select_pins(d, "WHERE server = ? AND key = ?", {server, key});
+    auto found = find_one(d, server, key, kind);
     if (!found) return fail(found.error());
-    if (found->empty()) {
-      return fail(Error::invalid_params("no pinned item '" + peer_text(key) + "' of server '" + peer_text(server) +
-                                        "' (mcp-trust gateway pins lists them)"));
-    }
-    if (found->size() > 1) {
-      std::string kinds;
-      for (const auto& p : *found) kinds += (kinds.empty() ? "" : ", ") + kind_name(p.kind);
-      return fail(Error::invalid_params("'" + peer_text(key) + "' names more than one item (" + kinds +
-                                        "): say which with --kind"));
-    }
-    decided = std::move(found->front());
+    decided = std::move(*found);
     if (expected && decided.seen_hash != *expected) {
       // The upstream changed it again after the person looked: what they saw is not what would be pinned.
       return fail(Error::invalid_params("the definition of '" + peer_text(key) + "' changed again since it was shown (now " +
@@ -337,6 +368,8 @@ Result<Pin> PinStore::decide(const std::string& server, const std::string& key, 
       decided.state = PinState::rejected;
     }
     if (auto w = write_pin(d, decided); !w) return w;
+    wrote = true;
+    used(server, more);
     json::object body = item_of(decided);
     body["hash"] = decided.seen_hash;
     body["by"] = who;
@@ -344,9 +377,63 @@ Result<Pin> PinStore::decide(const std::string& server, const std::string& key, 
     return {};
   });
   changed();
-  if (!ok) return fail(ok.error());
-  used(server, more);
+  if (!ok) {
+    if (wrote) forgotten(server);  // counted, not committed
+    return fail(ok.error());
+  }
   return decided;
+}
+
+Result<Pin> PinStore::forget(const std::string& server, const std::string& key, std::optional<ListKind> kind,
+                             const std::string& who) {
+  Pin gone;
+  bool wrote = false;
+  auto ok = db_->transaction([&](Db& d) -> Result<void> {
+    auto found = find_one(d, server, key, kind);
+    if (!found) return fail(found.error());
+    gone = std::move(*found);
+    auto s = d.prepare("DELETE FROM pins WHERE server = ? AND kind = ? AND key = ?");
+    if (!s) return fail(s.error());
+    s->bind(1, gone.server).bind(2, kind_name(gone.kind)).bind(3, gone.key);
+    if (auto done = s->step(); !done) return fail(done.error());
+    wrote = true;
+    used(server, Usage{-1, -bytes_of(gone)});  // if loaded; else loaded at its next use
+    json::object body = item_of(gone);
+    body["hash"] = gone.seen_hash;
+    if (gone.approved_hash) body["approvedHash"] = *gone.approved_hash;
+    body["state"] = to_string(gone.state);
+    body["by"] = who;
+    if (auto a = AuditLog::append_in(d, "forget", body); !a) return fail(a.error());
+    return {};
+  });
+  changed();
+  if (!ok) {
+    if (wrote) forgotten(server);
+    return fail(ok.error());
+  }
+  return gone;
+}
+
+Result<std::int64_t> PinStore::forget_all(const std::string& server, Forget which, const std::string& who) {
+  std::int64_t count = 0;
+  auto ok = db_->transaction([&](Db& d) -> Result<void> {
+    auto s = d.prepare(which == Forget::all
+                           ? "DELETE FROM pins WHERE server = ?"
+                           : "DELETE FROM pins WHERE server = ? AND state = 'quarantined' AND approved_hash IS NULL");
+    if (!s) return fail(s.error());
+    s->bind(1, server);
+    if (auto done = s->step(); !done) return fail(done.error());
+    count = d.changes();
+    // One record for them all: a person's one decision, however many pins it drops.
+    json::object body{
+        {"server", server}, {"which", which == Forget::all ? "all" : "new"}, {"count", count}, {"by", who}};
+    if (auto a = AuditLog::append_in(d, "forget", body); !a) return fail(a.error());
+    return {};
+  });
+  forgotten(server);  // loaded again at its next use, whatever happened
+  changed();
+  if (!ok) return fail(ok.error());
+  return count;
 }
 
 Result<Pin> PinStore::approve(const std::string& server, const std::string& key, std::optional<ListKind> kind,

@@ -9,6 +9,7 @@
 // gateway and `mcp-trust gateway approve`), SQLite's locking serialises them.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -93,6 +94,18 @@ class PinStore {
                                     const std::string& who, const std::optional<std::string>& expected = std::nullopt);
   [[nodiscard]] Result<Pin> reject(const std::string& server, const std::string& key, std::optional<ListKind> kind,
                                    const std::string& who, const std::optional<std::string>& expected = std::nullopt);
+  // A person drops pins, so that an upstream's items are pinned afresh the next time it lists them
+  // (as new items: allowed or quarantined by its policy). What frees an upstream that filled its
+  // pins (kMaxPinsPerServer) with names it no longer lists. Recorded in the audit log ("forget").
+  // One item, found as approve() finds it; it is gone when this returns (the pin, not the item).
+  [[nodiscard]] Result<Pin> forget(const std::string& server, const std::string& key, std::optional<ListKind> kind,
+                                   const std::string& who);
+  // Many: every pin of `server` (all), or only the items held as new (new_only: quarantined, never
+  // approved, not rejected). new_only drops no decision of a person's: an item it drops is new
+  // again when listed again, as it was. all drops approvals and rejections too: a rejected item
+  // listed again is then allowed if the upstream's policy allows new items. Returns how many went.
+  enum class Forget { all, new_only };
+  [[nodiscard]] Result<std::int64_t> forget_all(const std::string& server, Forget which, const std::string& who);
 
  private:
   PinStore(std::shared_ptr<Db> db, std::shared_ptr<AuditLog> audit, std::unique_ptr<SharedCounter> changes)
@@ -102,16 +115,27 @@ class PinStore {
   // After a committed change: every process's cache of states is stale.
   void changed();
   // How much of the limits one upstream's pins use (usage_mu_; loaded by usage_of, under the
-  // transaction that then changes it).
+  // transaction that then changes it, and changed by used() in that transaction: every change of
+  // this process is under the Db's lock, so a usage loaded is never missing one nor counting it twice).
   struct Usage {
     std::int64_t pins = 0;
     std::int64_t bytes = 0;
   };
   Result<Usage> usage_of(Db& d, const std::string& server);
-  // Adds to a loaded usage what a committed change added.
+  // Adds to a loaded usage what a change adds, inside its transaction (forgotten() if it fails).
   void used(const std::string& server, Usage more);
+  // Drops what is loaded of `server`'s usage: the next use loads it again.
+  void forgotten(const std::string& server);
+  // A usage is loaded again once another process (the CLI, forgetting or approving) has changed
+  // pins since it was loaded: seen when the shared counter moved more than this process moved it.
+  struct Loaded {
+    Usage use;
+    std::uint64_t counter = 0;  // changes_ when loaded
+    std::uint64_t own = 0;      // own_changes_ when loaded
+  };
   std::mutex usage_mu_;
-  std::unordered_map<std::string, Usage> usage_;
+  std::unordered_map<std::string, Loaded> usage_;
+  std::atomic<std::uint64_t> own_changes_{0};  // bumps of changes_ by this process
   std::unordered_map<std::string, std::unique_ptr<detail::LogBudget>> changes_budget_;  // usage_mu_
   // Whether `server` may record one more change now (kChangesBurst).
   bool change_allowed(const std::string& server);

@@ -115,15 +115,22 @@ std::optional<Error> Proxy::refusal(ListKind kind, const std::string& key) {
     }
   }
   if (!*state) {
-    // Never pinned. A name the upstream listed past the pins kept for it (PinStore::kMaxPinsPerServer)
-    // is registered like any other (mirror()), and refused here like a quarantined one.
+    // Not pinned, though listed. A name the upstream listed past the pins kept for it
+    // (PinStore::kMaxPinsPerServer) is registered like any other (mirror()) and refused here like a
+    // quarantined one. Any other lost its pin since it was listed (a person forgot it): refused
+    // too, until the refresher has listed it again and pinned it as new, by the upstream's policy.
     std::lock_guard lock(mu_);
     const auto listed = listed_states_.find(kind);
-    if (listed == listed_states_.end()) return std::nullopt;
-    const auto it = listed->second.find(key);
-    if (it == listed->second.end() || it->second == PinState::approved) return std::nullopt;
-    return Error::invalid_params(std::string(item_noun(kind)) + " '" + peer_text(key) + "' of " + options_.name +
-                                 " is not pinned at the gateway, which keeps at most " +
+    if (listed == listed_states_.end() || !listed->second.contains(key)) return std::nullopt;
+    const std::string what = std::string(item_noun(kind)) + " '" + peer_text(key) + "' of " + options_.name;
+    if (!over_limit_[kind].contains(key)) {
+      refresh_wanted_ = true;
+      cv_.notify_all();
+      return Error::invalid_params(what +
+                                   " is no longer pinned at the gateway (its pin was forgotten): it is pinned "
+                                   "again as a new item when the gateway next lists the upstream, within seconds");
+    }
+    return Error::invalid_params(what + " is not pinned at the gateway, which keeps at most " +
                                  std::to_string(PinStore::kMaxPinsPerServer) + " pins per upstream: it is not served");
   }
   if (**state == PinState::approved) return std::nullopt;
@@ -251,6 +258,7 @@ Result<bool> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
     });
   }
   std::map<std::string, PinState> states;
+  std::set<std::string> over_limit;
   // Each item's definition, once as JSON (for its pin and the observer) and once serialized (to
   // tell what changed since it was registered).
   std::vector<json::value> definitions;
@@ -264,6 +272,7 @@ Result<bool> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
         pins_->observe(options_.name, kind, key_of(item), definition.as_object(), options_.new_items, &limited);
     if (!state) return fail(state.error());
     if (limited == PinStore::Limited::pins) {
+      over_limit.insert(key_of(item));
       MCP_LOG_WARN_WITHIN(list_warnings_,
                           "gateway {}: not serving the new {} '{}': the upstream already has {} pins, the most kept",
                           options_.name, item_noun(kind), peer_text(key_of(item)), PinStore::kMaxPinsPerServer);
@@ -296,6 +305,7 @@ Result<bool> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
       if (!states.contains(key)) gone.insert(key);
     changed = states != before;
     before = states;
+    over_limit_[kind] = std::move(over_limit);
     // Only what is new or changed is registered again: each registration tells every client the
     // list changed.
     auto& registered = registered_[kind];

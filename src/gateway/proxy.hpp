@@ -218,6 +218,9 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   // Per kind, what the last refresh listed and its pins' states: to remove what went, and to tell
   // clients of changes.
   std::map<ListKind, std::map<std::string, PinState>> listed_states_;
+  // Of those, the keys the last listing could not pin (past PinStore::kMaxPinsPerServer) (mu_):
+  // any other listed key without a pin lost it since (`mcp-trust gateway forget`).
+  std::map<ListKind, std::set<std::string>> over_limit_;
   // Per kind, the definition registered on server_ for each key (serialized JSON).
   std::map<ListKind, std::map<std::string, std::string>> registered_;
   std::string vouched_json_;  // the derived signature served, serialized (refresh_mu_)

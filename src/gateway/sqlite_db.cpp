@@ -85,6 +85,8 @@ Error Db::error(std::string_view what) const {
   return Error::internal(std::string(what) + ": " + (db_ ? sqlite3_errmsg(db_) : "out of memory"));
 }
 
+std::int64_t Db::changes() const { return sqlite3_changes64(db_); }
+
 Result<void> Db::exec(std::string_view sql) {
   char* msg = nullptr;
   const std::string s(sql);

@@ -93,6 +93,8 @@ class Db {
   // Statements are prepared once per connection and reused (parsing costs more than running the
   // small statements the gateway makes on every call); a statement already in use is prepared anew.
   [[nodiscard]] Result<Stmt> prepare(std::string_view sql);
+  // Rows the last INSERT, UPDATE or DELETE changed.
+  std::int64_t changes() const;
 
   const std::filesystem::path& file() const { return file_; }
 

@@ -83,12 +83,29 @@ TEST(GatewayCli, ARugPullIsQuarantinedShownAndRestoredByApproval) {
   EXPECT_TRUE(lists(client, "write_file"));
   client.close();
 
+  // A person drops a pin: gone from `pins`, recorded; the command says what it needs when unsure.
+  auto unsure = mcp::test::run_program(bin("mcp-trust"), {"gateway", "forget", "--state", state, "fm"}, dir.path);
+  EXPECT_EQ(unsure.code, 2) << unsure.out;
+  EXPECT_NE(unsure.err.find("say what to forget"), std::string::npos) << unsure.err;
+  auto forget =
+      mcp::test::run_program(bin("mcp-trust"), {"gateway", "forget", "--state", state, "fm", "read_file"}, dir.path);
+  EXPECT_EQ(forget.code, 0) << forget.err;
+  EXPECT_EQ(forget.out, "forgot tool read_file of fm (it was approved)\n");
+  auto none_new =
+      mcp::test::run_program(bin("mcp-trust"), {"gateway", "forget", "--state", state, "--new-only", "fm"}, dir.path);
+  EXPECT_EQ(none_new.code, 0) << none_new.err;
+  EXPECT_EQ(none_new.out, "forgot 0 pins of items held as new of fm\n");
+  auto after = mcp::test::run_program(bin("mcp-trust"), {"gateway", "pins", "--state", state}, dir.path);
+  EXPECT_EQ(after.out.find("tool read_file "), std::string::npos) << after.out;
+  EXPECT_NE(after.out.find("tool write_file  approved"), std::string::npos) << after.out;
+
   auto verify = mcp::test::run_program(bin("mcp-trust"), {"audit", "verify", "--state", state}, dir.path);
   EXPECT_EQ(verify.code, 0) << verify.err;
   EXPECT_NE(verify.out.find("intact"), std::string::npos) << verify.out;
   auto exported = mcp::test::run_program(bin("mcp-trust"), {"audit", "export", "--state", state}, dir.path);
   EXPECT_EQ(exported.code, 0) << exported.err;
-  for (const char* kind : {"\"kind\":\"pin\"", "\"kind\":\"quarantine\"", "\"kind\":\"approve\"", "\"kind\":\"call\""})
+  for (const char* kind : {"\"kind\":\"pin\"", "\"kind\":\"quarantine\"", "\"kind\":\"approve\"", "\"kind\":\"call\"",
+                           "\"kind\":\"forget\""})
     EXPECT_NE(exported.out.find(kind), std::string::npos) << kind << "\n" << exported.out;
 }
 

@@ -5,6 +5,7 @@
 //   mcp-trust gateway pins [--state DIR] [--json]
 //   mcp-trust gateway approve [--state DIR] [--kind KIND] SERVER ITEM
 //   mcp-trust gateway reject  [--state DIR] [--kind KIND] SERVER ITEM
+//   mcp-trust gateway forget  [--state DIR] [--kind KIND] SERVER (ITEM | --new-only | --all)
 //   mcp-trust gateway key [--state DIR]
 //   mcp-trust gateway pending [--state DIR] [--json]
 //   mcp-trust gateway decide [--state DIR] ID allow|deny
@@ -13,11 +14,11 @@
 // each at /servers/NAME/mcp and all together at /mcp (NAME__item); it prints "NAME URL" per
 // upstream, "(all) URL" for /mcp, "(review) URL#token=TOKEN" for the review page and "listening on URL" once ready,
 // reloads the file on SIGHUP (unchanged upstreams keep running with their sessions; it prints
-// "reloaded kept=A,B started=C stopped=D"), and stops on SIGINT/SIGTERM. --stdio serves our stdin/stdout in front of COMMAND, a stdio MCP server started as a child: an
-// mcpServers entry is wrapped by prefixing its command. Its tools are pinned on first sight
-// (src/gateway/pin_store.hpp); a changed one is quarantined (hidden, calls refused saying how to
-// approve it) until approved; every call and decision goes to the audit log (`mcp-trust audit`).
-// Exit codes: 0 ok, 1 errors (the upstream would not start, the state cannot be opened), 2 usage.
+// "reloaded kept=A,B started=C stopped=D"), and stops on SIGINT/SIGTERM. --stdio serves our stdin/stdout in front of
+// COMMAND, a stdio MCP server started as a child: an mcpServers entry is wrapped by prefixing its command. Its tools
+// are pinned on first sight (src/gateway/pin_store.hpp); a changed one is quarantined (hidden, calls refused saying how
+// to approve it) until approved; every call and decision goes to the audit log (`mcp-trust audit`). Exit codes: 0 ok, 1
+// errors (the upstream would not start, the state cannot be opened), 2 usage.
 #include <pthread.h>
 #include <signal.h>
 
@@ -51,6 +52,8 @@ struct GatewayCliOptions {
   bool json_output = false;
   std::string kind;
   std::string server, item;
+  // forget
+  bool forget_all = false, forget_new = false;
   // decide
   std::int64_t call_id = 0;
   std::string decision;
@@ -253,6 +256,51 @@ int run_decide(const GatewayCliOptions& o, bool approve) {
              : kExitError;
 }
 
+// Drops pins (PinStore::forget): the upstream's items are pinned afresh, as new, when next listed.
+int run_forget(const GatewayCliOptions& o) {
+  const std::string what = "gateway forget";
+  if (o.item.empty() == !(o.forget_all || o.forget_new) || (o.forget_all && o.forget_new)) {
+    report(what, "say what to forget: one ITEM, --new-only (the items held as new) or --all (every pin of SERVER)");
+    return kExitUsage;
+  }
+  std::optional<ListKind> kind;
+  if (!o.kind.empty()) {
+    kind = list_kind_of_result_key(o.kind);
+    if (!kind) {
+      report(what, "--kind: tools, prompts, resources or resourceTemplates");
+      return kExitUsage;
+    }
+  }
+  auto state = gateway::open_state(state_dir(o));
+  if (!state) {
+    report(what, state.error().message);
+    return kExitError;
+  }
+  const char* user = std::getenv("USER");
+  const std::string who = std::string("cli:") + (user ? user : "unknown");
+  if (!o.item.empty()) {
+    auto gone = state->pins->forget(o.server, o.item, kind, who);
+    if (!gone) {
+      report(what, gone.error().message);
+      return kExitError;
+    }
+    return write_stdout("forgot " + std::string(item_noun(gone->kind)) + " " + peer_text(gone->key) + " of " +
+                        peer_text(gone->server) + " (it was " + std::string(to_string(gone->state)) + ")\n")
+               ? kExitOk
+               : kExitError;
+  }
+  using Forget = gateway::PinStore::Forget;
+  auto count = state->pins->forget_all(o.server, o.forget_all ? Forget::all : Forget::new_only, who);
+  if (!count) {
+    report(what, count.error().message);
+    return kExitError;
+  }
+  return write_stdout("forgot " + std::to_string(*count) + (o.forget_all ? " pins" : " pins of items held as new") +
+                      " of " + peer_text(o.server) + "\n")
+             ? kExitOk
+             : kExitError;
+}
+
 // Calls waiting for a person's decision (the "ask" policy), oldest first.
 int run_pending(const GatewayCliOptions& o) {
   auto state = gateway::open_state(state_dir(o));
@@ -332,6 +380,14 @@ Command add_gateway(CLI::App& parent) {
     d->add_option("server", o->server, "The upstream's name")->required();
     d->add_option("item", o->item, "The tool or prompt name, resource URI or template")->required();
   }
+  CLI::App* forget = app->add_subcommand(
+      "forget", "Drop pins: the items are pinned afresh, as new ones, the next time the upstream lists them");
+  forget->add_option("--state", o->state, "The state folder");
+  forget->add_option("--kind", o->kind, "tools, prompts, resources or resourceTemplates, if the name is ambiguous");
+  forget->add_flag("--new-only", o->forget_new, "Every item held as new (quarantined, never approved, not rejected)");
+  forget->add_flag("--all", o->forget_all, "Every pin of SERVER, approvals and rejections too");
+  forget->add_option("server", o->server, "The upstream's name")->required();
+  forget->add_option("item", o->item, "The tool or prompt name, resource URI or template");
   CLI::App* pending = app->add_subcommand("pending", "List the calls waiting for a person to allow or deny them");
   pending->add_option("--state", o->state, "The state folder");
   pending->add_flag("--json", o->json_output, "Machine-readable output");
@@ -339,13 +395,14 @@ Command add_gateway(CLI::App& parent) {
   decide->add_option("--state", o->state, "The state folder");
   decide->add_option("id", o->call_id, "The call's number, as `pending` shows it")->required();
   decide->add_option("decision", o->decision, "allow or deny")->required()->check(CLI::IsMember({"allow", "deny"}));
-  return {app, [o, key, pins, approve, reject, pending, decide] {
+  return {app, [o, key, pins, approve, reject, forget, pending, decide] {
             if (key->parsed()) return run_key(*o);
             if (pending->parsed()) return run_pending(*o);
             if (decide->parsed()) return run_decide_call(*o);
             if (pins->parsed()) return run_pins(*o);
             if (approve->parsed()) return run_decide(*o, true);
             if (reject->parsed()) return run_decide(*o, false);
+            if (forget->parsed()) return run_forget(*o);
             if (o->stdio != o->config.empty()) {  // exactly one of the two
               report("gateway", "say how clients reach it: --config FILE (HTTP) or --stdio -- COMMAND ARGS...");
               return kExitUsage;
