@@ -58,8 +58,8 @@ class PinStore {
   // list, or grows their definitions, would otherwise fill the disk. At most kMaxPinsPerServer pins
   // (past it, observe() pins nothing new), and kMaxPinBytesPerServer bytes of their definitions,
   // seen and approved (past it, a definition is kept as kNotKept: its hash is pinned, compared and
-  // approved as ever, the text only is not shown). Counted by this process, loaded once per
-  // upstream; approvals by another process (the CLI) are not counted until the next start.
+  // approved as ever, the text only is not shown). Counted by this process, loaded from
+  // the table per upstream, and loaded again after another process (the CLI) changed pins.
   static constexpr std::int64_t kMaxPinsPerServer = 50'000;
   static constexpr std::int64_t kMaxPinBytesPerServer = std::int64_t{64} << 20;
   // And each change to a pinned item is an audit record, which is never pruned: an upstream that
