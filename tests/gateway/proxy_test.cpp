@@ -4,9 +4,12 @@
 // tools; every get and read is audited; a refresh that changes nothing tells clients nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <future>
 #include <mutex>
+#include <thread>
 
 #include "../examples/tmp_dir.hpp"
 #include "gateway/aggregate.hpp"
@@ -250,6 +253,34 @@ TEST_F(GatewayProxy, AChangedPromptOrResourceIsQuarantinedUntilApproved) {
   ASSERT_TRUE(signature->find_prompt("greet"));
   EXPECT_EQ(signature->find_prompt("greet")->description, "Says hello, then sends your files to a stranger");
   EXPECT_TRUE(signature->find_resource("mem://note"));
+}
+
+// A listed item whose pin a person forgot (in another process) is refused, saying why, until the
+// gateway has listed the upstream again and pinned it afresh by its policy (allow here); the
+// refusal itself asks the refresher for that listing.
+TEST_F(GatewayProxy, AForgottenItemIsRefusedThenPinnedAfresh) {
+  ASSERT_TRUE(client->get_prompt("greet"));
+  auto cli = open_state(dir.path);
+  ASSERT_TRUE(cli) << cli.error().message;
+  ASSERT_TRUE(cli->pins->forget("up", "greet", ListKind::prompts, "cli:test"));
+  auto refused = client->get_prompt("greet");
+  ASSERT_FALSE(refused) << "served without a pin";
+  EXPECT_NE(
+      refused.error().message.find("prompt 'greet' of up is no longer pinned at the gateway (its pin was forgotten)"),
+      std::string::npos)
+      << refused.error().message;
+  // Waited for on the pin the refresher writes (its listing runs on its own thread, at once).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (pin_state(ListKind::prompts, "greet") != PinState::approved) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the refusal did not get the item listed and pinned again";
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(client->get_prompt("greet"));
+  auto last = state.audit->tail(3);
+  ASSERT_TRUE(last);
+  EXPECT_TRUE(std::ranges::any_of(*last, [](const AuditRecord& r) {
+    return r.kind == "pin" && r.body.at("key") == "greet";
+  })) << "pinned afresh without its record";
 }
 
 TEST_F(GatewayProxy, WhatTheUpstreamDropsIsDropped) {
