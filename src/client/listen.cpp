@@ -73,6 +73,8 @@ Result<void> Client::Impl::relisten() {
   session->request_async(method::kSubscriptionsListen, params, std::move(ro), [this, next, mine, id](Result<json::value> r) {
     if (!r && !next.cancelled())
       MCP_LOG_WARN("client: subscriptions/listen ended: {}", peer_text(r.error().message, kMaxQuotedReasonBytes));
+    else if (r && !next.cancelled())  // the server's graceful end (its shutdown): no more changes come on it
+      MCP_LOG_WARN("client: the server ended subscriptions/listen; change notifications stop until the next listen");
     std::lock_guard lock(mu);
     if (id->load() >= 0) listen_ended(id->load());
     // The current listen refused or ended: nothing will acknowledge it, so nobody waits for it.

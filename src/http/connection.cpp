@@ -243,12 +243,10 @@ net::awaitable<bool> handle_stateless(ServerState& state, const McpEndpoint& ep,
   auto st = *opened;
   // A listen lasts until the client leaves: shutdown does not wait for it, but ends it (stop()).
   struct Active {
-    std::atomic<int>* n;
-    ~Active() {
-      if (n) --*n;
-    }
-  } active{listen ? nullptr : &state.active_requests};
-  if (!listen) ++state.active_requests;
+    std::atomic<int>& n;
+    ~Active() { --n; }
+  } active{listen ? state.open_listens : state.active_requests};
+  ++active.n;
   transport->deliver(std::move(post.message), req.body().size());
 
   // Closing the connection cancels a stateless request (the revision's only cancellation over

@@ -448,10 +448,10 @@ void HttpServer::stop() {
     for (const auto& [slot, weak] : st.stateless_sessions)
       if (auto s = weak.lock()) stateless.push_back(std::move(s));
   }
-  for (auto& s : stateless) s->close();
-  // Let connections write their last chunks, then stop the loop.
+  for (auto& s : stateless) s->close();  // each open listen answered (listen.cpp)
+  // Let connections write their last chunks (those answers too), then stop the loop.
   deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
-  while (st.active_requests.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+  while (st.active_requests.load() + st.open_listens.load() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   st.ioc.stop();

@@ -76,6 +76,9 @@ struct ServerState {
   std::optional<net::ssl::context> tls;
   std::atomic<bool> stopping{false};
   std::atomic<int> active_requests{0};
+  // Open subscriptions/listen requests: not waited for at shutdown, but given the time to write
+  // the answer that ends them (stop()).
+  std::atomic<int> open_listens{0};
   std::atomic<std::size_t> accepted{0};  // connections accepted since start, for monitoring
 
   std::mutex mu;

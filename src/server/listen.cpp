@@ -4,7 +4,8 @@
 // each list_changed or resources/updated it opted in to, every one tagged with the listen's id in
 // _meta["io.modelcontextprotocol/subscriptionId"] and sent as related to it (over HTTP, on its SSE
 // stream). It ends when the client cancels it (notifications/cancelled on stdio; closing the
-// stream over HTTP, which ends the request's session) or the connection closes.
+// stream over HTTP, which ends the request's session) or the connection closes, or the server
+// closes the session (shutdown, expiry): then it is answered, `{"resultType": "complete"}`.
 #include <algorithm>
 
 #include "log/log.hpp"
@@ -109,6 +110,19 @@ void ServerSessionImpl::listen(InboundRequest& in, Responder reply) {
       }
     }
   });
+}
+
+void ServerSessionImpl::end_listens() {
+  std::map<std::string, Listen> ending;  // answered, and their watches let go, after the lock
+  {
+    std::lock_guard lock(mu_);
+    ending.swap(listens_);
+  }
+  // SubscriptionsListenResult: "complete", naming the subscription (schema.mdx). A listen whose
+  // peer has gone is answered into nothing.
+  for (auto& [key, l] : ending) {
+    (void)l.reply(json::value(tagged(json::object{{"resultType", "complete"}}, l.id)));
+  }
 }
 
 void ServerSessionImpl::notify_listeners(std::string_view method, const json::object& params, const std::string& uri) {

@@ -71,7 +71,10 @@ std::shared_ptr<const SessionSignature> ServerSessionImpl::session_signature() c
   return signature_;
 }
 
-void ServerSessionImpl::close() { session_->close(); }
+void ServerSessionImpl::close() {
+  end_listens();
+  session_->close();
+}
 void ServerSessionImpl::wait_closed() { session_->wait_closed(); }
 
 std::optional<Error> ServerSessionImpl::close_reason() const {

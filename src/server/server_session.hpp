@@ -140,6 +140,9 @@ class ServerSessionImpl final : public ServerSession,
   // client cancels it or the connection closes; meanwhile the notifications it opted in to travel
   // on it, tagged with its id.
   void listen(InboundRequest& in, Responder reply);
+  // The server closes the session (HTTP shutdown, session expiry): each open listen is answered,
+  // the graceful end the revision asks for, before the connection goes.
+  void end_listens();
   // The tools this request's tools/list shows, whole and unpaged (list_tools pages it; the signed
   // manifest covers it).
   json::array listed_tools(ServerRequest& r);

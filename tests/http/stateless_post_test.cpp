@@ -209,6 +209,7 @@ TEST(HttpStateless, ClosingTheConnectionCancelsTheRequest) {
 
 // Shutdown with a listen still open ends it: the server stops promptly (a listen is not waited
 // for) and tears the request down without touching freed state (this crashed on a double free).
+// It ends gracefully: the listen is answered, SubscriptionsListenResult, before the stream closes.
 TEST(HttpStateless, StoppingTheServerEndsAnOpenListen) {
   auto s = std::make_unique<TestServer>();
   ASSERT_TRUE(s->started);
@@ -221,6 +222,12 @@ TEST(HttpStateless, StoppingTheServerEndsAnOpenListen) {
   const auto started = Clock::now();
   s.reset();
   EXPECT_LT(Clock::now() - started, 3s);  // shutdown_grace is not spent waiting for the listen
+  auto last = c.read_events(*head, [](const SseEvent&) { return true; });
+  ASSERT_EQ(last.size(), 1u) << "the listen ended unanswered";
+  auto answer = parse_json(last[0].data);
+  EXPECT_EQ(answer.at("id"), json::value(3));
+  EXPECT_EQ(answer.at("result").at("resultType").as_string(), "complete");
+  EXPECT_EQ(answer.at("result").at("_meta").at("io.modelcontextprotocol/subscriptionId"), json::value(3));
   EXPECT_TRUE(c.closed_by_peer());
 }
 
