@@ -23,6 +23,15 @@ card="${url%/mcp}/.well-known/mcp.json"
 
 run "card verifies with the signer's key" 0 "valid" -- "$bin/mcp-trust" card --public-key "$tmp/key.pub" "$url"
 run "card proof fails with another key (exit 4)" 4 -- "$bin/mcp-trust" card --public-key "$tmp/other.pub" "$url"
+# A trust store's key is in service between notBefore and notAfter: judged at --now, else now.
+printf '{"keys":[{"publicKey":"%s","notBefore":1000000000000,"notAfter":1100000000000}]}' "$(cat "$tmp/key.pub")" >"$tmp/store.json"
+run "card verifies with a trust store at a --now within the key's time" 0 "valid" -- \
+  "$bin/mcp-trust" card --trust-store "$tmp/store.json" --now 1050000000000 "$url"
+run "card's key expired at a later --now (exit 4)" 4 "expired" -- \
+  "$bin/mcp-trust" card --trust-store "$tmp/store.json" --now 1200000000000 "$url"
+run "card's key expired by the system clock without --now (exit 4)" 4 "expired" -- \
+  "$bin/mcp-trust" card --trust-store "$tmp/store.json" "$url"
+run "--now needs --trust-store (exit 2)" 2 -- "$bin/mcp-trust" card --public-key "$tmp/key.pub" --now 1 "$url"
 
 headers=$(curl -sS -D - -o /dev/null "$card" | tr -d '\r')
 status=$(awk 'NR==1{print $2}' <<<"$headers")

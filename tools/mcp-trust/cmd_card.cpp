@@ -1,6 +1,6 @@
 // mcp-trust card: fetch a server card (GET /.well-known/mcp.json), validate it, print it.
 //
-//   mcp-trust card [--public-key FILE | --trust-store FILE] [--json] URL
+//   mcp-trust card [--public-key FILE | --trust-store FILE [--now MS]] [--json] URL
 //
 // URL is the MCP endpoint (http://host:port/mcp) or the card's own URL. The card must parse and
 // carry a capability signature within the limits; with a key or trust store, its detached proof
@@ -21,6 +21,8 @@ struct CardCliOptions {
   std::string public_key;
   std::string trust_store;
   bool json_output = false;
+  std::int64_t now_ms = 0;  // with --now: the trust store's keys are judged at this time
+  CLI::Option* now_opt = nullptr;
 };
 
 int run_card(const CardCliOptions& o) {
@@ -43,7 +45,8 @@ int run_card(const CardCliOptions& o) {
     if (!text) { report("card", "--trust-store: " + text.error().message); return kExitError; }
     auto store = trust::TrustStore::parse(*text);
     if (!store) { report("card", "--trust-store " + o.trust_store + ": " + store.error().message); return kExitError; }
-    proof = verify_server_card(fetched->body, *store);
+    const auto now = o.now_opt->count() > 0 ? std::optional<std::int64_t>(o.now_ms) : std::nullopt;
+    proof = verify_server_card(fetched->body, *store, {}, now);
   }
 
   if (o.json_output) {
@@ -84,6 +87,11 @@ Command add_card(CLI::App& parent) {
   auto* pk = app->add_option("--public-key", o->public_key, "Verify the card's proof with this public key");
   auto* ts = app->add_option("--trust-store", o->trust_store, "Verify the card's proof with this trust store");
   pk->excludes(ts);
+  // As `verify --now`: a trust store's keys have their time (notBefore, notAfter); a bare key has none.
+  o->now_opt = app->add_option("--now", o->now_ms,
+                               "With --trust-store: the current time in Unix milliseconds "
+                               "(default: the system clock)");
+  o->now_opt->needs(ts);
   app->add_flag("--json", o->json_output, "Machine-readable output");
   app->add_option("url", o->url, "The MCP endpoint URL (or the card's URL)")->required();
   return {app, [o] { return run_card(*o); }};
