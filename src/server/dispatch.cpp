@@ -128,7 +128,8 @@ void ServerSessionImpl::start_request(InboundRequest& in, Responder reply) {
     return;
   }
   if (in.method == method::kInitialize) {
-    reply(initialize(in.params));
+    reply(initialize(in.params));  // handed to the transport, in order, before anything sent after
+    initialized();
     return;
   }
   std::shared_ptr<const ClientView> view;

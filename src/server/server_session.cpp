@@ -112,9 +112,28 @@ bool ServerSessionImpl::subscribed(const std::string& uri) const {
 void ServerSessionImpl::notify_if_ready(std::string_view method, const json::object& params) {
   {
     std::lock_guard lock(mu_);
+    if (answering_) {
+      constexpr std::size_t kMaxHeld = 64;  // distinct changes: a handful of kinds in practice
+      const bool repeat = std::any_of(held_until_ready_.begin(), held_until_ready_.end(),
+                                      [&](const auto& h) { return h.first == method && h.second == params; });
+      if (!repeat && held_until_ready_.size() < kMaxHeld) held_until_ready_.emplace_back(std::string(method), params);
+      return;
+    }
     if (!ready_) return;
   }
   (void)session_->notify(method, params);
+}
+
+void ServerSessionImpl::initialized() {
+  std::vector<std::pair<std::string, json::object>> held;
+  {
+    std::lock_guard lock(mu_);
+    if (!answering_) return;
+    answering_ = false;
+    ready_ = client_ != nullptr;
+    held.swap(held_until_ready_);
+  }
+  for (auto& [m, p] : held) (void)session_->notify(m, std::move(p));
 }
 
 void ServerSessionImpl::handle_notification(const jsonrpc::Notification& n) {
@@ -162,14 +181,15 @@ Result<json::value> ServerSessionImpl::initialize(const json::object& params) {
   InitializeResult result;
   result.protocol_version = view->protocol_version;
   {
-    // Notifications may flow from here on: the specification restricts only *requests* before
-    // notifications/initialized, and waiting for it would lose a list_changed raced with it.
+    // Notifications may flow once this result is out (initialized()): the specification restricts
+    // only *requests* before notifications/initialized, and waiting for that would lose a
+    // list_changed raced with it; one raised meanwhile waits for the result, not overtaking it.
     std::lock_guard lock(mu_);
     view->identity = identity_;
     client_ = std::move(view);
     signature_ = *signature;
     outer_stages_ = std::make_shared<const StageList>(StageList{make_log_stage(id_), make_signature_stage(signature_)});
-    ready_ = true;
+    answering_ = true;
   }
   result.server_info = server_->opts.info;
   result.instructions = server_->opts.instructions;

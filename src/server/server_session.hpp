@@ -53,6 +53,8 @@ class ServerSessionImpl final : public ServerSession,
   bool closed() const { return session_->closed(); }
   bool subscribed(const std::string& uri) const;
   void notify_if_ready(std::string_view method, const json::object& params);
+  // initialize's result has been handed to the transport: what waited goes out after it.
+  void initialized();
   // Sends a change notification to this session's subscriptions/listen requests that opted in to it
   // (`uri`: the resource of notifications/resources/updated).
   void notify_listeners(std::string_view method, const json::object& params, const std::string& uri);
@@ -170,6 +172,10 @@ class ServerSessionImpl final : public ServerSession,
   std::shared_ptr<const SessionSignature> stateless_stages_signature_;  // ...and again when the signature changes
   std::shared_ptr<const ClientView> last_stateless_view_;  // the last stateless request's (stateless_view)
   bool ready_ = false;  // initialize answered: server notifications may be sent
+  // From initialize until its result is out (initialized()), change notifications wait here, so
+  // that none overtakes the result; without repeats, so bounded by the kinds of change.
+  bool answering_ = false;
+  std::vector<std::pair<std::string, json::object>> held_until_ready_;
   std::string log_level_;
   std::map<std::string, WatchLease> subscriptions_;  // URI -> its watch (resource_tree.cpp)
   std::optional<Error> close_reason_;
