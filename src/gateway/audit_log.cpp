@@ -114,7 +114,10 @@ Result<std::unique_ptr<AuditLog>> AuditLog::open(std::shared_ptr<Db> db) {
   auto ok = db->transaction([](Db& d) {
     return d.exec(
         "CREATE TABLE IF NOT EXISTS audit (seq INTEGER PRIMARY KEY, time TEXT NOT NULL, kind TEXT NOT NULL,"
-        " body TEXT NOT NULL, prev TEXT NOT NULL, hash TEXT NOT NULL)");
+        " body TEXT NOT NULL, prev TEXT NOT NULL, hash TEXT NOT NULL);"
+        // Where a pruned chain starts (audit_prune.cpp): the last removed record. One row at most.
+        "CREATE TABLE IF NOT EXISTS audit_anchor (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL,"
+        " hash TEXT NOT NULL)");
   });
   if (!ok) return fail(ok.error());
   if (auto r = CallJournal::recover(*db, db->file().parent_path()); !r) return fail(r.error());
@@ -182,7 +185,7 @@ Result<ChainHead> AuditLog::head_in(Db& d) {
   if (!last) return fail(last.error());
   auto row = last->step();
   if (!row) return fail(row.error());
-  if (!*row) return ChainHead{0, zero_hash()};
+  if (!*row) return anchor_in(d);  // empty, or pruned to its last record: the chain goes on from there
   return ChainHead{last->integer(0), last->text(1)};
 }
 
@@ -252,51 +255,76 @@ Result<std::vector<AuditRecord>> AuditLog::select_records(std::string_view where
 
 Result<ChainCheck> AuditLog::verify(const ChainCheck& from) const {
   if (from.first_broken) return from;  // a broken chain stays broken
+  auto anchor = this->anchor();
+  if (!anchor) return fail(anchor.error());
   ChainCheck check = from;
-  if (check.head.empty()) check.head = zero_hash();
-  if (check.records > 0) {
+  const bool whole = from.records == 0;
+  if (whole) {
+    // From the start, or from where a prune left the chain.
+    check.records = anchor->seq;
+    check.head = anchor->hash;
+  } else {
     // Going on from an earlier check: its last record must still be there, as it was (else the
     // tail was removed or changed since, and the walk below would not see it).
-    std::optional<std::string> anchor;
+    std::optional<std::string> last;
     auto read = db_->locked([&](Db& d) -> Result<void> {
       auto s = d.prepare("SELECT hash FROM audit WHERE seq = ?");
       if (!s) return fail(s.error());
       s->bind(1, check.records);
       auto row = s->step();
       if (!row) return fail(row.error());
-      if (*row) anchor = s->text(0);
+      if (*row) last = s->text(0);
       return {};
     });
     if (!read) return fail(read.error());
-    if (anchor != check.head) {
+    // Pruned since (its record went with the ones before it): the chain is walked again from its
+    // anchor, whose prune record that walk must meet.
+    if (!last && anchor->seq >= check.records) return verify(ChainCheck{});
+    if (last != check.head) {
       check.first_broken = check.records;
-      check.why = anchor ? "it was changed after it was verified" : "it was removed after it was verified (the log was truncated)";
+      check.why = last ? "it was changed after it was verified"
+                       : "it was removed after it was verified (the log was truncated)";
       return check;
     }
   }
+  check.pruned_through = anchor->seq;
+  bool vouched = anchor->seq == 0;  // a pruned chain holds the prune record that says where it starts
   std::int64_t expected_seq = check.records + 1;
   auto broken = [&](std::int64_t seq, std::string why) {
     check.first_broken = seq;
     check.why = std::move(why);
     return false;
   };
-  auto walked = each([&](const AuditRecord& r) {
-    ++check.records;
-    if (r.seq != expected_seq) {
-      return broken(r.seq, "record " + std::to_string(expected_seq) + " is missing (the next is " +
-                               std::to_string(r.seq) + "): removed");
-    }
-    if (r.prev != check.head) {
-      return broken(r.seq, "its prev does not match record " + std::to_string(r.seq - 1) +
-                               "'s hash: a record before it was changed, removed or reordered");
-    }
-    auto h = hash_of(r.prev, r.seq, r.time, r.kind, r.body);
-    if (!h || *h != r.hash) return broken(r.seq, "its hash does not match its contents: it was changed");
-    check.head = r.hash;
-    ++expected_seq;
-    return true;
-  }, from.records);
+  auto walked = each(
+      [&](const AuditRecord& r) {
+        if (r.seq != expected_seq) {
+          return broken(r.seq, "record " + std::to_string(expected_seq) + " is missing (the next is " +
+                                   std::to_string(r.seq) + "): removed");
+        }
+        if (r.prev != check.head) {
+          return broken(r.seq, "its prev does not match record " + std::to_string(r.seq - 1) +
+                                   "'s hash: a record before it was changed, removed or reordered");
+        }
+        auto h = hash_of(r.prev, r.seq, r.time, r.kind, r.body);
+        if (!h || *h != r.hash) return broken(r.seq, "its hash does not match its contents: it was changed");
+        if (!vouched && r.kind == "prune") {
+          const json::value* through = r.body.if_contains("through");
+          const json::value* hash = r.body.if_contains("hash");
+          vouched = through && through->is_int64() && through->as_int64() == anchor->seq && hash && hash->is_string() &&
+                    hash->as_string() == anchor->hash;
+        }
+        check.head = r.hash;
+        check.records = r.seq;
+        ++expected_seq;
+        return true;
+      },
+      check.records);
   if (!walked) return fail(walked.error());
+  if (whole && !vouched && !check.first_broken) {
+    check.first_broken = anchor->seq + 1;
+    check.why = "the log starts after record " + std::to_string(anchor->seq) +
+                " and no prune record in it says so: its first records were removed";
+  }
   return check;
 }
 

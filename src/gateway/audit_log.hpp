@@ -9,6 +9,12 @@
 // reordered. What a chain cannot show alone is the removal of its last records: head() gives the
 // latest hash, to be kept elsewhere (docs/gateway.md).
 //
+// prune() removes a log's first records, as a person asks (`mcp-trust audit prune`), so that it
+// need not grow for ever: the last removed record's sequence number and hash are kept as the
+// chain's anchor (the audit_anchor table) and said in a "prune" record appended to the chain.
+// verify() then starts from the anchor, and a log that starts after an anchor no prune record
+// vouches for was cut by someone else: broken.
+//
 // Thread-safety: all members are thread-safe (the Db serialises them).
 #pragma once
 
@@ -41,7 +47,8 @@ struct ChainHead {
 };
 
 struct ChainCheck {
-  std::int64_t records = 0;
+  std::int64_t records = 0;                  // the last record verified: its sequence number
+  std::int64_t pruned_through = 0;           // the records up to this one were pruned (0: none)
   std::optional<std::int64_t> first_broken;  // set when the chain is not intact
   std::string why;                           // for first_broken
   std::string head;                          // the last record's hash (the zero hash when empty)
@@ -87,6 +94,15 @@ class AuditLog {
   [[nodiscard]] Result<void> each(const std::function<bool(const AuditRecord&)>& visit, std::int64_t after = 0) const;
   // The last `n` records, newest first, as stored.
   [[nodiscard]] Result<std::vector<AuditRecord>> tail(std::size_t n) const;
+  // Removes the records up to sequence number `through` (which must be in the log), anchors the
+  // chain there, and appends a "prune" record saying so (with `who`), in one transaction. How many
+  // went. The database file keeps its size; SQLite reuses the pages for new records.
+  [[nodiscard]] Result<std::int64_t> prune(std::int64_t through, const std::string& who);
+  // The last record whose time is before `time` (ISO 8601, compared as text): what a prune of the
+  // records older than `time` goes through (0: none).
+  [[nodiscard]] Result<std::int64_t> last_before(const std::string& time) const;
+  // The chain's last record (sequence number 0 when empty).
+  [[nodiscard]] Result<ChainHead> head() const;
 
   static std::string zero_hash();
   // The hash a record with these fields must have.
@@ -108,6 +124,9 @@ class AuditLog {
                                              std::string_view canonical_body);
   // A record's hash: of its prev, a newline and its record_text.
   static std::string chain_hash(std::string_view prev, std::string_view record);
+  // The anchor a prune left (seq 0: none).
+  Result<ChainHead> anchor() const;
+  static Result<ChainHead> anchor_in(Db& d);
   // The records `where` selects (its two parameters bound to `a` and `b`), the connection held
   // while they are read.
   Result<std::vector<AuditRecord>> select_records(std::string_view where, std::int64_t a, std::int64_t b) const;

@@ -62,7 +62,7 @@ class PinStore {
   // the table per upstream, and loaded again after another process (the CLI) changed pins.
   static constexpr std::int64_t kMaxPinsPerServer = 50'000;
   static constexpr std::int64_t kMaxPinBytesPerServer = std::int64_t{64} << 20;
-  // And each change to a pinned item is an audit record, which is never pruned: an upstream that
+  // And each change to a pinned item is an audit record, pruned only by a person: an upstream that
   // flips its definitions on every list (once a second at most, proxy.cpp) would write them
   // without end. A quarantine is always recorded (it follows an approval, a restore or a new pin,
   // each bounded); restores and a blocked item's new definitions take from a budget per upstream,

@@ -52,7 +52,7 @@ json::object ReviewPage::chain() {
     // leaves an intact chain): that stays said.
     if (!check->first_broken && check->records < chain_.records) {
       check->first_broken = check->records + 1;
-      check->why = "the log had " + std::to_string(chain_.records) + " records when last verified and has " +
+      check->why = "the log reached record " + std::to_string(chain_.records) + " when last verified and ends at " +
                    std::to_string(check->records) + " now: its last records were removed";
     }
   }

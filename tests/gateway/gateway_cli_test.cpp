@@ -107,6 +107,17 @@ TEST(GatewayCli, ARugPullIsQuarantinedShownAndRestoredByApproval) {
   for (const char* kind : {"\"kind\":\"pin\"", "\"kind\":\"quarantine\"", "\"kind\":\"approve\"", "\"kind\":\"call\"",
                            "\"kind\":\"forget\""})
     EXPECT_NE(exported.out.find(kind), std::string::npos) << kind << "\n" << exported.out;
+
+  // The oldest records pruned: the newest three stay, with the prune record after them, and the
+  // chain verifies from where the pruned ones end.
+  auto unsure_prune = mcp::test::run_program(bin("mcp-trust"), {"audit", "prune", "--state", state}, dir.path);
+  EXPECT_EQ(unsure_prune.code, 2) << unsure_prune.err;
+  auto pruned = mcp::test::run_program(bin("mcp-trust"), {"audit", "prune", "--state", state, "--keep", "3"}, dir.path);
+  EXPECT_EQ(pruned.code, 0) << pruned.err;
+  EXPECT_EQ(pruned.out.rfind("pruned ", 0), 0u) << pruned.out;
+  auto still = mcp::test::run_program(bin("mcp-trust"), {"audit", "verify", "--state", state}, dir.path);
+  EXPECT_EQ(still.code, 0) << still.err;
+  EXPECT_EQ(still.out.rfind("intact: 4 records (records 1 to ", 0), 0u) << still.out;
 }
 
 // With --config, --new-items is the default of every server whose entry does not say: items

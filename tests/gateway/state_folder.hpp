@@ -3,7 +3,9 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 
@@ -22,6 +24,16 @@ class StateFolderTest : public ::testing::Test {
   }
   TmpDir dir_;
 };
+
+// Runs `sql` on the state file behind the gateway's back, as a local attacker would.
+inline void tamper(const std::filesystem::path& dir, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dir / "gateway.db").c_str(), &db), SQLITE_OK);
+  char* err = nullptr;
+  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+  sqlite3_free(err);
+  sqlite3_close(db);
+}
 
 // The tool the trust-on-first-use tests pin and change: write_file, described as `description`.
 inline json::object write_file_tool(const std::string& description) {

@@ -16,15 +16,7 @@ namespace {
 
 using mcp::test::write_file_tool;
 
-// Runs `sql` on the state file behind the gateway's back, as a local attacker would.
-void tamper(const std::filesystem::path& dir, const std::string& sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open((dir / "gateway.db").c_str(), &db), SQLITE_OK);
-  char* err = nullptr;
-  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
-  sqlite3_free(err);
-  sqlite3_close(db);
-}
+using mcp::test::tamper;
 
 class GatewayState : public mcp::test::StateFolderTest {
  protected:

@@ -1,0 +1,103 @@
+// AuditLog::prune and what it needs: the audit log's first records removed, the chain anchored at
+// the last of them (audit_log.hpp says how verify() holds a pruned chain to its anchor).
+#include "gateway/audit_log.hpp"
+
+namespace mcp::gateway {
+
+namespace {
+
+// The hash of record `seq`, if the log has it.
+Result<std::optional<std::string>> hash_at(Db& d, std::int64_t seq) {
+  auto s = d.prepare("SELECT hash FROM audit WHERE seq = ?");
+  if (!s) return fail(s.error());
+  s->bind(1, seq);
+  auto row = s->step();
+  if (!row) return fail(row.error());
+  if (!*row) return std::optional<std::string>();
+  return std::optional<std::string>(s->text(0));
+}
+
+}  // namespace
+
+Result<ChainHead> AuditLog::anchor_in(Db& d) {
+  auto s = d.prepare("SELECT seq, hash FROM audit_anchor WHERE id = 1");
+  if (!s) return fail(s.error());
+  auto row = s->step();
+  if (!row) return fail(row.error());
+  if (!*row) return ChainHead{0, AuditLog::zero_hash()};
+  return ChainHead{s->integer(0), s->text(1)};
+}
+
+Result<ChainHead> AuditLog::anchor() const {
+  ChainHead out;
+  auto ok = db_->locked([&](Db& d) -> Result<void> {
+    auto a = anchor_in(d);
+    if (!a) return fail(a.error());
+    out = std::move(*a);
+    return {};
+  });
+  if (!ok) return fail(ok.error());
+  return out;
+}
+
+Result<ChainHead> AuditLog::head() const {
+  flush_for_reading();
+  ChainHead out;
+  auto ok = db_->locked([&](Db& d) -> Result<void> {
+    auto h = head_in(d);
+    if (!h) return fail(h.error());
+    out = std::move(*h);
+    return {};
+  });
+  if (!ok) return fail(ok.error());
+  return out;
+}
+
+Result<std::int64_t> AuditLog::last_before(const std::string& time) const {
+  flush_for_reading();
+  std::int64_t seq = 0;
+  auto ok = db_->locked([&](Db& d) -> Result<void> {
+    auto s = d.prepare("SELECT coalesce(max(seq), 0) FROM audit WHERE time < ?");
+    if (!s) return fail(s.error());
+    s->bind(1, time);
+    auto row = s->step();
+    if (!row) return fail(row.error());
+    if (*row) seq = s->integer(0);
+    return {};
+  });
+  if (!ok) return fail(ok.error());
+  return seq;
+}
+
+Result<std::int64_t> AuditLog::prune(std::int64_t through, const std::string& who) {
+  flush_for_reading();  // the calls journaled so far are in the chain, after what is pruned
+  std::int64_t count = 0;
+  auto ok = db_->transaction([&](Db& d) -> Result<void> {
+    auto before = anchor_in(d);
+    if (!before) return fail(before.error());
+    if (through <= before->seq) {
+      return fail(Error::invalid_params("the records up to " + std::to_string(before->seq) +
+                                        " are pruned already: nothing up to " + std::to_string(through) + " is left"));
+    }
+    auto hash = hash_at(d, through);
+    if (!hash) return fail(hash.error());
+    if (!*hash) return fail(Error::invalid_params("the log has no record " + std::to_string(through)));
+    auto del = d.prepare("DELETE FROM audit WHERE seq <= ?");
+    if (!del) return fail(del.error());
+    del->bind(1, through);
+    if (auto done = del->step(); !done) return fail(done.error());
+    count = d.changes();
+    auto set = d.prepare("INSERT OR REPLACE INTO audit_anchor (id, seq, hash) VALUES (1, ?, ?)");
+    if (!set) return fail(set.error());
+    set->bind(1, through).bind(2, **hash);
+    if (auto done = set->step(); !done) return fail(done.error());
+    // The chain itself says where it now starts: verify() holds the anchor to this record.
+    json::object body{{"through", through}, {"hash", **hash}, {"count", count}, {"by", who}};
+    if (auto a = append_in(d, "prune", body); !a) return fail(a.error());
+    return {};
+  });
+  if (!ok) return fail(ok.error());
+  return count;
+}
+
+}  // namespace mcp::gateway
