@@ -127,6 +127,8 @@ class AuditLog {
   // The anchor a prune left (seq 0: none).
   Result<ChainHead> anchor() const;
   static Result<ChainHead> anchor_in(Db& d);
+  // `read` (head_in, anchor_in) with the connection held.
+  Result<ChainHead> read_head(Result<ChainHead> (*read)(Db&)) const;
   // The records `where` selects (its two parameters bound to `a` and `b`), the connection held
   // while they are read.
   Result<std::vector<AuditRecord>> select_records(std::string_view where, std::int64_t a, std::int64_t b) const;

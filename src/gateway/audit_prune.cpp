@@ -28,29 +28,23 @@ Result<ChainHead> AuditLog::anchor_in(Db& d) {
   return ChainHead{s->integer(0), s->text(1)};
 }
 
-Result<ChainHead> AuditLog::anchor() const {
+Result<ChainHead> AuditLog::read_head(Result<ChainHead> (*read)(Db&)) const {
   ChainHead out;
   auto ok = db_->locked([&](Db& d) -> Result<void> {
-    auto a = anchor_in(d);
-    if (!a) return fail(a.error());
-    out = std::move(*a);
-    return {};
-  });
-  if (!ok) return fail(ok.error());
-  return out;
-}
-
-Result<ChainHead> AuditLog::head() const {
-  flush_for_reading();
-  ChainHead out;
-  auto ok = db_->locked([&](Db& d) -> Result<void> {
-    auto h = head_in(d);
+    auto h = read(d);
     if (!h) return fail(h.error());
     out = std::move(*h);
     return {};
   });
   if (!ok) return fail(ok.error());
   return out;
+}
+
+Result<ChainHead> AuditLog::anchor() const { return read_head(&AuditLog::anchor_in); }
+
+Result<ChainHead> AuditLog::head() const {
+  flush_for_reading();
+  return read_head(&AuditLog::head_in);
 }
 
 Result<std::int64_t> AuditLog::last_before(const std::string& time) const {
