@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <future>
 #include <thread>
 
 #include "mcp/protocol/methods.hpp"
@@ -16,16 +17,6 @@ using namespace std::chrono_literals;
 using mcp::test::make_tool;
 
 namespace {
-
-// Counts what arrives on one connection before its initialize result. The session engine hands a
-// connection's messages over in order, on one thread: a notification handled before the result's
-// callback ran arrived before it.
-struct Watcher {
-  std::mutex mu;
-  std::condition_variable cv;
-  bool answered = false;
-  int early = 0;
-};
 
 TEST(InitializeOrder, NoChangeNotificationOvertakesTheInitializeResult) {
   auto server = std::make_shared<Server>();
@@ -43,30 +34,25 @@ TEST(InitializeOrder, NoChangeNotificationOvertakesTheInitializeResult) {
   constexpr int kConnections = 1000;
   int early_total = 0;
   for (int i = 0; i < kConnections; ++i) {
-    auto watcher = std::make_shared<Watcher>();
-    struct Client : mcp::test::RawClient {
-      std::shared_ptr<Watcher> w;
-      Client(std::shared_ptr<Server> s, std::shared_ptr<Watcher> watcher)
-          : RawClient(std::move(s)), w(std::move(watcher)) {}
-      void handle_notification(const jsonrpc::Notification& n) override {
-        std::lock_guard lock(w->mu);
-        if (!w->answered) ++w->early;
-        (void)n;
-      }
-    } c(server, watcher);
+    // The session engine hands a connection's messages over in order, on one thread: what the
+    // client had received when the result's callback ran arrived before the result. (The promise
+    // outlives the client, whose shutdown may end an unanswered request through the callback.)
+    std::promise<std::size_t> before;
+    auto got = before.get_future();
+    mcp::test::RawClient c(server);
     c.session->request_async(method::kInitialize,
                              json::object{{"protocolVersion", "2025-11-25"},
                                           {"capabilities", json::object{}},
                                           {"clientInfo", json::object{{"name", "raw"}, {"version", "1"}}}},
-                             {}, [watcher](Result<json::value> r) {
+                             {}, [&c, &before](Result<json::value> r) {
                                EXPECT_TRUE(r) << r.error().message;
-                               std::lock_guard lock(watcher->mu);
-                               watcher->answered = true;
-                               watcher->cv.notify_all();
+                               before.set_value(c.notification_count());
                              });
-    std::unique_lock lock(watcher->mu);
-    ASSERT_TRUE(watcher->cv.wait_for(lock, 10s, [&] { return watcher->answered; })) << "initialize unanswered";
-    early_total += watcher->early;
+    if (got.wait_for(10s) != std::future_status::ready) {
+      ADD_FAILURE() << "initialize unanswered";  // the churn thread is still stopped and joined
+      break;
+    }
+    early_total += static_cast<int>(got.get());
   }
   stop = true;
   churn.join();
