@@ -1,6 +1,7 @@
 #include "cli_io.hpp"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <iostream>
@@ -125,6 +126,11 @@ std::string format_time(std::int64_t unix_ms) {
   char out[64];
   std::snprintf(out, sizeof out, "%s.%03dZ", buf, static_cast<int>(millis));
   return out;
+}
+
+std::string cli_person() {
+  const char* user = std::getenv("USER");
+  return std::string("cli:") + (user ? user : "unknown");
 }
 
 void report(std::string_view command, std::string_view message) {

@@ -37,4 +37,7 @@ std::string format_time(std::int64_t unix_ms);
 // Prints "mcp-trust <command>: <message>" to stderr.
 void report(std::string_view command, std::string_view message);
 
+// Who a decision made on the command line is recorded as: "cli:" and $USER ("unknown" without).
+std::string cli_person();
+
 }  // namespace mcp::cli

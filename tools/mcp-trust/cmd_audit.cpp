@@ -5,7 +5,6 @@
 //   mcp-trust audit export [--state DIR]   every record as a JSON line, in order
 //   mcp-trust audit prune [--state DIR] (--keep N | --before TIME)
 //                                          removes the oldest records; the chain stays verifiable
-#include <cstdlib>
 #include <memory>
 
 #include "cli_io.hpp"
@@ -90,8 +89,7 @@ int run_prune(const AuditCliOptions& o) {
     return kExitVerifyFailed;
   }
   if (through <= check->pruned_through) return write_stdout("nothing to prune\n") ? kExitOk : kExitError;
-  const char* user = std::getenv("USER");
-  auto count = state->audit->prune(through, std::string("cli:") + (user ? user : "unknown"));
+  auto count = state->audit->prune(through, cli_person());
   if (!count) {
     report("audit prune", count.error().message);
     return kExitError;

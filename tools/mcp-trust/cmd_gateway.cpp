@@ -237,17 +237,21 @@ int run_pins(const GatewayCliOptions& o) {
   return write_stdout(s) ? kExitOk : kExitError;
 }
 
+// --kind, if given: false (after saying why) when it names no kind.
+bool kind_option(const GatewayCliOptions& o, const std::string& what, std::optional<ListKind>& kind) {
+  if (o.kind.empty()) return true;
+  kind = list_kind_of_result_key(o.kind);
+  if (!kind) report(what, "--kind: tools, prompts, resources or resourceTemplates");
+  return kind.has_value();
+}
+
 int run_decide(const GatewayCliOptions& o, bool approve) {
   const std::string what = approve ? "gateway approve" : "gateway reject";
   std::optional<ListKind> kind;
-  if (!o.kind.empty()) {
-    kind = list_kind_of_result_key(o.kind);
-    if (!kind) { report(what, "--kind: tools, prompts, resources or resourceTemplates"); return kExitUsage; }
-  }
+  if (!kind_option(o, what, kind)) return kExitUsage;
   auto state = gateway::open_state(state_dir(o));
   if (!state) { report(what, state.error().message); return kExitError; }
-  const char* user = std::getenv("USER");
-  const std::string who = std::string("cli:") + (user ? user : "unknown");
+  const std::string who = cli_person();
   auto decided = approve ? state->pins->approve(o.server, o.item, kind, who) : state->pins->reject(o.server, o.item, kind, who);
   if (!decided) { report(what, decided.error().message); return kExitError; }
   return write_stdout(std::string(approve ? "approved " : "rejected ") + std::string(item_noun(decided->kind)) + " " +
@@ -264,20 +268,13 @@ int run_forget(const GatewayCliOptions& o) {
     return kExitUsage;
   }
   std::optional<ListKind> kind;
-  if (!o.kind.empty()) {
-    kind = list_kind_of_result_key(o.kind);
-    if (!kind) {
-      report(what, "--kind: tools, prompts, resources or resourceTemplates");
-      return kExitUsage;
-    }
-  }
+  if (!kind_option(o, what, kind)) return kExitUsage;
   auto state = gateway::open_state(state_dir(o));
   if (!state) {
     report(what, state.error().message);
     return kExitError;
   }
-  const char* user = std::getenv("USER");
-  const std::string who = std::string("cli:") + (user ? user : "unknown");
+  const std::string who = cli_person();
   if (!o.item.empty()) {
     auto gone = state->pins->forget(o.server, o.item, kind, who);
     if (!gone) {
@@ -324,8 +321,7 @@ int run_pending(const GatewayCliOptions& o) {
 int run_decide_call(const GatewayCliOptions& o) {
   auto state = gateway::open_state(state_dir(o));
   if (!state) { report("gateway decide", state.error().message); return kExitError; }
-  const char* user = std::getenv("USER");
-  auto decided = state->asks->decide(o.call_id, o.decision == "allow", std::string("cli:") + (user ? user : "unknown"));
+  auto decided = state->asks->decide(o.call_id, o.decision == "allow", cli_person());
   if (!decided) { report("gateway decide", decided.error().message); return kExitError; }
   // The gateway notices within a fraction of a second (it reads the decision from the state).
   return write_stdout((o.decision == "allow" ? "allowed " : "denied ") + decided->method + " of " + peer_text(decided->item) +
