@@ -268,12 +268,9 @@ Result<ChainCheck> AuditLog::verify(const ChainCheck& from) const {
     // tail was removed or changed since, and the walk below would not see it).
     std::optional<std::string> last;
     auto read = db_->locked([&](Db& d) -> Result<void> {
-      auto s = d.prepare("SELECT hash FROM audit WHERE seq = ?");
-      if (!s) return fail(s.error());
-      s->bind(1, check.records);
-      auto row = s->step();
-      if (!row) return fail(row.error());
-      if (*row) last = s->text(0);
+      auto h = hash_in(d, check.records);
+      if (!h) return fail(h.error());
+      last = std::move(*h);
       return {};
     });
     if (!read) return fail(read.error());

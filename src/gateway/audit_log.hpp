@@ -127,6 +127,8 @@ class AuditLog {
   // The anchor a prune left (seq 0: none).
   Result<ChainHead> anchor() const;
   static Result<ChainHead> anchor_in(Db& d);
+  // The hash of record `seq`, if the log has it.
+  static Result<std::optional<std::string>> hash_in(Db& d, std::int64_t seq);
   // `read` (head_in, anchor_in) with the connection held.
   Result<ChainHead> read_head(Result<ChainHead> (*read)(Db&)) const;
   // The records `where` selects (its two parameters bound to `a` and `b`), the connection held

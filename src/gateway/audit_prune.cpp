@@ -4,10 +4,7 @@
 
 namespace mcp::gateway {
 
-namespace {
-
-// The hash of record `seq`, if the log has it.
-Result<std::optional<std::string>> hash_at(Db& d, std::int64_t seq) {
+Result<std::optional<std::string>> AuditLog::hash_in(Db& d, std::int64_t seq) {
   auto s = d.prepare("SELECT hash FROM audit WHERE seq = ?");
   if (!s) return fail(s.error());
   s->bind(1, seq);
@@ -16,8 +13,6 @@ Result<std::optional<std::string>> hash_at(Db& d, std::int64_t seq) {
   if (!*row) return std::optional<std::string>();
   return std::optional<std::string>(s->text(0));
 }
-
-}  // namespace
 
 Result<ChainHead> AuditLog::anchor_in(Db& d) {
   auto s = d.prepare("SELECT seq, hash FROM audit_anchor WHERE id = 1");
@@ -73,7 +68,7 @@ Result<std::int64_t> AuditLog::prune(std::int64_t through, const std::string& wh
       return fail(Error::invalid_params("the records up to " + std::to_string(before->seq) +
                                         " are pruned already: nothing up to " + std::to_string(through) + " is left"));
     }
-    auto hash = hash_at(d, through);
+    auto hash = hash_in(d, through);
     if (!hash) return fail(hash.error());
     if (!*hash) return fail(Error::invalid_params("the log has no record " + std::to_string(through)));
     auto del = d.prepare("DELETE FROM audit WHERE seq <= ?");
