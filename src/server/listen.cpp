@@ -95,7 +95,7 @@ void ServerSessionImpl::listen(InboundRequest& in, Responder reply) {
     std::lock_guard lock(mu_);
     if (auto it = listens_.find(key); it != listens_.end()) {
       it->second.acknowledged = true;
-      held.swap(it->second.held);
+      held.swap(it->second.held.items);
     }
   }
   for (auto& [m, p] : held) (void)session_->notify(m, tagged(std::move(p), in.id), in.id);
@@ -133,9 +133,8 @@ void ServerSessionImpl::notify_listeners(std::string_view method, const json::ob
       if (!wants(l.filter, method, uri)) continue;
       if (l.acknowledged) {
         to.push_back(l.id);
-      } else if (std::none_of(l.held.begin(), l.held.end(),
-                              [&](const auto& h) { return h.first == method && h.second == params; })) {
-        l.held.emplace_back(std::string(method), params);  // sent right after the acknowledgement
+      } else {
+        l.held.hold(method, params);  // sent right after the acknowledgement
       }
     }
   }

@@ -114,9 +114,7 @@ void ServerSessionImpl::notify_if_ready(std::string_view method, const json::obj
     std::lock_guard lock(mu_);
     if (answering_) {
       constexpr std::size_t kMaxHeld = 64;  // distinct changes: a handful of kinds in practice
-      const bool repeat = std::any_of(held_until_ready_.begin(), held_until_ready_.end(),
-                                      [&](const auto& h) { return h.first == method && h.second == params; });
-      if (!repeat && held_until_ready_.size() < kMaxHeld) held_until_ready_.emplace_back(std::string(method), params);
+      held_until_ready_.hold(method, params, kMaxHeld);
       return;
     }
     if (!ready_) return;
@@ -131,7 +129,7 @@ void ServerSessionImpl::initialized() {
     if (!answering_) return;
     answering_ = false;
     ready_ = client_ != nullptr;
-    held.swap(held_until_ready_);
+    held.swap(held_until_ready_.items);
   }
   for (auto& [m, p] : held) (void)session_->notify(m, std::move(p));
 }

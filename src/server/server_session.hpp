@@ -2,17 +2,34 @@
 // the dispatch of each method to the Server's registry.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
-#include <map>
 #include <set>
 
+#include "json/equal.hpp"
 #include "mcp/server/server.hpp"
 #include "server/server_impl.hpp"
 #include "server/server_request.hpp"
 
 namespace mcp {
+
+// Change notifications that wait until they may be sent (a listen's acknowledgement, an
+// initialize result), in order and without repeats: a change notification said twice says nothing
+// more, so what waits is bounded by the kinds of change, and by `max` besides.
+struct HeldChanges {
+  std::vector<std::pair<std::string, json::object>> items;
+  void hold(std::string_view method, const json::object& params,
+            std::size_t max = std::numeric_limits<std::size_t>::max()) {
+    const bool repeat = std::any_of(items.begin(), items.end(), [&](const auto& h) {
+      return h.first == method && detail::json_equal(h.second, params);
+    });
+    if (!repeat && items.size() < max) items.emplace_back(std::string(method), params);
+  }
+};
 
 class ServerSessionImpl final : public ServerSession,
                                 public Session::Handler,
@@ -175,7 +192,7 @@ class ServerSessionImpl final : public ServerSession,
   // From initialize until its result is out (initialized()), change notifications wait here, so
   // that none overtakes the result; without repeats, so bounded by the kinds of change.
   bool answering_ = false;
-  std::vector<std::pair<std::string, json::object>> held_until_ready_;
+  HeldChanges held_until_ready_;
   std::string log_level_;
   std::map<std::string, WatchLease> subscriptions_;  // URI -> its watch (resource_tree.cpp)
   std::optional<Error> close_reason_;
@@ -185,9 +202,8 @@ class ServerSessionImpl final : public ServerSession,
     std::vector<WatchLease> watches{};  // of its resource subscriptions
     Responder reply;            // held until the listen ends; never answered while it lasts
     bool acknowledged = false;  // nothing is sent on it before its acknowledgement...
-    // ...what arrives meanwhile waits here, without repeats (a change notification said twice
-    // says nothing more), so it is bounded by the kinds of change it can carry.
-    std::vector<std::pair<std::string, json::object>> held{};
+    // ...what arrives meanwhile waits here, bounded by the kinds of change it can carry.
+    HeldChanges held{};
   };
   std::map<std::string, Listen> listens_;  // by the listen request's id_key
 };
