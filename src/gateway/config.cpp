@@ -168,11 +168,41 @@ Result<void> read_review_section(const json::value& v, ReviewConfig& ui) {
   return {};
 }
 
+// gateway.audit: {"keepRecords", "keepDays"} (audit_retention.hpp).
+Result<void> read_audit_section(const json::value& v, RetentionPolicy& r) {
+  if (!v.is_object()) return fail(bad("gateway.audit", "must be an object"));
+  for (const auto& [k, value] : v.as_object()) {
+    if (k == "keepRecords") {
+      // An integer, as JSON writes one (1e6 is a double to the parser, and welcome if whole).
+      const double n = value.is_number() ? value.to_number<double>() : 0.0;
+      if (!(n >= 1 && n <= kMaxKeepRecords) || n != static_cast<double>(static_cast<std::int64_t>(n))) {
+        return fail(bad("gateway.audit", "\"keepRecords\" is a whole number from 1 to 1e12"));
+      }
+      r.keep_records = static_cast<std::int64_t>(n);
+    } else if (k == "keepDays") {
+      const double days = value.is_number() ? value.to_number<double>() : 0.0;
+      if (!(days > 0 && days <= kMaxKeepDays))
+        return fail(bad("gateway.audit", "\"keepDays\" is a number of days above 0, up to 36500"));
+      r.keep_for = std::chrono::milliseconds(static_cast<long long>(days * 86'400'000.0));
+    } else {
+      return fail(
+          bad("gateway.audit", "unknown key \"" + peer_text(std::string(k), 64) + "\" (keepRecords, keepDays)"));
+    }
+  }
+  return {};
+}
+
 Result<void> apply_gateway_section(const json::value& section, GatewayConfig& config) {
   if (!section.is_object()) return fail(bad("\"gateway\"", "must be an object"));
   const auto& g = section.as_object();
   for (const auto& [k, v] : g) {
-    if (k != "listen" && k != "servers" && k != "ui") return fail(bad("\"gateway\"", "unknown key \"" + peer_text(std::string(k), 64) + "\""));
+    if (k != "listen" && k != "servers" && k != "ui" && k != "audit") {
+      return fail(
+          bad("\"gateway\"", "unknown key \"" + peer_text(std::string(k), 64) + "\" (listen, servers, ui, audit)"));
+    }
+  }
+  if (const auto* audit = g.if_contains("audit")) {
+    if (auto ok = read_audit_section(*audit, config.audit); !ok) return fail(ok.error());
   }
   if (const auto* ui = g.if_contains("ui")) {
     if (auto ok = read_review_section(*ui, config.ui); !ok) return fail(ok.error());
@@ -263,6 +293,11 @@ void with_new_items_default(GatewayConfig& config, NewItems fallback) {
   for (auto& u : config.upstreams) {
     if (!u.new_items) u.new_items = fallback;
   }
+}
+
+void with_retention_default(GatewayConfig& config, const RetentionPolicy& fallback) {
+  if (!config.audit.keep_records) config.audit.keep_records = fallback.keep_records;
+  if (!config.audit.keep_for) config.audit.keep_for = fallback.keep_for;
 }
 
 Result<GatewayConfig> load_config(const std::filesystem::path& file) {

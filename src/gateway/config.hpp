@@ -6,6 +6,7 @@
 //   { "mcpServers": { "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv"] },
 //                     "remote": { "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer ..." } } },
 //     "gateway": { "listen": "127.0.0.1:7800",
+//                  "audit": { "keepRecords": 1000000, "keepDays": 90 },
 //                  "servers": { "remote": { "newItems": "quarantine", "timeoutSeconds": 30,
 //                                           "deny": ["*delete*"], "denyHints": ["destructiveHint"] } } } }
 //
@@ -23,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gateway/audit_retention.hpp"
 #include "gateway/pin_store.hpp"
 #include "gateway/policy.hpp"
 #include "mcp/error.hpp"
@@ -38,6 +40,7 @@ namespace mcp::gateway {
 inline constexpr std::size_t kMaxConfigBytes = 1024 * 1024;
 inline constexpr std::size_t kMaxUpstreams = 256;
 inline constexpr std::size_t kMaxRoots = 256;  // per upstream
+inline constexpr double kMaxKeepRecords = 1e12;  // gateway.audit.keepRecords
 
 struct UpstreamConfig {
   std::string name;  // [A-Za-z0-9_-]{1,64}: it is a URL path segment and a tool-name prefix
@@ -92,6 +95,7 @@ struct GatewayConfig {
   std::vector<UpstreamConfig> upstreams;  // in the file's order
   std::optional<std::string> listen;      // "HOST:PORT"
   ReviewConfig ui;
+  RetentionPolicy audit;                  // "audit": what the gateway prunes of its audit log itself
   std::vector<std::string> warnings;      // ignored keys, skipped (disabled) servers
   std::vector<std::string> disabled;      // names of the servers skipped ("disabled": true)
 };
@@ -104,6 +108,10 @@ struct GatewayConfig {
 // Every server whose entry does not say "newItems" gets `fallback` (mcp-trust gateway's
 // --new-items). Applied after each load, the first and each reload's, so both see the same.
 void with_new_items_default(GatewayConfig& config, NewItems fallback);
+
+// What the file's gateway.audit does not say, from the command line (--audit-keep-records,
+// --audit-keep-days), after each load as with_new_items_default.
+void with_retention_default(GatewayConfig& config, const RetentionPolicy& fallback);
 
 // "HOST:PORT" (a bracketed IPv6 host too) into its parts.
 [[nodiscard]] Result<std::pair<std::string, unsigned short>> parse_listen(std::string_view listen);

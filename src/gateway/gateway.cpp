@@ -23,6 +23,7 @@ Result<std::unique_ptr<Gateway>> Gateway::start(const GatewayConfig& config, Sta
   if (auto j = g->state_.audit->start_journal(); !j) return fail(j.error());
   g->listen_ = config.listen;
   g->ui_ = config.ui;
+  g->retain(config.audit);
   std::vector<std::unique_ptr<Upstream>> started;
   for (const auto& c : config.upstreams) {
     auto u = Upstream::start(c, g->state_, g->state_dir_, g->metrics_, /*in_server_card=*/true);
@@ -95,6 +96,7 @@ ReloadOutcome Gateway::reload(const GatewayConfig& config) {
   ReloadOutcome out;
   if (config.listen != listen_) out.problems.push_back("gateway.listen changed: restart the gateway to listen elsewhere");
   if (config.ui != ui_) out.problems.push_back("gateway.ui changed: restart the gateway to apply it to the review page");
+  retain(config.audit);
   std::vector<std::unique_ptr<Upstream>> running;
   {
     std::lock_guard lock(upstreams_mu_);
@@ -187,7 +189,18 @@ void Gateway::decided(const std::string& server) {
 
 Gateway::~Gateway() { stop(); }
 
+void Gateway::retain(const RetentionPolicy& policy) {
+  if (!policy.any()) {
+    retention_.reset();
+  } else if (retention_) {
+    if (retention_->policy() != policy) retention_->set_policy(policy);
+  } else {
+    retention_ = AuditRetention::start(state_.audit, policy);
+  }
+}
+
 void Gateway::stop() {
+  retention_.reset();  // no prune while the last calls are recorded
   if (http_) http_->stop();
   std::lock_guard lock(upstreams_mu_);
   for (auto& u : upstreams_) u->close();

@@ -9,6 +9,9 @@
 // server card (its signature, with a proof under the gateway's key when state.key is set) and its
 // profiles are at well_known_path().
 //
+// The audit log is pruned as the configuration's gateway.audit says (audit_retention.hpp), if it
+// says anything.
+//
 // Thread-safety: start(), reload() and stop() from one thread.
 #pragma once
 
@@ -79,11 +82,14 @@ class Gateway {
   Result<void> serve(std::unique_ptr<Upstream> upstream);
   // Stops serving it (its sessions end) and closes it.
   void retire(std::unique_ptr<Upstream> upstream);
+  // The audit log pruned as gateway.audit says (audit_retention.hpp), from start and each reload.
+  void retain(const RetentionPolicy& policy);
 
   State state_;
   std::string state_dir_;
   std::optional<std::string> listen_;  // as the configuration said it
   ReviewConfig ui_;                    // likewise (a reload does not re-apply it)
+  std::unique_ptr<AuditRetention> retention_;  // null: the audit log is pruned only by a person
   std::shared_ptr<Metrics> metrics_ = std::make_shared<Metrics>();
   mutable std::mutex upstreams_mu_;  // /metrics reads the list while a reload changes it
   std::vector<std::unique_ptr<Upstream>> upstreams_;

@@ -219,4 +219,33 @@ TEST(GatewayConfig, TheReviewPageAndTheAskPolicy) {
             std::string::npos);
 }
 
+TEST(GatewayConfig, TheAuditLogsRetention) {
+  auto c = parse_config(
+      R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {"audit": {"keepRecords": 1e6, "keepDays": 0.5}}})");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->audit.keep_records, 1'000'000);
+  EXPECT_EQ(c->audit.keep_for, std::chrono::hours(12));
+  // The command line fills in what the file does not say, and only that.
+  with_retention_default(*c, RetentionPolicy{.keep_records = 5, .keep_for = std::chrono::hours(1)});
+  EXPECT_EQ(c->audit.keep_records, 1'000'000);
+  auto plain = parse_config(R"({"mcpServers": {"a": {"command": "x"}}})");
+  ASSERT_TRUE(plain);
+  EXPECT_FALSE(plain->audit.any()) << "unset: pruned only by a person";
+  with_retention_default(*plain, RetentionPolicy{.keep_records = 5});
+  EXPECT_EQ(plain->audit.keep_records, 5);
+  EXPECT_FALSE(plain->audit.keep_for);
+
+  auto audit = [](std::string_view section) {
+    return error_of(R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {"audit": )" + std::string(section) + "}}");
+  };
+  EXPECT_NE(audit(R"({"keepRecords": 0})").find("\"keepRecords\" is a whole number"), std::string::npos);
+  EXPECT_NE(audit(R"({"keepRecords": 10.5})").find("\"keepRecords\" is a whole number"), std::string::npos);
+  EXPECT_NE(audit(R"({"keepRecords": "100"})").find("\"keepRecords\" is a whole number"), std::string::npos);
+  EXPECT_NE(audit(R"({"keepRecords": 1e13})").find("\"keepRecords\" is a whole number"), std::string::npos);
+  EXPECT_NE(audit(R"({"keepDays": 0})").find("\"keepDays\" is a number of days"), std::string::npos);
+  EXPECT_NE(audit(R"({"keepDays": 40000})").find("\"keepDays\" is a number of days"), std::string::npos);
+  EXPECT_NE(audit(R"({"keepdays": 3})").find("unknown key \"keepdays\""), std::string::npos);
+  EXPECT_NE(audit(R"([])").find("gateway.audit"), std::string::npos);
+}
+
 }  // namespace

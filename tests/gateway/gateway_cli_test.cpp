@@ -6,6 +6,7 @@
 // the whole story and verifies. Every wait is on an event (a list_changed, a process's exit).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <fstream>
 #include <mutex>
@@ -149,6 +150,61 @@ TEST(GatewayCli, NewItemsOnTheCommandLineHoldsTheServersOfAConfigThatDoNotSay) {
   auto pins = mcp::test::run_program(bin("mcp-trust"), {"gateway", "pins", "--state", state}, dir.path);
   EXPECT_EQ(pins.code, 0) << pins.err;
   EXPECT_NE(pins.out.find("tool read_file  quarantined (new, never approved)"), std::string::npos) << pins.out;
+}
+
+// --audit-keep-records: the gateway prunes its own audit log as calls come (audit_retention.hpp),
+// with a prune record by "gateway:retention", and what it leaves verifies. The wait is on the
+// gateway's log line saying it pruned.
+TEST(GatewayCli, TheGatewayPrunesItsAuditLogAsTheCommandLineSays) {
+  mcp::test::TmpDir dir;
+  const std::string state = (dir.path / "state").string();
+  std::filesystem::create_directories(dir.path / "root");
+  std::mutex mu;
+  std::condition_variable cv;
+  bool pruned = false;
+  ChildProcessOptions po;
+  po.program = bin("mcp-trust");
+  po.args = {"gateway",
+             "--stdio",
+             "--state",
+             state,
+             "--name",
+             "fm",
+             "--audit-keep-records",
+             "20",
+             "--",
+             bin("file-manager"),
+             "--root",
+             (dir.path / "root").string()};
+  po.env = {{"MCP_LOG", "info"}};
+  po.on_stderr = [&](const std::string& line) {
+    if (line.find("audit retention: pruned") == std::string::npos) return;
+    std::lock_guard lock(mu);
+    pruned = true;
+    cv.notify_all();
+  };
+  auto child = ChildProcessTransport::spawn(po);
+  ASSERT_TRUE(child) << child.error().message;
+  ClientOptions co;
+  co.protocol_version = "2025-11-25";
+  co.session.request_timeout = std::chrono::seconds(20);
+  Client client(co);
+  ASSERT_TRUE(client.connect(*child));
+  for (int i = 0; i < 60; ++i) ASSERT_TRUE(client.call_tool("read_file", json::object{{"path", "none.txt"}}));
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(20), [&] { return pruned; }))
+        << "60 calls over a policy of 20 were never pruned";
+  }
+  client.close();
+
+  auto verify = mcp::test::run_program(bin("mcp-trust"), {"audit", "verify", "--state", state}, dir.path);
+  EXPECT_EQ(verify.code, 0) << verify.err;
+  EXPECT_NE(verify.out.find(" pruned)"), std::string::npos) << verify.out;
+  auto exported = mcp::test::run_program(bin("mcp-trust"), {"audit", "export", "--state", state}, dir.path);
+  EXPECT_NE(exported.out.find("\"by\":\"gateway:retention\""), std::string::npos) << exported.out;
+  const auto records = std::count(exported.out.begin(), exported.out.end(), '\n');
+  EXPECT_LE(records, 60) << "pruned, then at most the calls made since";
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // mcp-trust gateway: trust for MCP servers that have none of their own (issue 12).
 //
-//   mcp-trust gateway --config FILE [--listen HOST:PORT] [--state DIR]
-//   mcp-trust gateway --stdio [--state DIR] [--name NAME] [--new-items allow|quarantine] -- COMMAND ARGS...
+//   mcp-trust gateway --config FILE [--listen HOST:PORT] [--state DIR] [--audit-keep-records N] [--audit-keep-days D]
+//   mcp-trust gateway --stdio [--state DIR] [--name NAME] [--new-items allow|quarantine] [--audit-keep-records N]
+//                     [--audit-keep-days D] -- COMMAND ARGS...
 //   mcp-trust gateway pins [--state DIR] [--json]
 //   mcp-trust gateway approve [--state DIR] [--kind KIND] SERVER ITEM
 //   mcp-trust gateway reject  [--state DIR] [--kind KIND] SERVER ITEM
@@ -46,6 +47,8 @@ struct GatewayCliOptions {
   std::string state;
   std::string name;
   std::string new_items = "allow";
+  std::int64_t keep_records = 0;  // --audit-keep-records; 0: not given
+  double keep_days = 0;           // --audit-keep-days; 0: not given
   std::vector<std::string> command;
   std::string log_format = "text";
   // pins / approve / reject
@@ -87,10 +90,22 @@ gateway::NewItems new_items(const GatewayCliOptions& o) {
   return o.new_items == "quarantine" ? gateway::NewItems::quarantine : gateway::NewItems::allow;
 }
 
-// The file, with the command line's --new-items for every server that does not say.
+// The audit log's pruning the command line asks for (audit_retention.hpp).
+gateway::RetentionPolicy retention(const GatewayCliOptions& o) {
+  gateway::RetentionPolicy r;
+  if (o.keep_records > 0) r.keep_records = o.keep_records;
+  if (o.keep_days > 0) r.keep_for = std::chrono::milliseconds(static_cast<long long>(o.keep_days * 86'400'000.0));
+  return r;
+}
+
+// The file, with the command line's --new-items for every server that does not say, and its
+// --audit-keep-* where gateway.audit does not say.
 Result<gateway::GatewayConfig> load_config(const GatewayCliOptions& o) {
   auto config = gateway::load_config(o.config);
-  if (config) gateway::with_new_items_default(*config, new_items(o));
+  if (config) {
+    gateway::with_new_items_default(*config, new_items(o));
+    gateway::with_retention_default(*config, retention(o));
+  }
   return config;
 }
 
@@ -118,7 +133,10 @@ int run_stdio(const GatewayCliOptions& o) {
   c.new_items = new_items(o);
   auto upstream = gateway::Upstream::start(c, *state, state_dir(o));
   if (!upstream) { tell(o, upstream.error().message); return kExitError; }
+  std::unique_ptr<gateway::AuditRetention> retained;  // stopped before the upstream closes
+  if (const auto policy = retention(o); policy.any()) retained = gateway::AuditRetention::start(state->audit, policy);
   auto ended = (*upstream)->server()->serve_stdio();
+  retained.reset();
   (*upstream)->close();
   if (ended) { tell(o, ended->message); return kExitError; }
   return kExitOk;
@@ -348,6 +366,8 @@ Command add_gateway(CLI::App& parent) {
       "  gateway's key (made on first start in the state folder; `mcp-trust gateway key` prints its public half);\n"
       "  over HTTP its server card is at /.well-known/mcp.json/servers/NAME/mcp. /mcp serves every upstream's\n"
       "  tools and prompts together as NAME__item. SIGHUP reloads the file: unchanged upstreams keep their sessions.\n"
+      "  The audit log grows by every call unless pruned: --audit-keep-records / --audit-keep-days (or the\n"
+      "  file's gateway.audit) have the gateway prune it; `mcp-trust audit prune` does it by hand.\n"
       "State: --state DIR (default $XDG_STATE_HOME/mcp-trust or ~/.local/state/mcp-trust).\n"
       "Exit codes: 0 ok, 1 errors, 2 usage errors.");
   app->add_option("--config", o->config, "An mcpServers file: serve each upstream at /servers/NAME/mcp over HTTP");
@@ -359,6 +379,14 @@ Command add_gateway(CLI::App& parent) {
                   "Items never seen before: allow (default) or quarantine; with --config, for each server whose "
                   "entry has no newItems")
       ->check(CLI::IsMember({"allow", "quarantine"}));
+  app->add_option("--audit-keep-records", o->keep_records,
+                  "The gateway prunes its audit log to the newest N records (once N/10 more have come); with "
+                  "--config, unless the file's gateway.audit says")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}));
+  app->add_option("--audit-keep-days", o->keep_days,
+                  "The gateway prunes the audit records older than D days; with --config, unless the file's "
+                  "gateway.audit says")
+      ->check(CLI::Range(1e-6, gateway::kMaxKeepDays));
   app->add_option("--log-format", o->log_format, "Log lines on stderr: text (default) or json (one object per line)")
       ->check(CLI::IsMember({"text", "json"}));
   app->add_option("command", o->command, "-- COMMAND ARGS...");
