@@ -110,11 +110,15 @@ json::object ReviewPage::snapshot() {
       quarantined.push_back(std::move(q));
     }
     for (const auto& p : page->listed) {
-      pins.push_back(json::object{{"server", p.server},
-                                  {"kind", result_key(p.kind)},
-                                  {"key", peer_text(p.key, 256)},
-                                  {"state", to_string(p.state)},
-                                  {"updated", p.updated}});
+      json::object pin{{"server", p.server},
+                       {"kind", result_key(p.kind)},
+                       {"key", peer_text(p.key, 256)},
+                       {"state", to_string(p.state)},
+                       {"updated", p.updated}};
+      // Forgotten from here only when the key shown is the key itself (a decision names it
+      // exactly); a cut or escaped one is forgotten with `mcp-trust gateway forget`.
+      if (pin.at("key").as_string() == p.key) pin["forget"] = true;
+      pins.push_back(std::move(pin));
     }
   } else {
     out["error"] = "cannot read the pins: " + page.error().message;
@@ -170,11 +174,14 @@ http::PlainResponse ReviewPage::decide_pin(const http::PlainRequest& req) {
   const std::string server = string_at(*body, "server"), key = string_at(*body, "key"), decision = string_at(*body, "decision");
   const std::string seen = string_at(*body, "seenHash");
   const auto kind = list_kind_of_result_key(string_at(*body, "kind"));
-  if (server.empty() || key.empty() || !kind || (decision != "approve" && decision != "reject") ||
+  if (server.empty() || key.empty() || !kind ||
+      (decision != "approve" && decision != "reject" && decision != "forget") ||
       (decision == "approve" && seen.empty())) {
-    return review_error(400, "send {\"server\", \"kind\", \"key\", \"decision\": \"approve\" or \"reject\", \"seenHash\": "
-                             "the definition shown (to approve)}");
+    return review_error(400,
+                        "send {\"server\", \"kind\", \"key\", \"decision\": \"approve\", \"reject\" or \"forget\", "
+                        "\"seenHash\": the definition shown (to approve)}");
   }
+  if (decision == "forget") return forget_pin(req, server, key, *kind);
   // Approved for the definition the person was shown, or not at all; a rejection holds whatever
   // the upstream offers.
   auto decided = decision == "approve" ? state_.pins->approve(server, key, *kind, who(req), seen)
@@ -185,6 +192,20 @@ http::PlainResponse ReviewPage::decide_pin(const http::PlainRequest& req) {
   if (source_.decided) source_.decided(server);
   return review_response(200, "application/json",
                          json::serialize(json::object{{"server", decided->server}, {"key", decided->key}, {"state", to_string(decided->state)}}));
+}
+
+http::PlainResponse ReviewPage::forget_pin(const http::PlainRequest& req, const std::string& server,
+                                           const std::string& key, ListKind kind) {
+  // As `mcp-trust gateway forget` does: the pin goes (recorded), and the upstream is listed again,
+  // so that the item, if still offered, is pinned afresh as a new one by its policy.
+  auto forgot = state_.pins->forget(server, key, kind, who(req));
+  if (!forgot) return review_error(409, forgot.error().message);
+  MCP_LOG_WARN("gateway: forgot the pin of {} '{}' of {} on the review page ({})", item_noun(forgot->kind),
+               peer_text(forgot->key), forgot->server, req.peer);
+  if (source_.decided) source_.decided(server);
+  return review_response(
+      200, "application/json",
+      json::serialize(json::object{{"server", forgot->server}, {"key", forgot->key}, {"state", "forgotten"}}));
 }
 
 http::PlainResponse ReviewPage::decide_call(const http::PlainRequest& req) {

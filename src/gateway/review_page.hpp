@@ -1,6 +1,6 @@
 // Private to the gateway: the review page at /ui (issue 13). It shows the upstreams and their
-// state, the pins, every quarantined change as a side-by-side difference of the approved and the
-// new definition with approve and reject, the calls waiting for a person (the "ask" policy) with
+// state, the pins (each with forget), every quarantined change as a side-by-side difference of the
+// approved and the new definition with approve and reject, the calls waiting for a person (the "ask" policy) with
 // allow and deny, and the tail of the audit log with the state of its chain; the page reads the
 // state every second, so it follows changes without reloading.
 //
@@ -11,7 +11,7 @@
 //
 //   GET  /ui, /ui/app.js, /ui/app.css      the page
 //   GET  /ui/api/state                     everything the page shows (token)
-//   POST /ui/api/pins   {"server","kind","key","decision":"approve"|"reject"}   (token, same origin)
+//   POST /ui/api/pins   {"server","kind","key","decision":"approve"|"reject"|"forget"}   (token, same origin)
 //   POST /ui/api/calls  {"id","decision":"allow"|"deny"}                        (token, same origin)
 //
 // Decisions are recorded as made by "review page (PEER)". Bounded: at most kMaxQuarantined changes
@@ -66,6 +66,9 @@ class ReviewPage : public std::enable_shared_from_this<ReviewPage> {
       : state_(std::move(state)), access_(std::move(access)), source_(std::move(source)) {}
   http::PlainResponse decide_pin(const http::PlainRequest& req);
   http::PlainResponse decide_call(const http::PlainRequest& req);
+  // decide_pin's "forget": the pin dropped, the upstream listed again.
+  http::PlainResponse forget_pin(const http::PlainRequest& req, const std::string& server, const std::string& key,
+                                 ListKind kind);
   json::object chain();
 
   const State state_;

@@ -5,7 +5,7 @@
 // client; a call the policy asks about is allowed from the page and completes, a denied one fails
 // with a clear error, and one is decided with `mcp-trust gateway decide`; the XSS payloads in the
 // upstream's descriptions stay text; another origin cannot act even with the token; the audit log
-// holds every decision and verifies. Every wait is on something the page or a process does.
+// holds every decision and verifies; a pin is forgotten from the page once confirmed. Every wait is on something the page or a process does.
 //
 // Usage: node review_page_test.mjs BIN_DIR REVIEW_FIXTURE   (MCP_NODE_DIR set: .deps/node)
 // MCP_REVIEW_SCREENSHOTS=DIR also saves screenshots of the page there (docs/ has them).
@@ -200,6 +200,28 @@ try {
     assert.equal(pins.find((p) => p.key === 'write_note').state, 'approved');
     await evil.close();
     other.close();
+  });
+
+  await check('a pin is forgotten from the page only once confirmed, and the item is pinned afresh', async () => {
+    const forget = page.locator('button[data-key="forget-notes/tools/rug_pull"]');
+    const pinned = () => JSON.parse(execFileSync(mcpTrust, ['gateway', 'pins', '--state', state, '--json'], { encoding: 'utf8' }))
+      .filter((p) => p.key === 'rug_pull').length;
+    page.once('dialog', (d) => d.dismiss());  // No: nothing changes
+    await forget.click();
+    assert.equal(pinned(), 1);
+    assert.ok(await forget.isEnabled(), 'a No leaves the button usable');
+    page.once('dialog', (d) => d.accept());
+    await forget.click();
+    await page.waitForFunction(() => /Forgot the pin of tool rug_pull of notes/.test(document.querySelector('#status').textContent), null, WAIT);
+    // The gateway lists the upstream again: rug_pull, still offered, is pinned again after the forget.
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('#audit tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent));
+      const forgot = rows.find((r) => r[2] === 'forget' && r[3].includes('rug_pull'));
+      return forgot && rows.some((r) => r[2] === 'pin' && Number(r[0]) > Number(forgot[0]) && r[3].includes('rug_pull'));
+    }, null, WAIT);
+    assert.equal(pinned(), 1);
+    const audit = execFileSync(mcpTrust, ['audit', 'export', '--state', state], { encoding: 'utf8' });
+    assert.match(audit, /"kind":"forget".*review page \(127\.0\.0\.1\)/);
   });
 
   await check('the page raised no script error and fetched nothing from elsewhere', async () => {

@@ -81,12 +81,25 @@
     return [...keys].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
   }
 
-  function decideButton(label, cls, key, action) {
-    return el('button', { class: cls, type: 'button', 'data-key': key, onclick: async (ev) => {
-      ev.target.disabled = true;
-      try { say(await action()); } catch (e) { say('Not done: ' + e.message); }
-      refresh();
-    } }, label);
+  // `question`, if given, is asked first (window.confirm): a No leaves everything as it was.
+  function decideButton(label, cls, key, action, question) {
+    return el(
+        'button', {
+          class: cls,
+          type: 'button',
+          'data-key': key,
+          onclick: async (ev) => {
+            if (question && !window.confirm(question)) return;
+            ev.target.disabled = true;
+            try {
+              say(await action());
+            } catch (e) {
+              say('Not done: ' + e.message);
+            }
+            refresh();
+          }
+        },
+        label);
   }
 
   function renderCalls(pending) {
@@ -141,8 +154,27 @@
     }));
   }
 
+  // A pin dropped after the person confirms: the item is pinned afresh, as a new one, the next time
+  // its upstream lists it (quarantined again if that upstream holds new items).
+  function forgetButton(p) {
+    if (!p.forget) return '';
+    const what = p.kind.replace(/s$/, '') + ' ' + p.key + ' of ' + p.server;
+    return decideButton(
+        'Forget', 'no', 'forget-' + p.server + '/' + p.kind + '/' + p.key,
+        async () => {
+          await api('/ui/api/pins', {server: p.server, kind: p.kind, key: p.key, decision: 'forget'});
+          return 'Forgot the pin of ' + what + '.';
+        },
+        'Forget the pin of ' + what +
+            '? Its approval or rejection goes with it; it is pinned afresh, as a new item, when ' + p.server +
+            ' lists it again.');
+  }
+
   function rows(table, items, cells) {
-    const cell = (c) => (c && c.cls ? el('td', { class: c.cls }, c.text) : el('td', {}, c));
+    const cell = (c) =>
+        (c instanceof Node ? el('td', {}, c) :
+             c && c.cls    ? el('td', {class: c.cls}, c.text) :
+                             el('td', {}, c));
     replace(table.tBodies[0], ...items.map((it) => el('tr', {}, ...cells(it).map(cell))));
   }
 
@@ -162,7 +194,9 @@
     rows($('decided'), s.decided, (c) => [c.id, c.method + ' ' + c.item + ' (' + c.server + ')',
       { text: c.decision + (c.reason ? ': ' + c.reason : ''), cls: c.decision === 'allow' ? 'intact' : 'broken' }, c.decidedBy || '']);
     $('pins-count').textContent = '(' + s.pins.total + (s.pins.total > s.pins.items.length ? ', first ' + s.pins.items.length + ' shown' : '') + ')';
-    rows($('pins'), s.pins.items, (p) => [p.server, p.kind, p.key, { text: p.state, cls: 'state-' + p.state }, p.updated]);
+    rows(
+        $('pins'), s.pins.items,
+        (p) => [p.server, p.kind, p.key, {text: p.state, cls: 'state-' + p.state}, p.updated, forgetButton(p)]);
   }
 
   async function refresh() {
