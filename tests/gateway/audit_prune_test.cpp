@@ -10,21 +10,16 @@
 
 using namespace mcp;
 using namespace mcp::gateway;
+using mcp::test::append_records;
 using mcp::test::tamper;
 
 namespace {
 
 class AuditPrune : public mcp::test::StateFolderTest {
  protected:
-  static void append(const State& s, int n) {
-    for (int i = 0; i < n; ++i) ASSERT_TRUE(s.audit->append("call", json::object{{"n", i}}));
-  }
   static std::vector<std::int64_t> seqs(const State& s) {
     std::vector<std::int64_t> out;
-    EXPECT_TRUE(s.audit->each([&](const AuditRecord& r) {
-      out.push_back(r.seq);
-      return true;
-    }));
+    for (const auto& r : mcp::test::audit_records(s)) out.push_back(r.seq);
     return out;
   }
   std::optional<std::int64_t> first_broken() {
@@ -37,7 +32,7 @@ class AuditPrune : public mcp::test::StateFolderTest {
 
 TEST_F(AuditPrune, WhatIsLeftVerifiesFromTheAnchorAndTheChainGoesOn) {
   auto s = open();
-  append(s, 10);
+  append_records(s, 10);
   auto pruned = s.audit->prune(6, "cli:test");
   ASSERT_TRUE(pruned) << pruned.error().message;
   EXPECT_EQ(*pruned, 6);
@@ -47,7 +42,7 @@ TEST_F(AuditPrune, WhatIsLeftVerifiesFromTheAnchorAndTheChainGoesOn) {
   EXPECT_EQ(last->front().kind, "prune");
   EXPECT_EQ(last->front().body.at("through"), 6);
   EXPECT_EQ(last->front().body.at("count"), 6);
-  append(s, 2);  // the chain goes on after the prune record
+  append_records(s, 2);  // the chain goes on after the prune record
   auto check = s.audit->verify();
   ASSERT_TRUE(check) << check.error().message;
   EXPECT_FALSE(check->first_broken) << check->why;
@@ -71,7 +66,7 @@ TEST_F(AuditPrune, WhatIsLeftVerifiesFromTheAnchorAndTheChainGoesOn) {
 TEST_F(AuditPrune, ACutNoPruneRecordVouchesForIsARemoval) {
   {
     auto s = open();
-    append(s, 8);
+    append_records(s, 8);
   }
   tamper(dir_.path,
          "DELETE FROM audit WHERE seq <= 3;"
@@ -94,11 +89,11 @@ TEST_F(AuditPrune, ACutNoPruneRecordVouchesForIsARemoval) {
 // ended at are gone, so the chain is walked again from the anchor, and stays intact.
 TEST_F(AuditPrune, AnEarlierCheckGoesOnAcrossAPrune) {
   auto s = open();
-  append(s, 5);
+  append_records(s, 5);
   auto before = s.audit->verify();
   ASSERT_TRUE(before && !before->first_broken);
   ASSERT_TRUE(s.audit->prune(5, "cli:test"));
-  append(s, 1);
+  append_records(s, 1);
   auto after = s.audit->verify(*before);
   ASSERT_TRUE(after) << after.error().message;
   EXPECT_FALSE(after->first_broken) << after->why;

@@ -16,23 +16,14 @@
 using namespace mcp;
 using namespace mcp::gateway;
 using namespace std::chrono_literals;
+using mcp::test::append_records;
+using mcp::test::audit_records;
 using mcp::test::tamper;
 
 namespace {
 
 class AuditRetentionTest : public mcp::test::StateFolderTest {
  protected:
-  static void append(const State& s, int n) {
-    for (int i = 0; i < n; ++i) ASSERT_TRUE(s.audit->append("call", json::object{{"n", i}}));
-  }
-  static std::vector<AuditRecord> records(const State& s) {
-    std::vector<AuditRecord> out;
-    EXPECT_TRUE(s.audit->each([&](const AuditRecord& r) {
-      out.push_back(r);
-      return true;
-    }));
-    return out;
-  }
   static ChainCheck intact(const State& s) {
     auto check = s.audit->verify();
     EXPECT_TRUE(check) << check.error().message;
@@ -50,19 +41,19 @@ class AuditRetentionTest : public mcp::test::StateFolderTest {
 
 TEST_F(AuditRetentionTest, KeepsTheNewestRecordsOnceATenthMoreIsOver) {
   auto s = open();
-  append(s, 109);
+  append_records(s, 109);
   auto r = idle(s, RetentionPolicy{.keep_records = 100});
   auto pass = r->run_once(std::chrono::system_clock::now());
   ASSERT_TRUE(pass) << pass.error().message;
   EXPECT_EQ(pass->pruned, 0) << "9 over 100 is under a tenth: not pruned a few records at a time";
-  EXPECT_EQ(records(s).size(), 109u);
+  EXPECT_EQ(audit_records(s).size(), 109u);
 
-  append(s, 1);
+  append_records(s, 1);
   pass = r->run_once(std::chrono::system_clock::now());
   ASSERT_TRUE(pass) << pass.error().message;
   EXPECT_EQ(pass->pruned, 10);
   EXPECT_EQ(pass->through, 10);
-  const auto left = records(s);
+  const auto left = audit_records(s);
   ASSERT_EQ(left.size(), 101u) << "the newest 100, and the prune record";
   EXPECT_EQ(left.front().seq, 11);
   EXPECT_EQ(left.back().kind, "prune");
@@ -72,7 +63,7 @@ TEST_F(AuditRetentionTest, KeepsTheNewestRecordsOnceATenthMoreIsOver) {
 
 TEST_F(AuditRetentionTest, PrunesWhatIsOlderThanKeepDays) {
   auto s = open();
-  append(s, 5);
+  append_records(s, 5);
   auto r = idle(s, RetentionPolicy{.keep_for = std::chrono::hours(24)});
   auto now = r->run_once(std::chrono::system_clock::now());
   ASSERT_TRUE(now) << now.error().message;
@@ -80,11 +71,11 @@ TEST_F(AuditRetentionTest, PrunesWhatIsOlderThanKeepDays) {
   auto later = r->run_once(std::chrono::system_clock::now() + std::chrono::hours(49));
   ASSERT_TRUE(later) << later.error().message;
   EXPECT_EQ(later->pruned, 5);
-  const auto left = records(s);
+  const auto left = audit_records(s);
   ASSERT_EQ(left.size(), 1u);
   EXPECT_EQ(left.front().kind, "prune");
   EXPECT_EQ(intact(s).pruned_through, 5);
-  append(s, 2);  // the chain goes on, and the next pass walks on from where this one stopped
+  append_records(s, 2);  // the chain goes on, and the next pass walks on from where this one stopped
   auto again = r->run_once(std::chrono::system_clock::now());
   ASSERT_TRUE(again) << again.error().message;
   EXPECT_EQ(again->pruned, 0);
@@ -93,7 +84,7 @@ TEST_F(AuditRetentionTest, PrunesWhatIsOlderThanKeepDays) {
 
 TEST_F(AuditRetentionTest, ABrokenChainIsLeftForAPerson) {
   auto s = open();
-  append(s, 200);
+  append_records(s, 200);
   tamper(dir_.path, "UPDATE audit SET body = '{\"n\":999}' WHERE seq = 5");
   auto r = idle(s, RetentionPolicy{.keep_records = 10});
   auto pass = r->run_once(std::chrono::system_clock::now());
@@ -101,18 +92,18 @@ TEST_F(AuditRetentionTest, ABrokenChainIsLeftForAPerson) {
   EXPECT_EQ(pass->pruned, 0);
   ASSERT_TRUE(pass->refused);
   EXPECT_NE(pass->refused->find("broken at record 5"), std::string::npos) << *pass->refused;
-  EXPECT_EQ(records(s).size(), 200u) << "the changed record, and the rest, are still there to be seen";
+  EXPECT_EQ(audit_records(s).size(), 200u) << "the changed record, and the rest, are still there to be seen";
 }
 
 TEST_F(AuditRetentionTest, ANewPolicyAppliesWithoutWaitingForTheNextRound) {
   auto s = open();
-  append(s, 300);
+  append_records(s, 300);
   auto r = idle(s, RetentionPolicy{.keep_records = 1000});
-  EXPECT_EQ(records(s).size(), 300u);
+  EXPECT_EQ(audit_records(s).size(), 300u);
   const auto rounds = r->rounds();
   r->set_policy(RetentionPolicy{.keep_records = 10});
   ASSERT_TRUE(r->wait_for_rounds(rounds + 1, 10s)) << "the thread looks an hour apart unless asked";
-  EXPECT_EQ(records(s).size(), 11u);
+  EXPECT_EQ(audit_records(s).size(), 11u);
   EXPECT_EQ(intact(s).pruned_through, 290);
 }
 
@@ -139,7 +130,7 @@ TEST_F(AuditRetentionTest, AFloodOfCallsLeavesALogBoundedByThePolicy) {
   ASSERT_TRUE(r->wait_for_rounds(after_flood + 2, 30s)) << "a whole round after the last call";
   const auto check = intact(s);
   EXPECT_GE(check.records, 12'000) << "every call has its sequence number (and each prune one more)";
-  const auto left = records(s);
+  const auto left = audit_records(s);
   EXPECT_LE(static_cast<std::int64_t>(left.size()), kKeep + kKeep / 10);
   EXPECT_GE(static_cast<std::int64_t>(left.size()), kKeep) << "the newest records stay";
   EXPECT_GT(check.pruned_through, 0);

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "../examples/tmp_dir.hpp"
 #include "gateway/state.hpp"
@@ -24,6 +25,21 @@ class StateFolderTest : public ::testing::Test {
   }
   TmpDir dir_;
 };
+
+// Appends `n` records of kind "call" ({"n": 0..n-1}) to the state's audit chain, each committed.
+inline void append_records(const gateway::State& s, int n) {
+  for (int i = 0; i < n; ++i) ASSERT_TRUE(s.audit->append("call", json::object{{"n", i}}));
+}
+
+// Every record of the state's audit log, in sequence order, as stored.
+inline std::vector<gateway::AuditRecord> audit_records(const gateway::State& s) {
+  std::vector<gateway::AuditRecord> out;
+  EXPECT_TRUE(s.audit->each([&](const gateway::AuditRecord& r) {
+    out.push_back(r);
+    return true;
+  }));
+  return out;
+}
 
 // Runs `sql` on the state file behind the gateway's back, as a local attacker would.
 inline void tamper(const std::filesystem::path& dir, const std::string& sql) {
