@@ -12,8 +12,18 @@ namespace mcp::gateway {
 
 namespace {
 
-// Who the prune records say pruned: the gateway, not a person.
-constexpr std::string_view kRetentionPerson = "gateway:retention";
+// Who the prune records say pruned: the gateway, not a person, and by which policy (a record of
+// what the configuration said, so that a policy changed to prune more shows in the chain itself).
+std::string retention_person(const RetentionPolicy& p) {
+  std::string out = "gateway:retention (";
+  if (p.keep_records) out += "keepRecords " + std::to_string(*p.keep_records);
+  if (p.keep_for) {
+    char days[32];
+    std::snprintf(days, sizeof days, "%g", static_cast<double>(p.keep_for->count()) / 86'400'000.0);
+    out += std::string(p.keep_records ? ", " : "") + "keepDays " + days;
+  }
+  return out + ")";
+}
 // How often a policy with keepDays alone is looked at: records age by the minute, not faster.
 constexpr std::chrono::minutes kAgeCheck{1};
 
@@ -85,6 +95,7 @@ Result<RetentionPass> AuditRetention::run_once(std::chrono::system_clock::time_p
   auto check = audit_->verify(checked_);
   if (!check) return fail(check.error());
   checked_ = *check;
+  chain_broken_ = check->first_broken.has_value();
   if (check->first_broken) {
     // The walk stopped at the break: what lies past it is not verified, and the break itself is
     // what a prune must not take away. Nothing is pruned while it is there.
@@ -108,8 +119,9 @@ Result<RetentionPass> AuditRetention::run_once(std::chrono::system_clock::time_p
     through = std::max(through, std::min(*old, check->records));
   }
   if (through <= check->pruned_through) return out;
-  auto count = audit_->prune(through, std::string(kRetentionPerson));
+  auto count = audit_->prune(through, retention_person(policy));
   if (!count) return fail(count.error());
+  pruned_total_ += *count;
   out.pruned = *count;
   out.through = through;
   MCP_LOG_INFO("audit retention: pruned {} records, up to record {}", *count, through);

@@ -6,7 +6,8 @@
 // A pass (when due: the retention's own thread, named mcp-retention, looks every second) first checks the chain,
 // on from what the last pass checked (AuditLog::verify), and prunes only an intact one: a break
 // stays for a person to see, as `mcp-trust audit prune` leaves it, and is logged. Then it prunes
-// (AuditLog::prune, so the chain is anchored and a "prune" record says so, by "gateway:retention")
+// (AuditLog::prune, so the chain is anchored and a "prune" record says so, by "gateway:retention
+// (keepRecords N, keepDays D)")
 // the records beyond the newest keepRecords and those older than keepDays, whichever goes further.
 // For keepRecords it waits until a tenth more than that (at least one) is over, so that a busy log
 // is not pruned a record at a time with a prune record each: the log holds at most
@@ -15,6 +16,7 @@
 // Thread-safety: all members are thread-safe.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -65,6 +67,9 @@ class AuditRetention {
   std::uint64_t rounds() const;
   // Until the thread has ended `n` rounds, or `timeout`: whether it had.
   bool wait_for_rounds(std::uint64_t n, std::chrono::milliseconds timeout) const;
+  // For /metrics: the records pruned so far, and whether the last pass found the chain broken.
+  std::int64_t pruned_total() const { return pruned_total_.load(); }
+  bool chain_broken() const { return chain_broken_.load(); }
 
  private:
   AuditRetention(std::shared_ptr<AuditLog> audit, RetentionPolicy policy, std::chrono::milliseconds interval)
@@ -77,6 +82,8 @@ class AuditRetention {
   RetentionPolicy policy_;
   const std::chrono::milliseconds interval_;
   std::uint64_t rounds_ = 0;
+  std::atomic<std::int64_t> pruned_total_{0};
+  std::atomic<bool> chain_broken_{false};
   bool woken_ = false;  // set_policy asks for a pass now
   bool stopping_ = false;
   std::mutex pass_mu_;          // one pass at a time: the thread's and run_once's

@@ -166,7 +166,26 @@ std::string Gateway::metrics_text() const {
   for (auto& g : gauges) {
     if (auto blocked = state_.pins->count_blocked(g.upstream)) g.quarantined = *blocked;
   }
-  return metrics_->render(gauges);
+  std::string text = metrics_->render(gauges);
+  std::shared_ptr<const AuditRetention> retention;
+  {
+    std::lock_guard lock(upstreams_mu_);
+    retention = retention_;
+  }
+  if (retention) {
+    // Only with a retention: a gateway without one prunes nothing and checks the chain nowhere.
+    text +=
+        "# HELP mcp_gateway_audit_pruned_records_total Audit records the gateway's retention pruned (gateway.audit).\n"
+        "# TYPE mcp_gateway_audit_pruned_records_total counter\n"
+        "mcp_gateway_audit_pruned_records_total " +
+        std::to_string(retention->pruned_total()) +
+        "\n"
+        "# HELP mcp_gateway_audit_chain_broken 1 when the retention's last check found the audit chain broken.\n"
+        "# TYPE mcp_gateway_audit_chain_broken gauge\n"
+        "mcp_gateway_audit_chain_broken " +
+        std::string(retention->chain_broken() ? "1" : "0") + "\n";
+  }
+  return text;
 }
 
 json::array Gateway::upstream_states() const {
@@ -190,8 +209,10 @@ void Gateway::decided(const std::string& server) {
 Gateway::~Gateway() { stop(); }
 
 void Gateway::retain(const RetentionPolicy& policy) {
+  std::shared_ptr<AuditRetention> gone;  // stopped outside the lock: /metrics does not wait for a pass
+  std::lock_guard lock(upstreams_mu_);
   if (!policy.any()) {
-    retention_.reset();
+    gone = std::move(retention_);
   } else if (retention_) {
     if (retention_->policy() != policy) retention_->set_policy(policy);
   } else {
@@ -200,7 +221,7 @@ void Gateway::retain(const RetentionPolicy& policy) {
 }
 
 void Gateway::stop() {
-  retention_.reset();  // no prune while the last calls are recorded
+  retain(RetentionPolicy{});  // no prune while the last calls are recorded
   if (http_) http_->stop();
   std::lock_guard lock(upstreams_mu_);
   for (auto& u : upstreams_) u->close();

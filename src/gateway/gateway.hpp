@@ -89,9 +89,9 @@ class Gateway {
   std::string state_dir_;
   std::optional<std::string> listen_;  // as the configuration said it
   ReviewConfig ui_;                    // likewise (a reload does not re-apply it)
-  std::unique_ptr<AuditRetention> retention_;  // null: the audit log is pruned only by a person
+  std::shared_ptr<AuditRetention> retention_;  // null: the audit log is pruned only by a person
   std::shared_ptr<Metrics> metrics_ = std::make_shared<Metrics>();
-  mutable std::mutex upstreams_mu_;  // /metrics reads the list while a reload changes it
+  mutable std::mutex upstreams_mu_;  // /metrics reads the list (and retention_) while a reload changes it
   std::vector<std::unique_ptr<Upstream>> upstreams_;
   std::shared_ptr<Aggregate> aggregate_;
   std::shared_ptr<ReviewPage> review_;

@@ -4,6 +4,8 @@
 //   mcp_gateway_request_duration_seconds{upstream,method}          histogram, the upstream's time
 //   mcp_gateway_quarantined_items{upstream}                        gauge (read from the pins at scrape)
 //   mcp_gateway_upstream_restarts_total{upstream}                  counter
+// and, with a retention (gateway.audit), the gateway's own mcp_gateway_audit_pruned_records_total
+// (counter) and mcp_gateway_audit_chain_broken (gauge).
 // Labels are bounded by construction: upstream names come from the configuration, methods and
 // outcomes from fixed sets; no label carries an item name an upstream chose.
 //

@@ -57,7 +57,9 @@ TEST_F(AuditRetentionTest, KeepsTheNewestRecordsOnceATenthMoreIsOver) {
   ASSERT_EQ(left.size(), 101u) << "the newest 100, and the prune record";
   EXPECT_EQ(left.front().seq, 11);
   EXPECT_EQ(left.back().kind, "prune");
-  EXPECT_EQ(left.back().body.at("by"), "gateway:retention");
+  EXPECT_EQ(left.back().body.at("by"), "gateway:retention (keepRecords 100)") << "who pruned, and by which policy";
+  EXPECT_EQ(r->pruned_total(), 10);
+  EXPECT_FALSE(r->chain_broken());
   EXPECT_EQ(intact(s).pruned_through, 10);
 }
 
@@ -74,6 +76,7 @@ TEST_F(AuditRetentionTest, PrunesWhatIsOlderThanKeepDays) {
   const auto left = audit_records(s);
   ASSERT_EQ(left.size(), 1u);
   EXPECT_EQ(left.front().kind, "prune");
+  EXPECT_EQ(left.front().body.at("by"), "gateway:retention (keepDays 1)");
   EXPECT_EQ(intact(s).pruned_through, 5);
   append_records(s, 2);  // the chain goes on, and the next pass walks on from where this one stopped
   auto again = r->run_once(std::chrono::system_clock::now());
@@ -92,6 +95,7 @@ TEST_F(AuditRetentionTest, ABrokenChainIsLeftForAPerson) {
   EXPECT_EQ(pass->pruned, 0);
   ASSERT_TRUE(pass->refused);
   EXPECT_NE(pass->refused->find("broken at record 5"), std::string::npos) << *pass->refused;
+  EXPECT_TRUE(r->chain_broken()) << "/metrics says so";
   EXPECT_EQ(audit_records(s).size(), 200u) << "the changed record, and the rest, are still there to be seen";
 }
 

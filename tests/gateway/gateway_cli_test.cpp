@@ -153,7 +153,7 @@ TEST(GatewayCli, NewItemsOnTheCommandLineHoldsTheServersOfAConfigThatDoNotSay) {
 }
 
 // --audit-keep-records: the gateway prunes its own audit log as calls come (audit_retention.hpp),
-// with a prune record by "gateway:retention", and what it leaves verifies. The wait is on the
+// with a prune record by "gateway:retention (keepRecords 20)", and what it leaves verifies. The wait is on the
 // gateway's log line saying it pruned.
 TEST(GatewayCli, TheGatewayPrunesItsAuditLogAsTheCommandLineSays) {
   mcp::test::TmpDir dir;
@@ -202,7 +202,7 @@ TEST(GatewayCli, TheGatewayPrunesItsAuditLogAsTheCommandLineSays) {
   EXPECT_EQ(verify.code, 0) << verify.err;
   EXPECT_NE(verify.out.find(" pruned)"), std::string::npos) << verify.out;
   auto exported = mcp::test::run_program(bin("mcp-trust"), {"audit", "export", "--state", state}, dir.path);
-  EXPECT_NE(exported.out.find("\"by\":\"gateway:retention\""), std::string::npos) << exported.out;
+  EXPECT_NE(exported.out.find("\"by\":\"gateway:retention (keepRecords 20)\""), std::string::npos) << exported.out;
   const auto records = std::count(exported.out.begin(), exported.out.end(), '\n');
   EXPECT_LE(records, 60) << "pruned, then at most the calls made since";
 }

@@ -63,12 +63,14 @@ class GatewayHttp : public ::testing::Test {
         << R"("everything": {"command": )" << json_string(node) << R"(, "args": [)"
         << json_string(reference_server("server-everything")) << R"(, "stdio"]},)"
         << R"("filesystem": {"command": )" << json_string(node) << R"(, "args": [)"
-        << json_string(reference_server("server-filesystem")) << ", " << json_string((dir->path / "files").string()) << "]},"
-        << R"("memory": {"command": )" << json_string(node) << R"(, "args": [)" << json_string(reference_server("server-memory"))
-        << R"(], "env": {"MEMORY_FILE_PATH": )" << json_string((dir->path / "memory.jsonl").string()) << "}},"
+        << json_string(reference_server("server-filesystem")) << ", " << json_string((dir->path / "files").string())
+        << "]},"
+        << R"("memory": {"command": )" << json_string(node) << R"(, "args": [)"
+        << json_string(reference_server("server-memory")) << R"(], "env": {"MEMORY_FILE_PATH": )"
+        << json_string((dir->path / "memory.jsonl").string()) << "}},"
         << R"("ours": {"url": )" << json_string(up_url) << "},"
         << R"("broken": {"command": "/nonexistent/mcp-server"}},)"
-        << R"("gateway": {"servers": {"memory": {"newItems": "allow"}}}})";
+        << R"("gateway": {"audit": {"keepRecords": 1000000}, "servers": {"memory": {"newItems": "allow"}}}})";
     gateway = gateway_test::start_gateway(dir->path / "servers.json", state, dir->path / "gw", urls, setup_error);
   }
   static void TearDownTestSuite() {
@@ -254,6 +256,9 @@ TEST_F(GatewayHttp, MetricsCountRequestsByUpstreamMethodAndOutcome) {
       << scrape.body;
   EXPECT_NE(scrape.body.find(R"(mcp_gateway_quarantined_items{upstream="memory"} 0)"), std::string::npos);
   EXPECT_NE(scrape.body.find(R"(mcp_gateway_upstream_restarts_total{upstream="ours"} 0)"), std::string::npos);
+  // The config's gateway.audit started a retention: nothing over a million records to prune yet.
+  EXPECT_NE(scrape.body.find("\nmcp_gateway_audit_pruned_records_total 0\n"), std::string::npos) << scrape.body;
+  EXPECT_NE(scrape.body.find("\nmcp_gateway_audit_chain_broken 0\n"), std::string::npos) << scrape.body;
 }
 
 }  // namespace
