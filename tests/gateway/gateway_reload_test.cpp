@@ -1,6 +1,7 @@
 // `mcp-trust gateway --config FILE` reloads FILE on SIGHUP: an unchanged upstream keeps running and
 // its clients keep their sessions; a removed one stops (its path answers 404); a new one is served,
-// alone and in /mcp; a file that does not parse changes nothing. Against the real program, with our
+// alone and in /mcp; a file that does not parse changes nothing; an audit retention comes and goes
+// with the file's gateway.audit. Against the real program, with our
 // everything-server as the upstreams; every wait is on a printed line or an answer.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -9,9 +10,10 @@
 #include <sstream>
 
 #include "../examples/tmp_dir.hpp"
+#include "gateway_test_util.hpp"
+#include "http/http_test_util.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/http/client_transport.hpp"
-#include "gateway_test_util.hpp"
 #include "support/process.hpp"
 
 using namespace mcp;
@@ -126,6 +128,43 @@ TEST_F(GatewayReload, UnchangedUpstreamsKeepTheirSessionsRemovedStopNewStart) {
   const auto exported = test::run_program(bin("mcp-trust"), {"audit", "export", "--state", (dir.path / "state").string()}, dir.path);
   ASSERT_EQ(exported.code, 0) << exported.err;
   EXPECT_NE(exported.out.find(R"("event":"reload")"), std::string::npos) << exported.out.substr(0, 2000);
+}
+
+// A retention given by a reload (gateway.audit) prunes the log at once, and names its policy in the
+// chain; one taken away by a reload stops. The wait for the prune is on /metrics, which counts it.
+TEST_F(GatewayReload, AnAuditRetentionComesAndGoesWithTheFile) {
+  write_config({"a"});
+  start();
+  auto a = client_of(urls.at("a"));
+  ASSERT_TRUE(a);
+  for (int i = 0; i < 30; ++i) ASSERT_TRUE(a->call_tool("test_simple_text", {}));
+  const std::string base = urls.at("a").substr(0, urls.at("a").find("/servers/"));
+  const auto port = static_cast<unsigned short>(std::stoi(base.substr(base.rfind(':') + 1)));
+  auto metrics = [&] { return http::test::raw_exchange(port, "GET", {}, {}, "/metrics").body; };
+  EXPECT_EQ(metrics().find("mcp_gateway_audit_pruned_records_total"), std::string::npos) << "no retention yet";
+
+  write_config({"a"}, R"({"audit": {"keepRecords": 5}})");
+  EXPECT_EQ(reload(), "reloaded kept=a started=- stopped=-") << gateway->err();
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  std::string text = metrics();
+  while (text.find("\nmcp_gateway_audit_pruned_records_total 0\n") != std::string::npos &&
+         std::chrono::steady_clock::now() < deadline) {
+    text = metrics();  // each scrape is an answer waited for; the retention's first pass runs at once
+  }
+  EXPECT_NE(text.find("mcp_gateway_audit_pruned_records_total "), std::string::npos) << text;
+  EXPECT_EQ(text.find("\nmcp_gateway_audit_pruned_records_total 0\n"), std::string::npos) << "never pruned: " << text;
+  const auto verify =
+      test::run_program(bin("mcp-trust"), {"audit", "verify", "--state", (dir.path / "state").string()}, dir.path);
+  EXPECT_EQ(verify.code, 0) << verify.err;
+  EXPECT_NE(verify.out.find(" pruned)"), std::string::npos) << verify.out;
+  const auto exported =
+      test::run_program(bin("mcp-trust"), {"audit", "export", "--state", (dir.path / "state").string()}, dir.path);
+  EXPECT_NE(exported.out.find(R"("by":"gateway:retention (keepRecords 5)")"), std::string::npos) << exported.out;
+
+  write_config({"a"});
+  EXPECT_EQ(reload(), "reloaded kept=a started=- stopped=-") << gateway->err();
+  EXPECT_EQ(metrics().find("mcp_gateway_audit_pruned_records_total"), std::string::npos) << "the retention stopped";
+  EXPECT_TRUE(a->call_tool("test_simple_text", {})) << "the session went on throughout";
 }
 
 TEST_F(GatewayReload, AFileThatDoesNotParseChangesNothing) {
