@@ -2,7 +2,8 @@
 // any transport: the pin lookup (PinStore::state, what the pins stage asks on every call and list
 // item), the policy check, the arguments' digest (RFC 8785 + SHA-256), the audit record (journaled,
 // as the gateway does: call_journal.hpp; and committed on the call's thread, the fallback), the
-// metrics, and all of them together (journaled). State folders on disk.
+// metrics, and all of them together (journaled); and what a retention's pass costs per record.
+// State folders on disk.
 //
 //   bench_gateway_per_call [--benchmark_* flags]   (the state folder is made in the current folder)
 #include <benchmark/benchmark.h>
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "gateway/audit_retention.hpp"
 #include "gateway/metrics.hpp"
 #include "gateway/policy.hpp"
 #include "gateway/state.hpp"
@@ -110,6 +112,26 @@ void AuditBatchCommitted(benchmark::State& s) {
   s.SetItemsProcessed(s.iterations() * batch);
 }
 BENCHMARK(AuditBatchCommitted)->Arg(200);
+
+// What a retention (gateway.audit, audit_retention.hpp) adds per call record: a pass over a batch
+// of records new since the last one (verified, then pruned to the newest keepRecords), as the
+// retention's thread runs it once a tenth more than keepRecords has come.
+void AuditRetentionPass(benchmark::State& s) {
+  auto& f = fixture();
+  const std::string d = f.digest();
+  const auto batch = s.range(0);
+  auto retention =
+      AuditRetention::start(f.journaled.audit, RetentionPolicy{.keep_records = batch * 10}, std::chrono::hours(1));
+  for (auto _ : s) {
+    s.PauseTiming();
+    for (std::int64_t i = 0; i < batch; ++i) f.journal(d);
+    if (!f.journaled.audit->flush()) throw std::runtime_error("flush");
+    s.ResumeTiming();
+    if (!retention->run_once(std::chrono::system_clock::now())) throw std::runtime_error("retention pass");
+  }
+  s.SetItemsProcessed(s.iterations() * batch);
+}
+BENCHMARK(AuditRetentionPass)->Arg(1000);
 
 void MetricsObserve(benchmark::State& s) {
   auto& f = fixture();

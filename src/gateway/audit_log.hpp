@@ -116,6 +116,12 @@ class AuditLog {
   // quotes (the times and kinds the gateway writes).
   static bool plain(std::string_view s);
 
+  // A record as stored: its body the canonical text the chain hashed (verify() hashes it as it is).
+  struct StoredRecord {
+    std::int64_t seq = 0;
+    std::string time, kind, body, prev, hash;
+  };
+
  private:
   friend class ChainAppender;  // chain_appender.hpp: the writer's records, inserted in groups
   explicit AuditLog(std::shared_ptr<Db> db) : db_(std::move(db)) {}
@@ -131,9 +137,11 @@ class AuditLog {
   static Result<std::optional<std::string>> hash_in(Db& d, std::int64_t seq);
   // `read` (head_in, anchor_in) with the connection held.
   Result<ChainHead> read_head(Result<ChainHead> (*read)(Db&)) const;
-  // The records `where` selects (its two parameters bound to `a` and `b`), the connection held
-  // while they are read.
-  Result<std::vector<AuditRecord>> select_records(std::string_view where, std::int64_t a, std::int64_t b) const;
+  // The records `where` selects (its two parameters bound to `a` and `b`), as stored, the
+  // connection held while they are read.
+  Result<std::vector<StoredRecord>> select_stored(std::string_view where, std::int64_t a, std::int64_t b) const;
+  // each() without parsing the bodies: what verify() walks.
+  Result<void> each_stored(const std::function<bool(StoredRecord&)>& visit, std::int64_t after) const;
   void flush_for_reading() const;
   std::shared_ptr<Db> db_;
   std::unique_ptr<CallJournal> journal_;  // set once, by start_journal, before calls are served

@@ -159,7 +159,7 @@ TEST_F(GatewayReload, AnAuditRetentionComesAndGoesWithTheFile) {
   EXPECT_NE(verify.out.find(" pruned)"), std::string::npos) << verify.out;
   const auto exported =
       test::run_program(bin("mcp-trust"), {"audit", "export", "--state", (dir.path / "state").string()}, dir.path);
-  EXPECT_NE(exported.out.find(R"("by":"gateway:retention (keepRecords 5)")"), std::string::npos) << exported.out;
+  EXPECT_NE(exported.out.find(R"x("by":"gateway:retention (keepRecords 5)")x"), std::string::npos) << exported.out;
 
   write_config({"a"});
   EXPECT_EQ(reload(), "reloaded kept=a started=- stopped=-") << gateway->err();

@@ -109,6 +109,8 @@ TEST_F(GatewayState, AChangedRemovedOrReorderedRecordIsNamed) {
   };
   tamper(dir_.path, "UPDATE audit SET body = '{\"n\":42}' WHERE seq = 3");
   EXPECT_EQ(first_broken(), 3) << "changed";
+  tamper(dir_.path, "UPDATE audit SET body = '{\"n\": 2}' WHERE seq = 3");
+  EXPECT_EQ(first_broken(), 3) << "changed, even if the JSON means the same: the stored bytes are what was hashed";
   tamper(dir_.path, "UPDATE audit SET body = '{\"n\":2}' WHERE seq = 3");
   EXPECT_EQ(first_broken(), 0) << "restored";
   tamper(dir_.path, "DELETE FROM audit WHERE seq = 2");
