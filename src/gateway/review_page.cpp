@@ -59,6 +59,7 @@ json::object ReviewPage::chain() {
   if (chain_.first_broken && !check->first_broken) check = chain_;  // a break seen once stays shown
   chain_ = *check;
   json::object o{{"intact", !chain_.first_broken}, {"records", chain_.records}, {"head", chain_.head}};
+  if (chain_.pruned_through > 0) o["prunedThrough"] = chain_.pruned_through;  // by a person or the retention
   if (chain_.first_broken) {
     o["firstBroken"] = *chain_.first_broken;
     o["why"] = chain_.why;

@@ -224,6 +224,11 @@ try {
     assert.match(audit, /"kind":"forget".*review page \(127\.0\.0\.1\)/);
   });
 
+  await check('a pruned log is shown as pruned, and still intact', async () => {
+    execFileSync(mcpTrust, ['audit', 'prune', '--state', state, '--keep', '5']);
+    await page.waitForFunction(() => /The chain is intact: \d+ records \(records 1 to \d+ pruned\)/.test(document.querySelector('#chain').textContent), null, WAIT);
+  });
+
   await check('the page raised no script error and fetched nothing from elsewhere', async () => {
     assert.deepEqual(pageErrors, []);
     assert.deepEqual(elsewhere, []);

@@ -187,9 +187,13 @@
     rows($('upstreams'), s.upstreams, (u) => [u.name, { text: u.status, cls: u.status === 'connected' ? 'intact' : 'restarting' }, u.restarts, waiting[u.name] || 0]);
     const chain = s.audit.chain;
     $('chain').className = chain.intact ? 'intact' : 'broken';
-    $('chain').textContent = chain.intact
-      ? 'The chain is intact: ' + chain.records + ' records, the last hashing to ' + chain.head + '.'
-      : 'The chain is BROKEN' + (chain.firstBroken ? ' at record ' + chain.firstBroken : '') + ': ' + chain.why;
+    $('chain').textContent = chain.intact ?
+        'The chain is intact: ' +
+            (chain.prunedThrough ?
+                 (chain.records - chain.prunedThrough) + ' records (records 1 to ' + chain.prunedThrough + ' pruned)' :
+                 chain.records + ' records') +
+            ', the last hashing to ' + chain.head + '.' :
+        'The chain is BROKEN' + (chain.firstBroken ? ' at record ' + chain.firstBroken : '') + ': ' + chain.why;
     rows($('audit'), s.audit.records, (r) => [r.seq, r.time, r.kind, JSON.stringify(r.body).slice(0, 300)]);
     rows($('decided'), s.decided, (c) => [c.id, c.method + ' ' + c.item + ' (' + c.server + ')',
       { text: c.decision + (c.reason ? ': ' + c.reason : ''), cls: c.decision === 'allow' ? 'intact' : 'broken' }, c.decidedBy || '']);
