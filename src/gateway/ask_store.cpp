@@ -102,10 +102,11 @@ Result<Ask> AskStore::add(Ask ask, std::chrono::milliseconds timeout) {
   auto ok = db_->transaction([&](Db& d) -> Result<void> {
     // What was decided long ago goes (only the audit record stays): the table holds at most
     // kKeptAsks decided asks besides those waiting.
-    auto prune = d.prepare("DELETE FROM asks WHERE decision IS NOT NULL AND id <= (SELECT MAX(id) FROM asks) - ?");
-    if (!prune) return fail(prune.error());
-    prune->bind(1, static_cast<std::int64_t>(kKeptAsks));
-    if (auto r = prune->step(); !r) return fail(r.error());
+    if (auto r = d.run("DELETE FROM asks WHERE decision IS NOT NULL AND id <= (SELECT MAX(id) FROM asks) - ?",
+                       static_cast<std::int64_t>(kKeptAsks));
+        !r) {
+      return fail(r.error());
+    }
     auto s = d.prepare("INSERT INTO asks (server, method, item, client, arguments, digest, created, deadline, owner) VALUES (?, ?, ?, ?, ?, ?, " +
                        std::string(kNow) + ", strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?), ?)");
     if (!s) return fail(s.error());

@@ -183,12 +183,10 @@ Result<std::int64_t> AuditLog::append_text_in(Db& d, std::string_view kind, std:
 }
 
 Result<ChainHead> AuditLog::head_in(Db& d) {
-  auto last = d.prepare("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1");
-  if (!last) return fail(last.error());
-  auto row = last->step();
+  auto row = d.first_row("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1");
   if (!row) return fail(row.error());
   if (!*row) return anchor_in(d);  // empty, or pruned to its last record: the chain goes on from there
-  return ChainHead{last->integer(0), last->text(1)};
+  return ChainHead{(*row)->integer(0), (*row)->text(1)};
 }
 
 Result<void> AuditLog::append_canonical(Db& d, ChainHead& head, std::string_view kind, std::string_view time,

@@ -5,22 +5,17 @@
 namespace mcp::gateway {
 
 Result<std::optional<std::string>> AuditLog::hash_in(Db& d, std::int64_t seq) {
-  auto s = d.prepare("SELECT hash FROM audit WHERE seq = ?");
-  if (!s) return fail(s.error());
-  s->bind(1, seq);
-  auto row = s->step();
+  auto row = d.first_row("SELECT hash FROM audit WHERE seq = ?", seq);
   if (!row) return fail(row.error());
   if (!*row) return std::optional<std::string>();
-  return std::optional<std::string>(s->text(0));
+  return std::optional<std::string>((*row)->text(0));
 }
 
 Result<ChainHead> AuditLog::anchor_in(Db& d) {
-  auto s = d.prepare("SELECT seq, hash FROM audit_anchor WHERE id = 1");
-  if (!s) return fail(s.error());
-  auto row = s->step();
+  auto row = d.first_row("SELECT seq, hash FROM audit_anchor WHERE id = 1");
   if (!row) return fail(row.error());
   if (!*row) return ChainHead{0, AuditLog::zero_hash()};
-  return ChainHead{s->integer(0), s->text(1)};
+  return ChainHead{(*row)->integer(0), (*row)->text(1)};
 }
 
 Result<ChainHead> AuditLog::read_head(Result<ChainHead> (*read)(Db&)) const {
@@ -46,12 +41,9 @@ Result<std::int64_t> AuditLog::last_before(const std::string& time) const {
   flush_for_reading();
   std::int64_t seq = 0;
   auto ok = db_->locked([&](Db& d) -> Result<void> {
-    auto s = d.prepare("SELECT coalesce(max(seq), 0) FROM audit WHERE time < ?");
-    if (!s) return fail(s.error());
-    s->bind(1, time);
-    auto row = s->step();
+    auto row = d.first_row("SELECT coalesce(max(seq), 0) FROM audit WHERE time < ?", time);
     if (!row) return fail(row.error());
-    if (*row) seq = s->integer(0);
+    if (*row) seq = (*row)->integer(0);
     return {};
   });
   if (!ok) return fail(ok.error());
@@ -71,15 +63,12 @@ Result<std::int64_t> AuditLog::prune(std::int64_t through, const std::string& wh
     auto hash = hash_in(d, through);
     if (!hash) return fail(hash.error());
     if (!*hash) return fail(Error::invalid_params("the log has no record " + std::to_string(through)));
-    auto del = d.prepare("DELETE FROM audit WHERE seq <= ?");
-    if (!del) return fail(del.error());
-    del->bind(1, through);
-    if (auto done = del->step(); !done) return fail(done.error());
+    if (auto done = d.run("DELETE FROM audit WHERE seq <= ?", through); !done) return fail(done.error());
     count = d.changes();
-    auto set = d.prepare("INSERT OR REPLACE INTO audit_anchor (id, seq, hash) VALUES (1, ?, ?)");
-    if (!set) return fail(set.error());
-    set->bind(1, through).bind(2, **hash);
-    if (auto done = set->step(); !done) return fail(done.error());
+    if (auto done = d.run("INSERT OR REPLACE INTO audit_anchor (id, seq, hash) VALUES (1, ?, ?)", through, **hash);
+        !done) {
+      return fail(done.error());
+    }
     // The chain itself says where it now starts: verify() holds the anchor to this record.
     json::object body{{"through", through}, {"hash", **hash}, {"count", count}, {"by", who}};
     if (auto a = append_in(d, "prune", body); !a) return fail(a.error());

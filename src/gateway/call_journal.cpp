@@ -36,30 +36,20 @@ Error sys_error(const std::string& what) { return Error::internal(what + ": " + 
 
 // The mark of journal `name`: the last of its records in the chain (0: none).
 Result<std::int64_t> committed_through(Db& d, const std::string& name) {
-  auto s = d.prepare("SELECT through FROM audit_journal WHERE name = ?");
-  if (!s) return fail(s.error());
-  s->bind(1, name);
-  auto row = s->step();
+  auto row = d.first_row("SELECT through FROM audit_journal WHERE name = ?", name);
   if (!row) return fail(row.error());
-  return *row ? s->integer(0) : 0;
+  return *row ? (*row)->integer(0) : 0;
 }
 
 Result<void> set_mark(Db& d, const std::string& name, std::int64_t through) {
-  auto s = d.prepare("INSERT INTO audit_journal (name, through) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET through = excluded.through");
-  if (!s) return fail(s.error());
-  s->bind(1, name).bind(2, through);
-  auto done = s->step();
-  if (!done) return fail(done.error());
-  return {};
+  return d.run(
+      "INSERT INTO audit_journal (name, through) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET through = "
+      "excluded.through",
+      name, through);
 }
 
 Result<void> drop_mark(Db& d, const std::string& name) {
-  auto s = d.prepare("DELETE FROM audit_journal WHERE name = ?");
-  if (!s) return fail(s.error());
-  s->bind(1, name);
-  auto done = s->step();
-  if (!done) return fail(done.error());
-  return {};
+  return d.run("DELETE FROM audit_journal WHERE name = ?", name);
 }
 
 // Opens and locks `path` if no live process holds it, and it is still the file at that path (an

@@ -268,13 +268,11 @@ Result<std::optional<PinState>> PinStore::state(const std::string& server, ListK
   }
   std::optional<PinState> out;
   auto ok = db_->locked([&](Db& d) -> Result<void> {
-    auto s = d.prepare("SELECT state FROM pins WHERE server = ? AND kind = ? AND key = ?");
-    if (!s) return fail(s.error());
-    s->bind(1, server).bind(2, kind_name(kind)).bind(3, key);
-    auto row = s->step();
+    auto row =
+        d.first_row("SELECT state FROM pins WHERE server = ? AND kind = ? AND key = ?", server, kind_name(kind), key);
     if (!row) return fail(row.error());
     // An unknown state (a hand-edited file) blocks the item rather than allowing it.
-    if (*row) out = state_named(s->text(0)).value_or(PinState::rejected);
+    if (*row) out = state_named((*row)->text(0)).value_or(PinState::rejected);
     return {};
   });
   if (!ok) return fail(ok.error());
@@ -288,12 +286,9 @@ Result<std::optional<PinState>> PinStore::state(const std::string& server, ListK
 Result<std::int64_t> PinStore::count_blocked(const std::string& server) const {
   std::int64_t n = 0;
   auto ok = db_->locked([&](Db& d) -> Result<void> {
-    auto s = d.prepare("SELECT COUNT(*) FROM pins WHERE server = ? AND state != 'approved'");
-    if (!s) return fail(s.error());
-    s->bind(1, server);
-    auto row = s->step();
+    auto row = d.first_row("SELECT COUNT(*) FROM pins WHERE server = ? AND state != 'approved'", server);
     if (!row) return fail(row.error());
-    n = *row ? s->integer(0) : 0;
+    n = *row ? (*row)->integer(0) : 0;
     return {};
   });
   if (!ok) return fail(ok.error());
@@ -392,10 +387,11 @@ Result<Pin> PinStore::forget(const std::string& server, const std::string& key, 
     auto found = find_one(d, server, key, kind);
     if (!found) return fail(found.error());
     gone = std::move(*found);
-    auto s = d.prepare("DELETE FROM pins WHERE server = ? AND kind = ? AND key = ?");
-    if (!s) return fail(s.error());
-    s->bind(1, gone.server).bind(2, kind_name(gone.kind)).bind(3, gone.key);
-    if (auto done = s->step(); !done) return fail(done.error());
+    if (auto done = d.run("DELETE FROM pins WHERE server = ? AND kind = ? AND key = ?", gone.server,
+                          kind_name(gone.kind), gone.key);
+        !done) {
+      return fail(done.error());
+    }
     wrote = true;
     used(server, Usage{-1, -bytes_of(gone)});  // if loaded; else loaded at its next use
     json::object body = item_of(gone);
@@ -417,12 +413,11 @@ Result<Pin> PinStore::forget(const std::string& server, const std::string& key, 
 Result<std::int64_t> PinStore::forget_all(const std::string& server, Forget which, const std::string& who) {
   std::int64_t count = 0;
   auto ok = db_->transaction([&](Db& d) -> Result<void> {
-    auto s = d.prepare(which == Forget::all
-                           ? "DELETE FROM pins WHERE server = ?"
-                           : "DELETE FROM pins WHERE server = ? AND state = 'quarantined' AND approved_hash IS NULL");
-    if (!s) return fail(s.error());
-    s->bind(1, server);
-    if (auto done = s->step(); !done) return fail(done.error());
+    auto done = d.run(which == Forget::all
+                          ? "DELETE FROM pins WHERE server = ?"
+                          : "DELETE FROM pins WHERE server = ? AND state = 'quarantined' AND approved_hash IS NULL",
+                      server);
+    if (!done) return fail(done.error());
     count = d.changes();
     // One record for them all: a person's one decision, however many pins it drops.
     json::object body{

@@ -112,14 +112,6 @@ Result<Stmt> Db::prepare(std::string_view sql) {
   return Stmt(db_, s, &c.busy);
 }
 
-Result<void> Db::run(std::string_view sql) {
-  auto s = prepare(sql);
-  if (!s) return fail(s.error());
-  auto done = s->step();
-  if (!done) return fail(done.error());
-  return {};
-}
-
 Result<void> Db::locked(const std::function<Result<void>(Db&)>& body) {
   std::lock_guard lock(mu_);
   return body(*this);

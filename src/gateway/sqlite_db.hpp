@@ -93,6 +93,25 @@ class Db {
   // Statements are prepared once per connection and reused (parsing costs more than running the
   // small statements the gateway makes on every call); a statement already in use is prepared anew.
   [[nodiscard]] Result<Stmt> prepare(std::string_view sql);
+  // `sql` with `args` bound in order (?1, ?2, ...: text or integers), stepped once: the statement
+  // on its first row, to read; none when it returned no row.
+  template <class... Args>
+  [[nodiscard]] Result<std::optional<Stmt>> first_row(std::string_view sql, const Args&... args) {
+    auto s = bound(sql, args...);
+    if (!s) return fail(s.error());
+    auto row = s->step();
+    if (!row) return fail(row.error());
+    if (!*row) return std::optional<Stmt>();
+    return std::optional<Stmt>(std::move(*s));
+  }
+  // `sql` with `args` bound in order, run to its end (an INSERT, UPDATE or DELETE).
+  template <class... Args>
+  [[nodiscard]] Result<void> run(std::string_view sql, const Args&... args) {
+    auto s = bound(sql, args...);
+    if (!s) return fail(s.error());
+    if (auto done = s->step(); !done) return fail(done.error());
+    return {};
+  }
   // Rows the last INSERT, UPDATE or DELETE changed.
   std::int64_t changes() const;
 
@@ -101,8 +120,14 @@ class Db {
  private:
   Db(sqlite3* db, std::filesystem::path file) : db_(db), file_(std::move(file)) {}
   Error error(std::string_view what) const;
-  // One statement, prepared (cached) and run to its end.
-  Result<void> run(std::string_view sql);
+  template <class... Args>
+  Result<Stmt> bound(std::string_view sql, const Args&... args) {
+    auto s = prepare(sql);
+    if (!s) return s;
+    int i = 0;
+    (s->bind(++i, args), ...);
+    return s;
+  }
   struct Cached {
     sqlite3_stmt* stmt = nullptr;
     bool busy = false;
