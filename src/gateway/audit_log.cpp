@@ -74,7 +74,7 @@ bool AuditLog::plain(std::string_view s) {
 Result<std::string> AuditLog::record_text(std::int64_t seq, std::string_view time, std::string_view kind,
                                           std::string_view canonical_body) {
   // The members in RFC 8785 order (body, kind, seq, time), spliced around the body's canonical
-  // text instead of canonicalizing a copy of the body: the same bytes, as hash_of's test shows.
+  // text instead of canonicalizing a copy of the body: the same bytes (AuditRecordText's test).
   if (!plain(time) || !plain(kind)) {
     auto body = trust::parse_strict(canonical_body);
     if (!body || !body->is_object()) return fail(Error::invalid_params("a record's body is not canonical JSON"));
@@ -101,15 +101,6 @@ std::string AuditLog::chain_hash(std::string_view prev, std::string_view record)
     throw;
   }
   return trust::sha256_tag(digest);
-}
-
-Result<std::string> AuditLog::hash_of(const std::string& prev, std::int64_t seq, const std::string& time,
-                                      const std::string& kind, const json::object& body) {
-  auto canonical = trust::canonicalize(body);
-  if (!canonical) return fail(canonical.error());
-  auto text = record_text(seq, time, kind, *canonical);
-  if (!text) return fail(text.error());
-  return chain_hash(prev, *text);
 }
 
 Result<std::unique_ptr<AuditLog>> AuditLog::open(std::shared_ptr<Db> db) {
@@ -302,9 +293,10 @@ Result<ChainCheck> AuditLog::verify(const ChainCheck& from) const {
   };
   // The stored text is hashed as it is, unparsed: the writer stored each body canonical and hashed
   // those bytes, so an intact record hashes the same, and any edit shows, even one that keeps the
-  // JSON's meaning (re-canonicalizing a parsed body would let that pass). It is also ~4x cheaper
-  // than parsing and canonicalizing each body, which a retention (audit_retention.hpp) and the
-  // review page pay for every record new since their last look.
+  // JSON's meaning (re-canonicalizing a parsed body would let that pass). It is also cheaper than
+  // parsing and canonicalizing each body, which a retention (audit_retention.hpp) and the review
+  // page pay for every record new since their last look (a retention's pass: 7.5 -> 4.5 us per
+  // record, bench/RESULTS.md).
   auto walked = each_stored(
       [&](const StoredRecord& r) {
         if (r.seq != expected_seq) {

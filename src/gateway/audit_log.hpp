@@ -105,9 +105,6 @@ class AuditLog {
   [[nodiscard]] Result<ChainHead> head() const;
 
   static std::string zero_hash();
-  // The hash a record with these fields must have.
-  static Result<std::string> hash_of(const std::string& prev, std::int64_t seq, const std::string& time,
-                                     const std::string& kind, const json::object& body);
   // The canonical text a record's hash covers (after its prev and a newline), made from its
   // body's canonical text.
   static Result<std::string> record_text(std::int64_t seq, std::string_view time, std::string_view kind,

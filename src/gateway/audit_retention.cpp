@@ -24,6 +24,7 @@ std::string retention_person(const RetentionPolicy& p) {
   }
   return out + ")";
 }
+
 // How often a policy with keepDays alone is looked at: records age by the minute, not faster.
 constexpr std::chrono::minutes kAgeCheck{1};
 
