@@ -107,12 +107,14 @@ Result<Ask> AskStore::add(Ask ask, std::chrono::milliseconds timeout) {
         !r) {
       return fail(r.error());
     }
-    auto s = d.prepare("INSERT INTO asks (server, method, item, client, arguments, digest, created, deadline, owner) VALUES (?, ?, ?, ?, ?, ?, " +
-                       std::string(kNow) + ", strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?), ?)");
-    if (!s) return fail(s.error());
-    s->bind(1, ask.server).bind(2, ask.method).bind(3, ask.item).bind(4, ask.client).bind(5, ask.arguments).bind(6, ask.digest);
-    s->bind(7, "+" + std::to_string(seconds) + " seconds").bind(8, static_cast<std::int64_t>(::getpid()));
-    if (auto r = s->step(); !r) return fail(r.error());
+    if (auto r = d.run("INSERT INTO asks (server, method, item, client, arguments, digest, created, deadline, owner) "
+                       "VALUES (?, ?, ?, ?, ?, ?, " +
+                           std::string(kNow) + ", strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?), ?)",
+                       ask.server, ask.method, ask.item, ask.client, ask.arguments, ask.digest,
+                       "+" + std::to_string(seconds) + " seconds", static_cast<std::int64_t>(::getpid()));
+        !r) {
+      return fail(r.error());
+    }
     auto read = select_asks(d, "WHERE id = last_insert_rowid()");
     if (!read) return fail(read.error());
     if (read->empty()) return fail(Error::internal("state database: the ask just added is not there"));

@@ -127,14 +127,13 @@ Result<PinStore::Usage> PinStore::usage_of(Db& d, const std::string& server) {
     }
   }
   // Bytes, not characters (SQLite's length() of TEXT counts characters).
-  auto s = d.prepare(
+  auto row = d.first_row(
       "SELECT count(*), coalesce(sum(length(CAST(seen_definition AS BLOB)) + "
-      "coalesce(length(CAST(approved_definition AS BLOB)), 0)), 0) FROM pins WHERE server = ?");
-  if (!s) return fail(s.error());
-  s->bind(1, server);
+      "coalesce(length(CAST(approved_definition AS BLOB)), 0)), 0) FROM pins WHERE server = ?",
+      server);
+  if (!row) return fail(row.error());
   Usage u;
-  if (auto ok = s->each_row([&](const Stmt& row) { u = Usage{row.integer(0), row.integer(1)}; }); !ok)
-    return fail(ok.error());
+  if (*row) u = Usage{(*row)->integer(0), (*row)->integer(1)};
   std::lock_guard lock(usage_mu_);
   return usage_.insert_or_assign(server, Loaded{u, counter, own}).first->second.use;
 }
@@ -310,10 +309,9 @@ Result<std::vector<Pin>> PinStore::pins(const std::optional<std::string>& server
 Result<PinStore::Page> PinStore::page(std::size_t max_changes, std::size_t max_listed) const {
   Page out;
   auto ok = db_->locked([&](Db& d) -> Result<void> {
-    auto count = d.prepare("SELECT COUNT(*) FROM pins");
+    auto count = d.first_row("SELECT COUNT(*) FROM pins");
     if (!count) return fail(count.error());
-    if (auto r = count->each_row([&](const Stmt& row) { out.total = static_cast<std::size_t>(row.integer(0)); }); !r)
-      return r;
+    if (*count) out.total = static_cast<std::size_t>((*count)->integer(0));
     auto changes = d.prepare("SELECT " + std::string(kColumns) +
                              " FROM pins WHERE state != 'approved' ORDER BY server, kind, key LIMIT ?");
     if (!changes) return fail(changes.error());
