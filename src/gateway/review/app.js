@@ -83,23 +83,12 @@
 
   // `question`, if given, is asked first (window.confirm): a No leaves everything as it was.
   function decideButton(label, cls, key, action, question) {
-    return el(
-        'button', {
-          class: cls,
-          type: 'button',
-          'data-key': key,
-          onclick: async (ev) => {
-            if (question && !window.confirm(question)) return;
-            ev.target.disabled = true;
-            try {
-              say(await action());
-            } catch (e) {
-              say('Not done: ' + e.message);
-            }
-            refresh();
-          }
-        },
-        label);
+    return el('button', { class: cls, type: 'button', 'data-key': key, onclick: async (ev) => {
+      if (question && !window.confirm(question)) return;
+      ev.target.disabled = true;
+      try { say(await action()); } catch (e) { say('Not done: ' + e.message); }
+      refresh();
+    } }, label);
   }
 
   function renderCalls(pending) {
@@ -159,22 +148,16 @@
   function forgetButton(p) {
     if (!p.forget) return '';
     const what = p.kind.replace(/s$/, '') + ' ' + p.key + ' of ' + p.server;
-    return decideButton(
-        'Forget', 'no', 'forget-' + p.server + '/' + p.kind + '/' + p.key,
-        async () => {
-          await api('/ui/api/pins', {server: p.server, kind: p.kind, key: p.key, decision: 'forget'});
-          return 'Forgot the pin of ' + what + '.';
-        },
-        'Forget the pin of ' + what +
-            '? Its approval or rejection goes with it; it is pinned afresh, as a new item, when ' + p.server +
-            ' lists it again.');
+    const question = 'Forget the pin of ' + what + '? Its approval or rejection goes with it; it is pinned afresh, ' +
+      'as a new item, when ' + p.server + ' lists it again.';
+    return decideButton('Forget', 'no', 'forget-' + p.server + '/' + p.kind + '/' + p.key, async () => {
+      await api('/ui/api/pins', { server: p.server, kind: p.kind, key: p.key, decision: 'forget' });
+      return 'Forgot the pin of ' + what + '.';
+    }, question);
   }
 
   function rows(table, items, cells) {
-    const cell = (c) =>
-        (c instanceof Node ? el('td', {}, c) :
-             c && c.cls    ? el('td', {class: c.cls}, c.text) :
-                             el('td', {}, c));
+    const cell = (c) => (c instanceof Node ? el('td', {}, c) : c && c.cls ? el('td', { class: c.cls }, c.text) : el('td', {}, c));
     replace(table.tBodies[0], ...items.map((it) => el('tr', {}, ...cells(it).map(cell))));
   }
 
@@ -187,20 +170,17 @@
     rows($('upstreams'), s.upstreams, (u) => [u.name, { text: u.status, cls: u.status === 'connected' ? 'intact' : 'restarting' }, u.restarts, waiting[u.name] || 0]);
     const chain = s.audit.chain;
     $('chain').className = chain.intact ? 'intact' : 'broken';
-    $('chain').textContent = chain.intact ?
-        'The chain is intact: ' +
-            (chain.prunedThrough ?
-                 (chain.records - chain.prunedThrough) + ' records (records 1 to ' + chain.prunedThrough + ' pruned)' :
-                 chain.records + ' records') +
-            ', the last hashing to ' + chain.head + '.' :
-        'The chain is BROKEN' + (chain.firstBroken ? ' at record ' + chain.firstBroken : '') + ': ' + chain.why;
+    const kept = chain.prunedThrough
+      ? (chain.records - chain.prunedThrough) + ' records (records 1 to ' + chain.prunedThrough + ' pruned)'
+      : chain.records + ' records';
+    $('chain').textContent = chain.intact
+      ? 'The chain is intact: ' + kept + ', the last hashing to ' + chain.head + '.'
+      : 'The chain is BROKEN' + (chain.firstBroken ? ' at record ' + chain.firstBroken : '') + ': ' + chain.why;
     rows($('audit'), s.audit.records, (r) => [r.seq, r.time, r.kind, JSON.stringify(r.body).slice(0, 300)]);
     rows($('decided'), s.decided, (c) => [c.id, c.method + ' ' + c.item + ' (' + c.server + ')',
       { text: c.decision + (c.reason ? ': ' + c.reason : ''), cls: c.decision === 'allow' ? 'intact' : 'broken' }, c.decidedBy || '']);
     $('pins-count').textContent = '(' + s.pins.total + (s.pins.total > s.pins.items.length ? ', first ' + s.pins.items.length + ' shown' : '') + ')';
-    rows(
-        $('pins'), s.pins.items,
-        (p) => [p.server, p.kind, p.key, {text: p.state, cls: 'state-' + p.state}, p.updated, forgetButton(p)]);
+    rows($('pins'), s.pins.items, (p) => [p.server, p.kind, p.key, { text: p.state, cls: 'state-' + p.state }, p.updated, forgetButton(p)]);
   }
 
   async function refresh() {
