@@ -19,7 +19,7 @@ std::string retention_person(const RetentionPolicy& p) {
   if (p.keep_records) out += "keepRecords " + std::to_string(*p.keep_records);
   if (p.keep_for) {
     char days[32];
-    std::snprintf(days, sizeof days, "%g", static_cast<double>(p.keep_for->count()) / 86'400'000.0);
+    std::snprintf(days, sizeof days, "%g", static_cast<double>(p.keep_for->count()) / kMillisecondsPerDay);
     out += std::string(p.keep_records ? ", " : "") + "keepDays " + days;
   }
   return out + ")";

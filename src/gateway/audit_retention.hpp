@@ -39,6 +39,12 @@ struct RetentionPolicy {
 
 // What the configuration may say, at most (a day count beyond this is a typo, not a policy).
 inline constexpr double kMaxKeepDays = 36500;
+// keepDays as kept (whole milliseconds), and back, for the config, the command line and the prune
+// records' policy.
+inline constexpr double kMillisecondsPerDay = 86'400'000.0;
+inline std::chrono::milliseconds keep_for_days(double days) {
+  return std::chrono::milliseconds(static_cast<long long>(days * kMillisecondsPerDay));
+}
 
 // What one pass did.
 struct RetentionPass {

@@ -183,7 +183,7 @@ Result<void> read_audit_section(const json::value& v, RetentionPolicy& r) {
       const double days = value.is_number() ? value.to_number<double>() : 0.0;
       if (!(days > 0 && days <= kMaxKeepDays))
         return fail(bad("gateway.audit", "\"keepDays\" is a number of days above 0, up to 36500"));
-      r.keep_for = std::chrono::milliseconds(static_cast<long long>(days * 86'400'000.0));
+      r.keep_for = keep_for_days(days);
     } else {
       return fail(
           bad("gateway.audit", "unknown key \"" + peer_text(std::string(k), 64) + "\" (keepRecords, keepDays)"));

@@ -94,7 +94,7 @@ gateway::NewItems new_items(const GatewayCliOptions& o) {
 gateway::RetentionPolicy retention(const GatewayCliOptions& o) {
   gateway::RetentionPolicy r;
   if (o.keep_records > 0) r.keep_records = o.keep_records;
-  if (o.keep_days > 0) r.keep_for = std::chrono::milliseconds(static_cast<long long>(o.keep_days * 86'400'000.0));
+  if (o.keep_days > 0) r.keep_for = gateway::keep_for_days(o.keep_days);
   return r;
 }
 
