@@ -5,7 +5,8 @@
 // client; a call the policy asks about is allowed from the page and completes, a denied one fails
 // with a clear error, and one is decided with `mcp-trust gateway decide`; the XSS payloads in the
 // upstream's descriptions stay text; another origin cannot act even with the token; the audit log
-// holds every decision and verifies; a pin is forgotten from the page once confirmed. Every wait is on something the page or a process does.
+// holds every decision and verifies; a pin is forgotten from the page once confirmed, and a pruned
+// log is shown as such. Every wait is on something the page or a process does.
 //
 // Usage: node review_page_test.mjs BIN_DIR REVIEW_FIXTURE   (MCP_NODE_DIR set: .deps/node)
 // MCP_REVIEW_SCREENSHOTS=DIR also saves screenshots of the page there (docs/ has them).
