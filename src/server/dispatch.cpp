@@ -53,7 +53,9 @@ const std::unordered_map<std::string_view, Route>& routes() {
       // tree has a metadata hook, which may block.
       {method::kResourcesMetadata,
        {false, &Self::metadata_runs_inline, &Self::find_resource, run_item<&Self::resource_metadata>}},
-      {method::kResourcesSubscribe, {false, nullptr, nullptr, answer_now<&Self::subscribe>}},
+      // A subscribe only starts on its worker: it waits for its URI's watch as a callback
+      // (subscriptions.cpp). On a worker still, as the chain's stages before it may take time.
+      {method::kResourcesSubscribe, {false, nullptr, nullptr, run_item<&Self::subscribe>}},
       {method::kResourcesUnsubscribe, {false, nullptr, nullptr, answer_now<&Self::unsubscribe>}},
       {method::kPromptsList, {true, nullptr, nullptr, answer_now<&Self::list_prompts>}},
       {method::kPromptsGet, {false, &Self::prompt_runs_inline, &Self::find_prompt, run_item<&Self::get_prompt>}},

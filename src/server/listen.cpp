@@ -33,6 +33,42 @@ json::object tagged(json::object params, const jsonrpc::Id& id) {
   return params;
 }
 
+// The watches of `uris`, taken together: `done` (from any thread) once every one has come, with all
+// of them, or with the first refusal (the others then let go).
+void watch_all(Server::Impl& server, const std::vector<std::string>& uris,
+               std::function<void(Result<std::vector<WatchLease>>)> done) {
+  if (uris.empty()) return done(std::vector<WatchLease>{});
+  struct Gather {
+    std::mutex mu;
+    std::size_t left;
+    std::vector<WatchLease> leases;
+    std::optional<Error> refused;
+    std::function<void(Result<std::vector<WatchLease>>)> done;
+  };
+  auto g = std::make_shared<Gather>();
+  g->left = uris.size();
+  g->done = std::move(done);
+  for (const auto& uri : uris) {
+    server.watch_uri(uri, [g](Result<WatchLease> lease) {
+      std::unique_lock lock(g->mu);
+      if (lease)
+        g->leases.push_back(std::move(*lease));
+      else if (!g->refused)
+        g->refused = std::move(lease.error());
+      if (--g->left > 0) return;
+      auto leases = std::move(g->leases);
+      auto refused = std::move(g->refused);
+      auto finished = std::move(g->done);
+      lock.unlock();
+      if (refused) {
+        leases.clear();  // let go before the refusal is answered
+        return finished(fail(std::move(*refused)));
+      }
+      finished(std::move(leases));
+    });
+  }
+}
+
 }  // namespace
 
 void ServerSessionImpl::listen(InboundRequest& in, Responder reply) {
@@ -66,30 +102,49 @@ void ServerSessionImpl::listen(InboundRequest& in, Responder reply) {
     }
     honoured.resource_subscriptions = uris;
   }
-  // The watches of its resources (ResourceTree::watch), taken outside mu_ like resources/subscribe's.
-  std::vector<WatchLease> watches;
-  for (const auto& uri : honoured.resource_subscriptions) {
-    auto lease = server_->watch_uri(uri);
-    if (!lease) {
-      reply(fail(Error{lease.error().code, in.method + ": " + lease.error().message, lease.error().data}));
+  {
+    // Counted while their watches are taken too, so a client cannot open more by sending them fast.
+    std::lock_guard lock(mu_);
+    if (listens_.size() + opening_listens_ >= opts.max_listens) {
+      reply(fail(Error::invalid_params(in.method + ": this connection already holds " +
+                                       std::to_string(listens_.size() + opening_listens_) +
+                                       " subscriptions/listen requests, the limit (max_listens)")));
       return;
     }
-    watches.push_back(std::move(*lease));
+    ++opening_listens_;
   }
-  const std::string key = jsonrpc::id_key(in.id);
+  // The watches of its resources (ResourceTree::watch), all of them before the listen is in force;
+  // nothing waits on a thread meanwhile.
+  watch_all(*server_, honoured.resource_subscriptions,
+            [weak = weak_from_this(), id = in.id, method = in.method, cancel = in.cancel, honoured,
+             reply](Result<std::vector<WatchLease>> watches) mutable {
+              auto self = weak.lock();
+              if (!self) return;  // the leases go with this callback, the listen with its session
+              {
+                std::lock_guard lock(self->mu_);
+                --self->opening_listens_;
+              }
+              if (!watches) {
+                reply(fail(Error{watches.error().code, method + ": " + watches.error().message, watches.error().data}));
+                return;
+              }
+              self->open_listen(id, cancel, std::move(honoured), std::move(*watches), std::move(reply));
+            });
+}
+
+void ServerSessionImpl::open_listen(const jsonrpc::Id& id, CancellationToken cancel, SubscriptionFilter honoured,
+                                    std::vector<WatchLease> watches, Responder reply) {
+  const std::string key = jsonrpc::id_key(id);
   {
     std::lock_guard lock(mu_);
-    if (listens_.size() >= opts.max_listens) {
-      reply(fail(Error::invalid_params(in.method + ": this connection already holds " + std::to_string(listens_.size()) +
-                                       " subscriptions/listen requests, the limit (max_listens)")));
-      return;  // `watches` go after the lock
-    }
-    listens_.emplace(key, Listen{in.id, honoured, std::move(watches), std::move(reply)});
+    // The connection closed while the watches were taken: nobody to listen (they go after the lock).
+    if (gone_) return;
+    listens_.emplace(key, Listen{id, honoured, std::move(watches), std::move(reply)});
   }
   // Sent outside the lock (a closing session's notify may wait for its close, which needs the
   // lock); the listen receives nothing until its acknowledgement is out, so that comes first.
   (void)session_->notify(method::kSubscriptionsAcknowledged,
-                         tagged(json::object{{"notifications", to_json(honoured)}}, in.id), in.id);
+                         tagged(json::object{{"notifications", to_json(honoured)}}, id), id);
   std::vector<std::pair<std::string, json::object>> held;
   {
     std::lock_guard lock(mu_);
@@ -98,9 +153,9 @@ void ServerSessionImpl::listen(InboundRequest& in, Responder reply) {
       held.swap(it->second.held.items);
     }
   }
-  for (auto& [m, p] : held) (void)session_->notify(m, tagged(std::move(p), in.id), in.id);
+  for (auto& [m, p] : held) (void)session_->notify(m, tagged(std::move(p), id), id);
   // Cancelled by the client (or the connection gone): forget it; its Responder goes with it.
-  in.cancel.on_cancel([weak = weak_from_this(), key] {
+  cancel.on_cancel([weak = weak_from_this(), key] {
     if (auto self = weak.lock()) {
       std::optional<Listen> gone;  // its watches go after the lock
       std::lock_guard lock(self->mu_);

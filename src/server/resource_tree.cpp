@@ -1,11 +1,12 @@
 // SEP-2093 on the server (docs/wire/resource-metadata.md): the one lookup behind every method that
 // names a URI, resources/metadata, resources/list scoped by `uri`, the multi-content rules a read's
 // answer must meet before it leaves, and the watches behind subscriptions.
+#include <atomic>
+
 #include "log/log.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/session/thread_pool.hpp"
 #include "server/server_session.hpp"
-#include "session/waiter_count.hpp"
 
 namespace mcp {
 
@@ -173,10 +174,10 @@ Result<ReadResourceResult> ServerSessionImpl::checked_contents(const ServerReque
 }
 
 void WatchLease::release() {
-  // A lease goes when its session does, often on a transport's I/O thread, while the hook may be
-  // slow (a gateway asks its upstream) and a call of this URI's hook may be under way: the release
-  // runs on the pool. Only the count's 1 -> 0 step calls the hook, so the order of releases and new
-  // leases does not matter.
+  // A lease goes when its session does, often on a transport's I/O thread with the session's
+  // teardown under way, and the last one calls the URI's hook: the release runs on the pool. Only
+  // the count's 1 -> 0 step calls the hook, so the order of releases and new leases does not
+  // matter.
   auto server = std::exchange(server_, {});
   if (server.expired()) return;
   auto job = [server, uri = std::move(uri_)] {
@@ -185,50 +186,59 @@ void WatchLease::release() {
   if (!ThreadPool::shared()->post(job)) job();
 }
 
-Result<WatchLease> Server::Impl::watch_uri(const std::string& uri) {
+namespace {
+
+std::atomic<int> blocking_watches_running{0};  // the process's, over every server
+
+// `tree`'s hook as the holds' turn: an asynchronous hook as it is (a throw is its refusal); a
+// blocking one on the shared pool, at most kMaxBlockingWatches at once.
+detail::AsyncHolds::Turn turn_of(std::shared_ptr<const ResourceTree> tree) {
+  if (tree->watch_async) {
+    return [tree](const std::string& uri, bool on, detail::AsyncHolds::Done done) {
+      try {
+        tree->watch_async(uri, on, done);
+      } catch (const std::exception& e) {
+        MCP_LOG_ERROR("server: the watch hook of {} threw: {}", peer_text(uri), e.what());
+        done(fail(Error::internal("internal error in the watch of " + peer_text(uri) + ": " + e.what())));
+      }
+    };
+  }
+  return [tree](const std::string& uri, bool on, detail::AsyncHolds::Done done) {
+    constexpr int kMax = Server::Impl::kMaxBlockingWatches;
+    if (blocking_watches_running.fetch_add(1) >= kMax && on) {
+      blocking_watches_running.fetch_sub(1);
+      done(fail(Error::internal(std::to_string(kMax) +
+                                " watch hooks already run for subscriptions in this process: subscribe again later")));
+      return;
+    }
+    auto job = [tree, uri, on, done] {
+      auto r = guarded("watch", uri, [&] { return tree->watch(uri, on); });
+      blocking_watches_running.fetch_sub(1);
+      done(std::move(r));
+    };
+    if (ThreadPool::shared()->post(job)) return;
+    if (!on) return job();  // a stop still happens, here
+    blocking_watches_running.fetch_sub(1);
+    done(fail(Error::internal("no thread to run the watch hook of " + peer_text(uri) + ": subscribe again later")));
+  };
+}
+
+}  // namespace
+
+void Server::Impl::watch_uri(const std::string& uri, std::function<void(Result<WatchLease>)> done) {
   std::shared_ptr<const ResourceTree> tree;
   {
     std::lock_guard lock(mu);
     auto match = match_resource(uri);
     tree = match.resource ? match.resource->tree : (match.template_entry ? match.template_entry->tree : nullptr);
   }
-  if (!tree || !tree->watch) return WatchLease{};
-  static detail::WaiterCount watches_waiting(kMaxWatchesWaiting);  // the process's
-  const detail::WaiterCount::Waiter waiting(watches_waiting);
-  if (waiting.over()) {
-    return fail(Error::internal(std::to_string(kMaxWatchesWaiting) +
-                                " subscriptions already wait for their resources' watch hooks: subscribe again later"));
-  }
-  const auto held = watch_locks.of(uri);
-  std::lock_guard one(*held);  // this URI's hook calls, one at a time; other URIs' go on
-  {
-    std::lock_guard lock(watch_mu);
-    if (auto it = watched.find(uri); it != watched.end()) {
-      ++it->second.second;
-      return WatchLease(weak_from_this(), uri);
-    }
-  }
-  // The first holder: the hook is told, under the URI's lock only (a later holder of this URI
-  // waits for it; it then finds the URI watched, or tells the hook itself if this one failed).
-  auto on = guarded("watch", uri, [&] { return tree->watch(uri, true); });
-  if (!on) return fail(std::move(on.error()));
-  std::lock_guard lock(watch_mu);
-  watched.emplace(uri, std::make_pair(std::move(tree), std::size_t{1}));
-  return WatchLease(weak_from_this(), uri);
+  if (!tree || !tree->watches()) return done(WatchLease{});
+  watches->hold(uri, turn_of(std::move(tree)), [weak = weak_from_this(), uri, done = std::move(done)](Result<void> on) {
+    if (!on) return done(fail(std::move(on.error())));
+    done(WatchLease(weak, uri));
+  });
 }
 
-void Server::Impl::unwatch_uri(const std::string& uri) {
-  const auto held = watch_locks.of(uri);
-  std::lock_guard one(*held);
-  std::shared_ptr<const ResourceTree> tree;
-  {
-    std::lock_guard lock(watch_mu);
-    auto it = watched.find(uri);
-    if (it == watched.end() || --it->second.second > 0) return;
-    tree = std::move(it->second.first);
-    watched.erase(it);
-  }
-  (void)guarded("watch", uri, [&] { return tree->watch(uri, false); });
-}
+void Server::Impl::unwatch_uri(const std::string& uri) { watches->release(uri); }
 
 }  // namespace mcp

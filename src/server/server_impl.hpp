@@ -15,7 +15,7 @@
 #include "server/chain.hpp"
 #include "server/request_state.hpp"
 #include "server/requirement_table.hpp"
-#include "session/keyed_locks.hpp"
+#include "session/async_holds.hpp"
 
 namespace mcp {
 
@@ -164,20 +164,21 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   void add_resource(ResourceEntry entry);
   Result<void> add_template(ResourceTemplate resource_template, TemplateHandlers reader, ResourceTree tree);
   // Subscriptions to URIs whose item has a watch hook, counted over every session: the hook hears of
-  // the first and the last (resource_tree.cpp). `watched` is guarded by watch_mu, which is never
-  // held across a hook: the hook runs under its URI's lock (watch_locks), so its calls for one URI
-  // never cross, and a hook slow for one URI (a gateway asking its upstream) holds up no other.
-  std::mutex watch_mu;
-  std::unordered_map<std::string, std::pair<std::shared_ptr<const ResourceTree>, std::size_t>> watched;
-  detail::KeyedLocks watch_locks;
-  // A subscribe waits on a pool thread for its URI's hook, and later subscribers of that URI wait
-  // for it on the URI's lock: with a slow hook (a gateway's upstream that never answers), sessions
-  // subscribing over and over would take the shared pool's threads. So at most this many wait in
-  // watch_uri at once, across every server of the process (the pool is the process's: a gateway
-  // serves each upstream from two servers); past that a subscribe is refused at once, saying why.
-  static constexpr int kMaxWatchesWaiting = 32;
-  // A lease on `uri`'s watch: the hook called if it is the first; its error if it refuses.
-  Result<WatchLease> watch_uri(const std::string& uri);
+  // the first and the last (resource_tree.cpp), one call of a URI at a time, and sessions
+  // subscribing while it runs wait for it as callbacks (detail::AsyncHolds), not on threads. At
+  // most kMaxWatchesWaiting such subscribes wait at once per server; past that one is refused.
+  static constexpr std::size_t kMaxWatchesWaiting = 4096;
+  std::shared_ptr<detail::AsyncHolds> watches = detail::AsyncHolds::make(
+      kMaxWatchesWaiting, std::to_string(kMaxWatchesWaiting) +
+                              " subscriptions already wait for their resources' watch hooks: subscribe again later");
+  // A blocking ResourceTree::watch runs on the shared pool: at most this many at once across every
+  // server of the process (the pool is the process's); a start past it is refused at once, saying
+  // why, so that hooks slow for many URIs cannot take the pool's threads. Stops always run.
+  static constexpr int kMaxBlockingWatches = 32;
+  // A lease on `uri`'s watch, to `done` (from any thread) once the URI is watched: at once when it
+  // is, else once its hook has said so; the hook's error if it refuses. An empty lease when the
+  // URI's item has no watch hook.
+  void watch_uri(const std::string& uri, std::function<void(Result<WatchLease>)> done);
   void unwatch_uri(const std::string& uri);
   void add_prompt(PromptEntry entry);
   void set_completer(CompleterHandlers completer);

@@ -149,6 +149,7 @@ void ServerSessionImpl::handle_closed(const std::optional<Error>& reason) {
   std::vector<WatchLease> watches;
   std::lock_guard lock(mu_);
   close_reason_ = reason;
+  gone_ = true;  // a subscribe that lands later is let go (subscriptions.cpp)
   subscriptions.swap(subscriptions_);
   for (auto& [key, listen] : listens_)
     for (auto& w : listen.watches) watches.push_back(std::move(w));
@@ -205,51 +206,6 @@ Result<json::value> ServerSessionImpl::set_level(ServerRequest& r) {
   if (!request) return fail(Error::invalid_params("logging/setLevel: " + request.error().message));
   std::lock_guard lock(mu_);
   log_level_ = std::string(to_string(request->level));
-  return json::object{};
-}
-
-Result<json::value> ServerSessionImpl::subscribe(ServerRequest& r) { return change_subscription(r, true); }
-Result<json::value> ServerSessionImpl::unsubscribe(ServerRequest& r) { return change_subscription(r, false); }
-
-Result<json::value> ServerSessionImpl::change_subscription(ServerRequest& r, bool on) {
-  if (!server_->opts.resource_subscriptions) return fail(Error::method_not_found(r.in.method));
-  auto request = from_json<ResourceRequestParams>(r.in.params);
-  if (!request) return fail(Error::invalid_params(r.in.method + ": " + request.error().message));
-  const std::string& uri = request->uri;
-  const auto& opts = server_->opts;
-  if (uri.size() > opts.max_uri_bytes) {
-    return fail(Error::invalid_params("uri is " + std::to_string(uri.size()) + " bytes, over the limit of " +
-                                      std::to_string(opts.max_uri_bytes) + " (max_uri_bytes)"));
-  }
-  // A subscription's watch (ResourceTree::watch) is taken and let go outside mu_: the application's
-  // hook may take its own locks, which its change callbacks hold when they notify sessions.
-  WatchLease released;  // destroyed after any lock below
-  auto over_limit = [&]() -> std::optional<Error> {
-    if (subscriptions_.contains(uri) || subscriptions_.size() < opts.max_subscriptions) return std::nullopt;
-    return Error::invalid_params("this session already holds " + std::to_string(subscriptions_.size()) +
-                                 " subscriptions, the limit (max_subscriptions); unsubscribe first");
-  };
-  if (!on) {
-    std::lock_guard lock(mu_);
-    if (auto it = subscriptions_.find(uri); it != subscriptions_.end()) {
-      released = std::move(it->second);
-      subscriptions_.erase(it);
-    }
-    return json::object{};
-  }
-  {
-    std::lock_guard lock(mu_);
-    if (subscriptions_.contains(uri)) return json::object{};
-    if (auto e = over_limit()) return fail(std::move(*e));
-  }
-  auto lease = server_->watch_uri(uri);
-  if (!lease) return fail(Error{lease.error().code, r.in.method + ": " + lease.error().message, lease.error().data});
-  std::lock_guard lock(mu_);
-  if (auto e = over_limit()) {  // filled meanwhile by concurrent subscribes
-    released = std::move(*lease);
-    return fail(std::move(*e));
-  }
-  if (!subscriptions_.try_emplace(uri, std::move(*lease)).second) released = std::move(*lease);
   return json::object{};
 }
 

@@ -119,7 +119,9 @@ class ServerSessionImpl final : public ServerSession,
   void resource_metadata(const std::shared_ptr<ServerRequest>& r);
   void get_prompt(const std::shared_ptr<ServerRequest>& r);
   void complete(const std::shared_ptr<ServerRequest>& r);
-  Result<json::value> subscribe(ServerRequest& r);
+  // subscriptions.cpp: resources/subscribe answers once the URI is watched (its hook may wait on
+  // something else), from any thread; unsubscribe at once.
+  void subscribe(const std::shared_ptr<ServerRequest>& r);
   Result<json::value> unsubscribe(ServerRequest& r);
   Result<json::value> set_level(ServerRequest& r);
   // server_manifest.cpp: tools/manifest, signed over listed_tools.
@@ -159,6 +161,9 @@ class ServerSessionImpl final : public ServerSession,
   // client cancels it or the connection closes; meanwhile the notifications it opted in to travel
   // on it, tagged with its id.
   void listen(InboundRequest& in, Responder reply);
+  // The listen in force once its resources are watched: acknowledged, and forgotten when cancelled.
+  void open_listen(const jsonrpc::Id& id, CancellationToken cancel, SubscriptionFilter honoured,
+                   std::vector<WatchLease> watches, Responder reply);
   // The server closes the session (HTTP shutdown, session expiry): each open listen is answered,
   // the graceful end the revision asks for, before the connection goes.
   void end_listens();
@@ -171,7 +176,11 @@ class ServerSessionImpl final : public ServerSession,
   Result<json::value> list_items(ListKind kind, std::vector<Entry> Server::Impl::*entries, Item Entry::*item,
                                  KeyOf key_of, ServerRequest& r);
   std::shared_ptr<const SessionSignature> session_signature() const;
-  Result<json::value> change_subscription(ServerRequest& r, bool on);
+  // The URI of a resources/subscribe or unsubscribe, checked.
+  Result<std::string> subscription_uri(const ServerRequest& r) const;
+  // A subscribe's watch has come (or was refused): `first` and the subscribes of the URI that came
+  // meanwhile are answered, and the lease kept unless the URI was unsubscribed or the session went.
+  void subscribed_to(const std::string& uri, const std::shared_ptr<ServerRequest>& first, Result<WatchLease> lease);
   Result<void> next_input_round(ServerRequest& r, const InputAsked& asked);
 
   // Deletes `s`, from the pool when this thread delivers its session's messages.
@@ -195,6 +204,14 @@ class ServerSessionImpl final : public ServerSession,
   HeldChanges held_until_ready_;
   std::string log_level_;
   std::map<std::string, WatchLease> subscriptions_;  // URI -> its watch (resource_tree.cpp)
+  // Subscribes waiting for their URI's watch (subscriptions.cpp); counted with subscriptions_
+  // against max_subscriptions.
+  struct Subscribing {
+    std::vector<std::shared_ptr<ServerRequest>> also;  // later subscribes of the URI, answered with it
+    bool dropped = false;                              // unsubscribed meanwhile: let go when it lands
+  };
+  std::map<std::string, Subscribing> subscribing_;
+  bool gone_ = false;  // the connection closed (handle_closed)
   std::optional<Error> close_reason_;
   struct Listen {
     jsonrpc::Id id;
@@ -206,6 +223,7 @@ class ServerSessionImpl final : public ServerSession,
     HeldChanges held{};
   };
   std::map<std::string, Listen> listens_;  // by the listen request's id_key
+  std::size_t opening_listens_ = 0;        // listens waiting for their watches (listen.cpp)
 };
 
 // Paging over a list: the page starting at `cursor` (an opaque offset) of at most `page_size`.

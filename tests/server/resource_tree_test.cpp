@@ -422,46 +422,4 @@ TEST(ResourceWatches, AHookSlowForOneUriHoldsUpNoOther) {
   EXPECT_TRUE(slowed) << slowed.error().message;
 }
 
-// Before the bound, each session subscribing to a URI whose hook was slow held a pool thread,
-// waiting for the hook or for the URI's lock behind it, until the pool's 64 were gone.
-TEST(ResourceWatches, SubscribesWaitingOnASlowHookAreBoundedAndThoseBeyondRefusedAtOnce) {
-  constexpr int kMaxWaiting = 32;  // Server::Impl::kMaxWatchesWaiting, across the process's servers
-  constexpr int kBeyond = 4;
-  test::SlowWatch watches("mem:///slow", "mem:///quick");
-  const auto& server = watches.server();
-  ClientOptions co;
-  co.protocol_version = "2025-11-25";
-  std::vector<std::unique_ptr<Connected>> sessions;
-  for (int i = 0; i < kMaxWaiting + kBeyond; ++i) sessions.push_back(std::make_unique<Connected>(server, co));
-  std::vector<std::future<Result<void>>> subscribes;
-  subscribes.push_back(std::async(std::launch::async, [&] { return sessions[0]->client->subscribe("mem:///slow"); }));
-  ASSERT_TRUE(watches.entered_within(std::chrono::seconds(10)));
-  for (int i = 1; i < kMaxWaiting + kBeyond; ++i) {
-    subscribes.push_back(
-        std::async(std::launch::async, [&, i] { return sessions[i]->client->subscribe("mem:///slow"); }));
-  }
-  // The ones past the bound are answered while the hook still holds the first.
-  int refused = 0;
-  std::vector<bool> done(subscribes.size(), false);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (refused < kBeyond && std::chrono::steady_clock::now() < deadline) {
-    for (std::size_t i = 0; i < subscribes.size(); ++i) {
-      if (done[i] || subscribes[i].wait_for(std::chrono::milliseconds(10)) != std::future_status::ready) continue;
-      done[i] = true;
-      auto r = subscribes[i].get();
-      ASSERT_FALSE(r) << "a subscribe ended while the hook held the URI";
-      EXPECT_NE(r.error().message.find(std::to_string(kMaxWaiting) + " subscriptions already wait"), std::string::npos)
-          << r.error().message;
-      ++refused;
-    }
-  }
-  ASSERT_EQ(refused, kBeyond) << "the subscribes past the bound were not refused at once";
-  watches.release();
-  for (std::size_t i = 0; i < subscribes.size(); ++i) {
-    if (done[i]) continue;
-    auto r = subscribes[i].get();
-    EXPECT_TRUE(r) << r.error().message;
-  }
-}
-
 }  // namespace

@@ -171,9 +171,9 @@ using AsyncCompleter = std::function<void(const CompleteRequestParams& request, 
                                           Reply<CompleteResult> reply)>;
 
 // SEP-2093 (docs/wire/resource-metadata.md): what a resource or template adds when its URIs form a
-// hierarchy the registry cannot hold (a directory tree, a database). Every hook is optional and
-// blocking: it runs on a worker, with the URI asked about (already matched to this item and passed
-// through the chain's stages, like a read).
+// hierarchy the registry cannot hold (a directory tree, a database). Every hook is optional and,
+// but for watch_async, blocking: it runs on a worker, with the URI asked about (already matched to
+// this item and passed through the chain's stages, like a read).
 //   metadata  resources/metadata of one URI (unset: the registered definition, a template's under
 //             the URI); also what a read's contents are completed from.
 //   children  resources/list {uri}: one page of the direct children, `cursor` as the client sent it.
@@ -182,16 +182,27 @@ using AsyncCompleter = std::function<void(const CompleteRequestParams& request, 
 //   watch     called with true when the first session subscribes to a URI of this item and with
 //             false when the last one goes (unsubscribes or disconnects), so the application can
 //             watch the source (inotify, a database trigger) and call notify_resource_updated. An
-//             error refuses that subscription with it.
+//             error refuses that subscription with it. The calls for one URI never overlap and
+//             alternate true, false, true...; sessions subscribing meanwhile wait for the call under
+//             way (and share a refusal). A blocking hook holds a pool thread while it runs, and at
+//             most 32 run at once in the process: past that a subscribe is refused at once.
+//   watch_async  the same, for a hook that waits on something else (a gateway asking its upstream):
+//             it must not block, and calls `done` once, from any thread, when the source is watched
+//             (or not), or with why it cannot be. Nothing waits on a thread meanwhile. Used instead
+//             of `watch` when both are set.
 using ResourceMetadataReader = std::function<Result<Resource>(const std::string& uri, RequestContext& ctx)>;
 using ResourceChildrenLister = std::function<Result<ListResourcesResult>(
     const std::string& uri, const std::optional<std::string>& cursor, RequestContext& ctx)>;
 using ResourceWatch = std::function<Result<void>(const std::string& uri, bool watch)>;
+using AsyncResourceWatch =
+    std::function<void(const std::string& uri, bool watch, std::function<void(Result<void>)> done)>;
 struct ResourceTree {
   ResourceMetadataReader metadata{};
   ResourceChildrenLister children{};
   ResourceWatch watch{};
-  bool empty() const { return !metadata && !children && !watch; }
+  AsyncResourceWatch watch_async{};
+  bool watches() const { return watch || watch_async; }
+  bool empty() const { return !metadata && !children && !watches(); }
 };
 
 struct ToolOptions {

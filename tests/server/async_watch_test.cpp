@@ -1,0 +1,224 @@
+// Subscriptions and the watch hooks behind them (ResourceTree::watch, watch_async; the holds in
+// src/session/async_holds.hpp): a subscribe waiting for its URI's watch holds no thread, however
+// many wait; they share the hook's one answer; an unsubscribe while it starts lets it go when it
+// lands; a blocking hook runs on the pool, at most 32 at once in the process.
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "mcp/client/client.hpp"
+#include "mcp/protocol/methods.hpp"
+#include "mcp/server/server.hpp"
+#include "mcp/server/stage.hpp"
+#include "mcp/session/thread_pool.hpp"
+#include "server/tools.hpp"
+
+using namespace mcp;
+using mcp::test::Connected;
+
+namespace {
+
+constexpr auto kBound = std::chrono::seconds(10);
+
+Result<ReadResourceResult> read_x(const std::string& uri) {
+  ReadResourceResult r;
+  r.contents.push_back(TextResourceContents{.uri = uri, .text = "x"});
+  return r;
+}
+
+// A server whose resource `uri` has an asynchronous watch hook the test answers, call by call, and
+// which counts the resources/subscribe requests that reached it.
+struct HeldWatch {
+  std::shared_ptr<Server> server = std::make_shared<Server>();
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<std::pair<bool, std::function<void(Result<void>)>>> calls;  // guarded by mu
+  int requests_seen = 0;                                                  // guarded by mu
+
+  explicit HeldWatch(const std::string& uri) {
+    server->use(make_stage("count", {.on_request = [this](Call& c) -> std::optional<Result<json::value>> {
+                             if (c.method == method::kResourcesSubscribe) {
+                               std::lock_guard lock(mu);
+                               ++requests_seen;
+                               cv.notify_all();
+                             }
+                             return std::nullopt;
+                           }}));
+    server->add_resource(
+        Resource{.uri = uri, .name = "held"}, [](const std::string& u, RequestContext&) { return read_x(u); },
+        ResourceTree{.watch_async = [this](const std::string&, bool on, std::function<void(Result<void>)> done) {
+          std::lock_guard lock(mu);
+          calls.emplace_back(on, std::move(done));
+          cv.notify_all();
+        }});
+  }
+  bool wait(std::size_t n_calls, int n_requests) {
+    std::unique_lock lock(mu);
+    return cv.wait_for(lock, kBound, [&] { return calls.size() >= n_calls && requests_seen >= n_requests; });
+  }
+  void answer(std::size_t i, Result<void> r) {
+    std::function<void(Result<void>)> done;
+    {
+      std::lock_guard lock(mu);
+      done = calls.at(i).second;
+    }
+    done(std::move(r));
+  }
+  std::vector<bool> turns() {
+    std::lock_guard lock(mu);
+    std::vector<bool> out;
+    for (const auto& c : calls) out.push_back(c.first);
+    return out;
+  }
+};
+
+ClientOptions revision(const char* v) {
+  ClientOptions co;
+  co.protocol_version = v;
+  return co;
+}
+
+// Before, each subscribe waiting on a slow hook held a pool thread (and past 32 was refused): here
+// 80 wait, more than the pool has threads, while the pool stays idle, and the hook hears once.
+TEST(AsyncWatches, SubscribesWaitingOnTheHookHoldNoThreadAndShareItsOneAnswer) {
+  constexpr int kSessions = 80;
+  HeldWatch held("mem:///held");
+  std::vector<std::unique_ptr<Connected>> sessions;
+  for (int i = 0; i < kSessions; ++i)
+    sessions.push_back(std::make_unique<Connected>(held.server, revision("2025-11-25")));
+  std::vector<std::future<Result<void>>> subscribes;
+  for (auto& s : sessions) {
+    subscribes.push_back(std::async(std::launch::async, [&c = *s->client] { return c.subscribe("mem:///held"); }));
+  }
+  ASSERT_TRUE(held.wait(1, kSessions));
+  EXPECT_TRUE(ThreadPool::shared()->wait_idle(std::chrono::milliseconds(10'000)))
+      << "subscribes waiting for the hook hold pool threads";
+  held.answer(0, {});
+  for (auto& f : subscribes) {
+    auto r = f.get();
+    EXPECT_TRUE(r) << r.error().message;
+  }
+  EXPECT_EQ(held.turns(), std::vector<bool>{true});
+  sessions.clear();  // every subscriber gone: the hook hears once more
+  ASSERT_TRUE(held.wait(2, kSessions));
+  EXPECT_EQ(held.turns(), (std::vector<bool>{true, false}));
+}
+
+TEST(AsyncWatches, ARefusalReachesEverySubscribeThatWaitedAndTheNextOneAsksAgain) {
+  HeldWatch held("mem:///held");
+  std::vector<std::unique_ptr<Connected>> sessions;
+  for (int i = 0; i < 4; ++i) sessions.push_back(std::make_unique<Connected>(held.server, revision("2025-11-25")));
+  std::vector<std::future<Result<void>>> subscribes;
+  for (int i = 0; i < 3; ++i) {
+    subscribes.push_back(
+        std::async(std::launch::async, [&c = *sessions[i]->client] { return c.subscribe("mem:///held"); }));
+  }
+  ASSERT_TRUE(held.wait(1, 3));
+  held.answer(0, fail(Error::invalid_params("the source went away")));
+  for (auto& f : subscribes) {
+    auto r = f.get();
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("the source went away"), std::string::npos) << r.error().message;
+  }
+  auto again = std::async(std::launch::async, [&c = *sessions[3]->client] { return c.subscribe("mem:///held"); });
+  ASSERT_TRUE(held.wait(2, 4));
+  held.answer(1, {});
+  auto r = again.get();
+  EXPECT_TRUE(r) << r.error().message;
+  EXPECT_EQ(held.turns(), (std::vector<bool>{true, true}));
+}
+
+// The client unsubscribes while its subscribe still waits for the watch: both are answered, and the
+// watch goes once it has come, since nobody holds it.
+TEST(AsyncWatches, AnUnsubscribeWhileTheWatchStartsLetsItGoWhenItLands) {
+  HeldWatch held("mem:///held");
+  Connected c(held.server, revision("2025-11-25"));
+  auto subscribe = std::async(std::launch::async, [&] { return c.client->subscribe("mem:///held"); });
+  ASSERT_TRUE(held.wait(1, 1));
+  auto unsubscribed = c.client->unsubscribe("mem:///held");
+  EXPECT_TRUE(unsubscribed) << unsubscribed.error().message;
+  held.answer(0, {});
+  auto r = subscribe.get();
+  EXPECT_TRUE(r) << r.error().message;
+  ASSERT_TRUE(held.wait(2, 1)) << "the watch was kept for an unsubscribed URI";
+  EXPECT_EQ(held.turns(), (std::vector<bool>{true, false}));
+}
+
+// A 2026-07-28 client's listen is acknowledged once the watches it names have come.
+TEST(AsyncWatches, AListenIsAcknowledgedOnceItsWatchesHaveCome) {
+  HeldWatch held("mem:///held");
+  Connected c(held.server, revision("2026-07-28"));
+  auto subscribe = std::async(std::launch::async, [&] { return c.client->subscribe("mem:///held"); });
+  ASSERT_TRUE(held.wait(1, 0));  // (a listen is answered before the chain: the stage does not see it)
+  EXPECT_EQ(subscribe.wait_for(std::chrono::seconds(0)), std::future_status::timeout)
+      << "the listen was acknowledged before its watch came";
+  held.answer(0, {});
+  auto r = subscribe.get();
+  EXPECT_TRUE(r) << r.error().message;
+}
+
+// A blocking hook runs on the shared pool: at most 32 at once over the process, so hooks slow for
+// many URIs cannot take the pool; past that a subscribe is refused at once, and one of a URI whose
+// hook runs already waits for it without a thread.
+TEST(AsyncWatches, BlockingHooksRunAtMost32AtOnceAndThoseBeyondAreRefusedAtOnce) {
+  constexpr int kMax = 32;  // Server::Impl::kMaxBlockingWatches
+  constexpr int kBeyond = 4;
+  auto server = std::make_shared<Server>();
+  std::mutex mu;
+  std::condition_variable cv;
+  int entered = 0;
+  bool released = false;
+  ResourceTemplate t;
+  t.uri_template = "slow:///{n}";
+  t.name = "slow";
+  ASSERT_TRUE(server->add_resource_template(
+      t, [](const std::string& uri, const UriTemplate::Variables&, RequestContext&) { return read_x(uri); },
+      ResourceTree{.watch = [&](const std::string&, bool on) -> Result<void> {
+        if (!on) return {};
+        std::unique_lock lock(mu);
+        ++entered;
+        cv.notify_all();
+        cv.wait_for(lock, std::chrono::seconds(20), [&] { return released; });
+        return {};
+      }}));
+  auto release = [&] {
+    std::lock_guard lock(mu);
+    released = true;
+    cv.notify_all();
+  };
+  std::vector<std::unique_ptr<Connected>> sessions;
+  for (int i = 0; i < kMax + kBeyond + 1; ++i)
+    sessions.push_back(std::make_unique<Connected>(server, revision("2025-11-25")));
+  std::vector<std::future<Result<void>>> running;
+  for (int i = 0; i < kMax; ++i) {
+    running.push_back(std::async(
+        std::launch::async, [&c = *sessions[i]->client, i] { return c.subscribe("slow:///" + std::to_string(i)); }));
+  }
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, kBound, [&] { return entered == kMax; }));
+  }
+  for (int i = kMax; i < kMax + kBeyond; ++i) {
+    auto r = sessions[i]->client->subscribe("slow:///beyond-" + std::to_string(i));
+    ASSERT_FALSE(r) << "a hook past the bound was run";
+    EXPECT_NE(r.error().message.find("32 watch hooks already run"), std::string::npos) << r.error().message;
+  }
+  // A second subscribe of a URI whose hook runs waits for it, refused by nothing.
+  auto same =
+      std::async(std::launch::async, [&c = *sessions[kMax + kBeyond]->client] { return c.subscribe("slow:///0"); });
+  release();
+  for (auto& f : running) {
+    auto r = f.get();
+    EXPECT_TRUE(r) << r.error().message;
+  }
+  auto r = same.get();
+  EXPECT_TRUE(r) << r.error().message;
+  std::lock_guard lock(mu);
+  EXPECT_EQ(entered, kMax) << "slow:///0's hook ran twice";
+}
+
+}  // namespace
