@@ -31,47 +31,53 @@ Result<ReadResourceResult> read_x(const std::string& uri) {
 }
 
 // A server whose resource `uri` has an asynchronous watch hook the test answers, call by call, and
-// which counts the resources/subscribe requests that reached it.
+// which counts the resources/subscribe requests that reached it. What the hook and the stage
+// record is shared with them: a stop that comes once the test is over (its sessions' leases let go
+// on the pool) finds it still there.
 struct HeldWatch {
+  struct State {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<std::pair<bool, std::function<void(Result<void>)>>> calls;  // guarded by mu
+    int requests_seen = 0;                                                  // guarded by mu
+  };
+  std::shared_ptr<State> state = std::make_shared<State>();
   std::shared_ptr<Server> server = std::make_shared<Server>();
-  std::mutex mu;
-  std::condition_variable cv;
-  std::vector<std::pair<bool, std::function<void(Result<void>)>>> calls;  // guarded by mu
-  int requests_seen = 0;                                                  // guarded by mu
 
   explicit HeldWatch(const std::string& uri) {
-    server->use(make_stage("count", {.on_request = [this](Call& c) -> std::optional<Result<json::value>> {
+    server->use(make_stage("count", {.on_request = [st = state](Call& c) -> std::optional<Result<json::value>> {
                              if (c.method == method::kResourcesSubscribe) {
-                               std::lock_guard lock(mu);
-                               ++requests_seen;
-                               cv.notify_all();
+                               std::lock_guard lock(st->mu);
+                               ++st->requests_seen;
+                               st->cv.notify_all();
                              }
                              return std::nullopt;
                            }}));
     server->add_resource(
         Resource{.uri = uri, .name = "held"}, [](const std::string& u, RequestContext&) { return read_x(u); },
-        ResourceTree{.watch_async = [this](const std::string&, bool on, std::function<void(Result<void>)> done) {
-          std::lock_guard lock(mu);
-          calls.emplace_back(on, std::move(done));
-          cv.notify_all();
+        ResourceTree{.watch_async = [st = state](const std::string&, bool on, std::function<void(Result<void>)> done) {
+          std::lock_guard lock(st->mu);
+          st->calls.emplace_back(on, std::move(done));
+          st->cv.notify_all();
         }});
   }
   bool wait(std::size_t n_calls, int n_requests) {
-    std::unique_lock lock(mu);
-    return cv.wait_for(lock, kBound, [&] { return calls.size() >= n_calls && requests_seen >= n_requests; });
+    std::unique_lock lock(state->mu);
+    return state->cv.wait_for(lock, kBound,
+                              [&] { return state->calls.size() >= n_calls && state->requests_seen >= n_requests; });
   }
   void answer(std::size_t i, Result<void> r) {
     std::function<void(Result<void>)> done;
     {
-      std::lock_guard lock(mu);
-      done = calls.at(i).second;
+      std::lock_guard lock(state->mu);
+      done = state->calls.at(i).second;
     }
     done(std::move(r));
   }
   std::vector<bool> turns() {
-    std::lock_guard lock(mu);
+    std::lock_guard lock(state->mu);
     std::vector<bool> out;
-    for (const auto& c : calls) out.push_back(c.first);
+    for (const auto& c : state->calls) out.push_back(c.first);
     return out;
   }
 };
@@ -167,40 +173,46 @@ TEST(AsyncWatches, AListenIsAcknowledgedOnceItsWatchesHaveCome) {
 TEST(AsyncWatches, BlockingHooksRunAtMost32AtOnceAndThoseBeyondAreRefusedAtOnce) {
   constexpr int kMax = 32;  // Server::Impl::kMaxBlockingWatches
   constexpr int kBeyond = 4;
+  // Shared with the hook: its calls may outlive the test's body if an assertion ends it.
+  struct Gate {
+    std::mutex mu;
+    std::condition_variable cv;
+    int entered = 0;
+    bool released = false;
+    void release() {
+      std::lock_guard lock(mu);
+      released = true;
+      cv.notify_all();
+    }
+  };
+  auto gate = std::make_shared<Gate>();
   auto server = std::make_shared<Server>();
-  std::mutex mu;
-  std::condition_variable cv;
-  int entered = 0;
-  bool released = false;
   ResourceTemplate t;
   t.uri_template = "slow:///{n}";
   t.name = "slow";
   ASSERT_TRUE(server->add_resource_template(
       t, [](const std::string& uri, const UriTemplate::Variables&, RequestContext&) { return read_x(uri); },
-      ResourceTree{.watch = [&](const std::string&, bool on) -> Result<void> {
+      ResourceTree{.watch = [gate](const std::string&, bool on) -> Result<void> {
         if (!on) return {};
-        std::unique_lock lock(mu);
-        ++entered;
-        cv.notify_all();
-        cv.wait_for(lock, std::chrono::seconds(20), [&] { return released; });
+        std::unique_lock lock(gate->mu);
+        ++gate->entered;
+        gate->cv.notify_all();
+        gate->cv.wait_for(lock, std::chrono::seconds(20), [&] { return gate->released; });
         return {};
       }}));
-  auto release = [&] {
-    std::lock_guard lock(mu);
-    released = true;
-    cv.notify_all();
-  };
   std::vector<std::unique_ptr<Connected>> sessions;
   for (int i = 0; i < kMax + kBeyond + 1; ++i)
     sessions.push_back(std::make_unique<Connected>(server, revision("2025-11-25")));
   std::vector<std::future<Result<void>>> running;
+  // Released before the futures wait, however the test ends.
+  const std::unique_ptr<Gate, void (*)(Gate*)> releaser(gate.get(), [](Gate* g) { g->release(); });
   for (int i = 0; i < kMax; ++i) {
     running.push_back(std::async(
         std::launch::async, [&c = *sessions[i]->client, i] { return c.subscribe("slow:///" + std::to_string(i)); }));
   }
   {
-    std::unique_lock lock(mu);
-    ASSERT_TRUE(cv.wait_for(lock, kBound, [&] { return entered == kMax; }));
+    std::unique_lock lock(gate->mu);
+    ASSERT_TRUE(gate->cv.wait_for(lock, kBound, [&] { return gate->entered == kMax; }));
   }
   for (int i = kMax; i < kMax + kBeyond; ++i) {
     auto r = sessions[i]->client->subscribe("slow:///beyond-" + std::to_string(i));
@@ -208,17 +220,15 @@ TEST(AsyncWatches, BlockingHooksRunAtMost32AtOnceAndThoseBeyondAreRefusedAtOnce)
     EXPECT_NE(r.error().message.find("32 watch hooks already run"), std::string::npos) << r.error().message;
   }
   // A second subscribe of a URI whose hook runs waits for it, refused by nothing.
-  auto same =
-      std::async(std::launch::async, [&c = *sessions[kMax + kBeyond]->client] { return c.subscribe("slow:///0"); });
-  release();
+  running.push_back(
+      std::async(std::launch::async, [&c = *sessions[kMax + kBeyond]->client] { return c.subscribe("slow:///0"); }));
+  gate->release();
   for (auto& f : running) {
     auto r = f.get();
     EXPECT_TRUE(r) << r.error().message;
   }
-  auto r = same.get();
-  EXPECT_TRUE(r) << r.error().message;
-  std::lock_guard lock(mu);
-  EXPECT_EQ(entered, kMax) << "slow:///0's hook ran twice";
+  std::lock_guard lock(gate->mu);
+  EXPECT_EQ(gate->entered, kMax) << "slow:///0's hook ran twice";
 }
 
 }  // namespace
