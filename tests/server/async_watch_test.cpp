@@ -124,6 +124,9 @@ TEST(AsyncWatches, ARefusalReachesEverySubscribeThatWaitedAndTheNextOneAsksAgain
         std::async(std::launch::async, [&c = *sessions[i]->client] { return c.subscribe("mem:///held"); }));
   }
   ASSERT_TRUE(held.wait(1, 3));
+  // The stage sees a subscribe just before its handler, on its worker: once the pool is idle, all
+  // three handlers have asked for the watch.
+  ASSERT_TRUE(ThreadPool::shared()->wait_idle(std::chrono::milliseconds(10'000)));
   held.answer(0, fail(Error::invalid_params("the source went away")));
   for (auto& f : subscribes) {
     auto r = f.get();
