@@ -151,4 +151,54 @@ void Client::Impl::shutdown() {
 
 bool Client::Impl::inside_callback() const { return detail::Inside::here(this) || (session && session->inside_callback()); }
 
+void Client::Impl::subscription_async(const std::string& uri, bool on, std::function<void(Result<void>)> done) {
+  if (!stateless) {
+    call_async("resources.subscribe", on ? method::kResourcesSubscribe : method::kResourcesUnsubscribe,
+               json::object{{"uri", uri}}, {}, [done = std::move(done)](Result<json::value> r) {
+                 done(r ? Result<void>{} : Result<void>(fail(std::move(r.error()))));
+               });
+    return;
+  }
+  {
+    std::unique_lock lock(listen_changes_mu);
+    if (listen_changes.size() >= kMaxQueuedListenChanges) {
+      lock.unlock();
+      return done(fail(Error::internal(std::to_string(kMaxQueuedListenChanges) +
+                                       " subscription changes already wait for the server's subscriptions/listen")));
+    }
+    listen_changes.push_back(ListenChange{uri, on, std::move(done)});
+    if (std::exchange(changing_listen, true)) return;  // the running job takes it
+  }
+  auto call = std::make_shared<AsyncCall<Impl>>(this);
+  auto job = [this, call] {
+    detail::Inside mark(this);
+    for (;;) {
+      ListenChange next;
+      {
+        std::lock_guard lock(listen_changes_mu);
+        if (listen_changes.empty()) return void(changing_listen = false);
+        next = std::move(listen_changes.front());
+        listen_changes.pop_front();
+      }
+      next.done(change_subscription(next.uri, next.on));
+    }
+  };
+  if (ThreadPool::shared()->post(job)) return;
+  std::deque<ListenChange> refused;
+  {
+    std::lock_guard lock(listen_changes_mu);
+    refused.swap(listen_changes);
+    changing_listen = false;
+  }
+  for (auto& c : refused) c.done(fail(Error::internal("no thread to change subscriptions/listen on")));
+}
+
+void Client::subscribe_async(const std::string& uri, std::function<void(Result<void>)> done) {
+  impl_->subscription_async(uri, true, std::move(done));
+}
+
+void Client::unsubscribe_async(const std::string& uri, std::function<void(Result<void>)> done) {
+  impl_->subscription_async(uri, false, std::move(done));
+}
+
 }  // namespace mcp

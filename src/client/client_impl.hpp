@@ -161,6 +161,19 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   void listen_ended(std::int64_t id);  // under mu
   bool subscribed(const std::string& uri) const;
   Result<void> change_subscription(const std::string& uri, bool on);
+  // subscribe_async / unsubscribe_async (client_async.cpp). Over 2026-07-28 each is a
+  // change_subscription, which waits for its listen's acknowledgement: they queue here (at most
+  // kMaxQueuedListenChanges) and run one at a time on one pool thread.
+  void subscription_async(const std::string& uri, bool on, std::function<void(Result<void>)> done);
+  struct ListenChange {
+    std::string uri;
+    bool on;
+    std::function<void(Result<void>)> done;
+  };
+  static constexpr std::size_t kMaxQueuedListenChanges = 1024;
+  std::mutex listen_changes_mu;
+  std::deque<ListenChange> listen_changes;  // guarded by listen_changes_mu
+  bool changing_listen = false;             // a pool job drains listen_changes (guarded by listen_changes_mu)
 
   template <class T>
   Result<T> typed(std::string_view capability, std::string_view method, json::object params, CallOptions o = {});

@@ -19,13 +19,15 @@ auto read_through(std::weak_ptr<Proxy> proxy, std::string via_template = {}) {
   };
 }
 
-// A subscription to any URI the item serves is forwarded to the upstream (Proxy::watch).
+// A subscription to any URI the item serves is forwarded to the upstream (Proxy::watch), without a
+// thread waiting for the upstream's answer.
 ResourceTree watched_through(std::weak_ptr<Proxy> proxy) {
   ResourceTree tree;
-  tree.watch = [proxy = std::move(proxy)](const std::string& uri, bool on) -> Result<void> {
+  tree.watch_async = [proxy = std::move(proxy)](const std::string& uri, bool on,
+                                                std::function<void(Result<void>)> done) {
     auto p = proxy.lock();
-    if (!p) return on ? Result<void>(fail(stopping())) : Result<void>{};
-    return p->watch(uri, on);
+    if (!p) return done(on ? Result<void>(fail(stopping())) : Result<void>{});
+    p->watch(uri, on, std::move(done));
   };
   return tree;
 }

@@ -39,8 +39,14 @@ class PinStage final : public Stage {
 
 Proxy::Proxy(std::shared_ptr<Client> upstream, std::shared_ptr<PinStore> pins, std::shared_ptr<AuditLog> audit,
              ProxyOptions options, ServerOptions server_options)
-    : upstream_(std::move(upstream)), pins_(std::move(pins)), audit_(std::move(audit)), options_(std::move(options)),
-      server_(std::make_shared<Server>(std::move(server_options))) {}
+    : upstream_(std::move(upstream)),
+      pins_(std::move(pins)),
+      audit_(std::move(audit)),
+      options_(std::move(options)),
+      server_(std::make_shared<Server>(std::move(server_options))),
+      watches_(detail::AsyncHolds::make(
+          kMaxSubscribesWaiting, std::to_string(kMaxSubscribesWaiting) + " subscriptions already wait for upstream " +
+                                     options_.name + " to answer: subscribe again once it does")) {}
 
 Proxy::~Proxy() = default;  // refresher_ (declared last) stops and joins first
 

@@ -42,8 +42,7 @@
 #include "mcp/server/server.hpp"
 #include "mcp/signature/checker.hpp"
 #include "mcp/trust/ed25519.hpp"
-#include "session/keyed_locks.hpp"
-#include "session/waiter_count.hpp"
+#include "session/async_holds.hpp"
 
 namespace mcp::gateway {
 
@@ -116,22 +115,19 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   void complete(CompleteRequestParams params, const RequestContext& ctx, Reply<CompleteResult> reply);
   // Where the upstream client's sampling and elicitation requests go (upstream.cpp).
   Bridge& bridge() { return bridge_; }
-  // Subscriptions, forwarded: the first watcher of `uri` (a session of our Server or of the
-  // aggregate's subscribing to it) subscribes at the upstream, the last one gone unsubscribes.
-  // Blocking (a request to the upstream): from a worker. Errors: the upstream refused it, or too
-  // many subscribes already wait on this upstream (or on all of them): see kMaxSubscribesWaiting.
-  [[nodiscard]] Result<void> watch(const std::string& uri, bool on);
-  // A subscribe waits on a pool thread until its upstream answers or the request times out, and a
-  // second one of the same URI waits for the first: an upstream that never answers would take the
-  // shared pool's threads one subscribe at a time. Every subscribe comes through an SDK server's
-  // watch hook, where at most 32 wait in the whole process (Server::Impl::kMaxWatchesWaiting); of
-  // those at most this many per upstream, so one silent upstream leaves the others room. Past it
-  // a subscribe is refused at once, saying why.
-  static constexpr int kMaxSubscribesWaiting = 8;
-  // Unsubscribes queued behind one (an upstream that never answers them, and a client subscribing
-  // to new URIs and leaving them): past this many one is dropped, with a rate-limited warning; the
-  // URI's updates are dropped here anyway.
-  static constexpr std::size_t kMaxUnsubscribesQueued = 1024;
+  // Subscriptions, forwarded (the SDK's ResourceTree::watch_async on each forwarded resource and
+  // template): the first watcher of `uri` (a session of our Server or of the aggregate's)
+  // subscribes at the upstream, the last one gone unsubscribes. `done` is called, from any thread,
+  // once the upstream has answered the first one's subscribe (at once when the URI is watched
+  // already, and for a stop). Nothing waits on a thread for the upstream meanwhile: the watchers of
+  // a URI wait as callbacks (detail::AsyncHolds) for its one subscribe, sent without blocking
+  // (Client::subscribe_async). Errors: the upstream refused it (every watcher that waited for it
+  // gets the refusal), or too many subscribes already wait on this upstream.
+  void watch(const std::string& uri, bool on, std::function<void(Result<void>)> done);
+  // Watchers waiting for this upstream's answer to their URI's subscribe (or for an unsubscribe of
+  // it to end) at once, over all URIs: past it a subscribe is refused at once, saying why. Each
+  // costs memory only, and the upstream client's pending request.
+  static constexpr std::size_t kMaxSubscribesWaiting = 256;
   // The upstream's notifications/resources/updated: to our subscribed sessions and the observer,
   // for a URI watched through this proxy (any other is dropped).
   void resource_updated(const std::string& uri);
@@ -228,20 +224,11 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   std::unique_ptr<SignatureChecker> declared_;
   std::mutex observer_mu_;
   std::weak_ptr<ProxyObserver> observer_;  // set under refresh_mu_ and observer_mu_; read under either
-  std::mutex watch_mu_;                    // never held across a request to the upstream
-  std::map<std::string, int> watched_;  // URI -> how many of our servers watch it (watch_mu_)
-  detail::WaiterCount subscribes_waiting_{kMaxSubscribesWaiting};  // in watch(uri, true) now
-  // The URIs whose last watcher went, to unsubscribe from, and whether a job is sending those
-  // unsubscribes (watch_mu_): one at a time, whatever the upstream's pace. At most
-  // kMaxUnsubscribesQueued wait.
-  std::set<std::string> unsubscribes_;
-  bool unsubscribing_ = false;
+  // The watchers of each URI over our two servers, and its subscribe or unsubscribe at the
+  // upstream (turn_upstream): one at a time per URI, and never one URI waiting for another.
+  std::shared_ptr<detail::AsyncHolds> watches_;
+  void turn_upstream(const std::string& uri, bool on, std::function<void(Result<void>)> done);
   detail::LogBudget watch_warnings_;
-  void unsubscribe_later(const std::string& uri);
-  // One lock per URI, held across that URI's subscribe or unsubscribe at the upstream: one URI's
-  // requests go out one at a time (a subscribe and the last watcher's unsubscribe must not cross),
-  // and an upstream slow to answer for one URI holds up no other.
-  detail::KeyedLocks uri_locks_;
   // The URIs watched, for the upstream's updates, which arrive on its reader thread and so must
   // not wait on a URI's lock.
   std::mutex subscribed_mu_;

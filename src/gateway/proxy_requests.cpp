@@ -336,90 +336,54 @@ Result<R> Proxy::record(std::string_view method, const std::string& item, const 
   return r;
 }
 
-Result<void> Proxy::watch(const std::string& uri, bool on) {
+void Proxy::watch(const std::string& uri, bool on, std::function<void(Result<void>)> done) {
   if (!on) {
-    {
-      std::lock_guard lock(watch_mu_);
-      auto it = watched_.find(uri);
-      if (it == watched_.end() || --it->second > 0) return {};
-      watched_.erase(it);
-      std::lock_guard updates(subscribed_mu_);
-      subscribed_.erase(uri);
-    }
-    // The last watcher may go as a session is torn down, on a thread that must not wait on the
-    // upstream: the unsubscribe goes out from the pool, unless the URI is watched again by then.
-    unsubscribe_later(uri);
-    return {};
+    // The last watcher may go as a session is torn down: the unsubscribe goes out without waiting,
+    // unless the URI is watched again by then (the holds keep the order).
+    watches_->release(uri);
+    return done({});
   }
-  // Counted before the URI's lock: waiting for another subscribe of the URI holds a thread too.
-  const detail::WaiterCount::Waiter waiting(subscribes_waiting_);
-  if (waiting.over()) {
-    return fail(Error::internal(std::to_string(kMaxSubscribesWaiting) + " subscriptions already wait for upstream " +
-                                options_.name + " to answer: subscribe again once it does"));
-  }
-  // Held across the upstream's answer, so two subscribes of one URI cannot both go out: a second
-  // watcher waits here, then finds the URI watched.
-  auto held = uri_locks_.of(uri);
-  std::lock_guard one(*held);
-  {
-    std::lock_guard lock(watch_mu_);
-    if (int& n = watched_[uri]; n++ > 0) return {};
-    // Before the request: an update may arrive before its answer does.
-    std::lock_guard updates(subscribed_mu_);
-    subscribed_.insert(uri);
-  }
-  if (auto r = upstream()->subscribe(uri); !r) {
-    std::lock_guard lock(watch_mu_);
-    watched_.erase(uri);  // nobody else counted: they wait on this URI's lock
-    std::lock_guard updates(subscribed_mu_);
-    subscribed_.erase(uri);
-    return fail(Error{r.error().code,
-                      "upstream " + options_.name + " refused the subscription: " + peer_text(r.error().message),
-                      {}});
-  }
-  return {};
+  watches_->hold(
+      uri,
+      [weak = weak_from_this()](const std::string& key, bool turn_on, std::function<void(Result<void>)> turned) {
+        auto self = weak.lock();
+        if (!self)
+          return turned(turn_on ? Result<void>(fail(Error::internal("the gateway is stopping"))) : Result<void>{});
+        self->turn_upstream(key, turn_on, std::move(turned));
+      },
+      std::move(done));
 }
 
-void Proxy::unsubscribe_later(const std::string& uri) {
+void Proxy::turn_upstream(const std::string& uri, bool on, std::function<void(Result<void>)> done) {
   {
-    std::lock_guard lock(watch_mu_);
-    if (unsubscribes_.size() >= kMaxUnsubscribesQueued) {
-      MCP_LOG_WARN_WITHIN(watch_warnings_,
-                          "gateway {}: not unsubscribing from {}: {} unsubscribes already wait for the upstream",
-                          options_.name, peer_text(uri), kMaxUnsubscribesQueued);
-      return;
-    }
-    unsubscribes_.insert(uri);
-    if (std::exchange(unsubscribing_, true)) return;  // the running job takes it
+    // Before the request: an update may arrive before its answer does; none is passed on once the
+    // unsubscribe is on its way.
+    std::lock_guard updates(subscribed_mu_);
+    if (on)
+      subscribed_.insert(uri);
+    else
+      subscribed_.erase(uri);
   }
-  auto job = [weak = weak_from_this()] {
-    for (;;) {
-      auto self = weak.lock();
-      if (!self) return;
-      std::string next;
-      {
-        std::lock_guard lock(self->watch_mu_);
-        if (self->unsubscribes_.empty()) return void(self->unsubscribing_ = false);
-        next = std::move(self->unsubscribes_.extract(self->unsubscribes_.begin()).value());
-      }
-      auto held = self->uri_locks_.of(next);
-      std::lock_guard one(*held);
-      {
-        std::lock_guard lock(self->watch_mu_);
-        if (self->watched_.contains(next)) continue;  // watched again meanwhile
-      }
-      if (auto r = self->upstream()->unsubscribe(next); !r) {
-        MCP_LOG_WARN_WITHIN(self->watch_warnings_, "gateway {}: unsubscribing from {} failed: {}", self->options_.name,
-                            peer_text(next), peer_text(r.error().message));
-      }
+  auto answered = [weak = weak_from_this(), uri, on, done = std::move(done)](Result<void> r) {
+    auto self = weak.lock();
+    if (r || !self) return done(std::move(r));
+    if (!on) {
+      MCP_LOG_WARN_WITHIN(self->watch_warnings_, "gateway {}: unsubscribing from {} failed: {}", self->options_.name,
+                          peer_text(uri), peer_text(r.error().message));
+      return done({});
     }
+    {
+      std::lock_guard updates(self->subscribed_mu_);
+      self->subscribed_.erase(uri);
+    }
+    done(fail(Error{r.error().code,
+                    "upstream " + self->options_.name + " refused the subscription: " + peer_text(r.error().message),
+                    {}}));
   };
-  if (!ThreadPool::shared()->post(job)) {
-    std::lock_guard lock(watch_mu_);
-    MCP_LOG_WARN("gateway {}: no thread to unsubscribe from {} URIs", options_.name, unsubscribes_.size());
-    unsubscribes_.clear();
-    unsubscribing_ = false;
-  }
+  if (on)
+    upstream()->subscribe_async(uri, std::move(answered));
+  else
+    upstream()->unsubscribe_async(uri, std::move(answered));
 }
 
 void Proxy::resource_updated(const std::string& uri) {
@@ -441,18 +405,9 @@ void Proxy::resource_updated(const std::string& uri) {
 }
 
 void Proxy::resubscribe() {
-  std::vector<std::string> uris;
-  {
-    std::lock_guard lock(watch_mu_);
-    for (const auto& [uri, n] : watched_) uris.push_back(uri);
-  }
-  for (const auto& uri : uris) {
-    auto held = uri_locks_.of(uri);
-    std::lock_guard one(*held);
-    {
-      std::lock_guard lock(watch_mu_);
-      if (!watched_.contains(uri)) continue;  // its last watcher left meanwhile
-    }
+  // The URIs watched now. One whose subscribe was under way went to the old session: its watchers
+  // get that session's answer (an error, as it closed), and may subscribe again.
+  for (const auto& uri : watches_->keys_on()) {
     if (auto r = upstream()->subscribe(uri); !r) {
       MCP_LOG_WARN("gateway {}: subscribing again to {} after a restart failed: {}", options_.name, peer_text(uri),
                    peer_text(r.error().message));

@@ -15,8 +15,9 @@
 #include "gateway/aggregate.hpp"
 #include "gateway/proxy.hpp"
 #include "gateway/state.hpp"
-#include "support/slow_watch.hpp"
 #include "mcp/transport/memory.hpp"
+#include "support/slow_watch.hpp"
+#include "watch_now.hpp"
 
 using namespace mcp;
 using namespace mcp::gateway;
@@ -141,18 +142,18 @@ TEST_F(GatewayProxy, AnUpstreamsUpdateForAUriNotWatchedThroughItIsDropped) {
   // As the upstream's client calls it, on its reader thread.
   proxy->resource_updated("mem://note");
   EXPECT_TRUE(recorder->seen().empty()) << "an update nobody subscribed to went through";
-  ASSERT_TRUE(proxy->watch("mem://note", true));
+  ASSERT_TRUE(mcp::test::watch_now(*proxy, "mem://note", true));
   proxy->resource_updated("mem://note");
   proxy->resource_updated("mem://items/7");  // another URI, however well formed
   EXPECT_EQ(recorder->seen(), std::vector<std::string>{"mem://note"});
-  ASSERT_TRUE(proxy->watch("mem://note", false));
+  ASSERT_TRUE(mcp::test::watch_now(*proxy, "mem://note", false));
   proxy->resource_updated("mem://note");
   EXPECT_EQ(recorder->seen().size(), 1u) << "an update after the last watcher left went through";
 }
 
-// An upstream slow to answer one URI's subscribe holds up no other URI's (the proxy's lock of a
-// URI is held across that URI's request only). A 2025-11-25 upstream, where each subscription is
-// a request of its own.
+// An upstream slow to answer one URI's subscribe holds up no other URI's (each URI's watchers wait
+// for its own subscribe only). A 2025-11-25 upstream, where each subscription is a request of its
+// own.
 TEST(GatewayProxyWatch, AnUpstreamSlowOnOneSubscriptionHoldsUpNoOther) {
   mcp::test::TmpDir dir;
   auto state = open_state(dir.path);
@@ -171,9 +172,9 @@ TEST(GatewayProxyWatch, AnUpstreamSlowOnOneSubscriptionHoldsUpNoOther) {
   po.state_dir = dir.path.string();
   auto proxy = Proxy::start(upstream_client, state->pins, state->audit, po);
   ASSERT_TRUE(proxy) << proxy.error().message;
-  auto slow = std::async(std::launch::async, [&] { return (*proxy)->watch("mem://slow", true); });
+  auto slow = std::async(std::launch::async, [&] { return mcp::test::watch_now(**proxy, "mem://slow", true); });
   ASSERT_TRUE(watches.entered_within(std::chrono::seconds(10)));
-  auto quick = (*proxy)->watch("mem://quick", true);
+  auto quick = mcp::test::watch_now(**proxy, "mem://quick", true);
   EXPECT_TRUE(quick) << quick.error().message;
   EXPECT_EQ(slow.wait_for(std::chrono::seconds(0)), std::future_status::timeout)
       << "the slow subscribe had already ended";
