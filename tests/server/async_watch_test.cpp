@@ -170,6 +170,36 @@ TEST(AsyncWatches, AListenIsAcknowledgedOnceItsWatchesHaveCome) {
   EXPECT_TRUE(r) << r.error().message;
 }
 
+// Client::subscribe_async and unsubscribe_async, in either revision (over 2026-07-28 each is a new
+// listen, which the client sends from its one queue): answered once the server has the watch, and
+// the watch let go after the unsubscribe.
+class AsyncClientSubscribe : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(AsyncClientSubscribe, IsAnsweredOnceTheWatchHasComeAndUnsubscribeLetsItGo) {
+  HeldWatch held("mem:///held");
+  Connected c(held.server, revision(GetParam()));
+  auto subscribed = std::make_shared<std::promise<Result<void>>>();
+  c.client->subscribe_async("mem:///held", [subscribed](Result<void> r) { subscribed->set_value(std::move(r)); });
+  ASSERT_TRUE(held.wait(1, 0));
+  auto answer = subscribed->get_future();
+  EXPECT_EQ(answer.wait_for(std::chrono::seconds(0)), std::future_status::timeout)
+      << "answered before the watch came";
+  held.answer(0, {});
+  ASSERT_EQ(answer.wait_for(kBound), std::future_status::ready);
+  auto r = answer.get();
+  EXPECT_TRUE(r) << r.error().message;
+  auto unsubscribed = std::make_shared<std::promise<Result<void>>>();
+  c.client->unsubscribe_async("mem:///held", [unsubscribed](Result<void> u) { unsubscribed->set_value(std::move(u)); });
+  auto gone = unsubscribed->get_future();
+  ASSERT_EQ(gone.wait_for(kBound), std::future_status::ready);
+  auto u = gone.get();
+  EXPECT_TRUE(u) << u.error().message;
+  ASSERT_TRUE(held.wait(2, 0)) << "the watch was kept after the unsubscribe";
+  EXPECT_EQ(held.turns(), (std::vector<bool>{true, false}));
+}
+
+INSTANTIATE_TEST_SUITE_P(BothRevisions, AsyncClientSubscribe, ::testing::Values("2025-11-25", "2026-07-28"));
+
 // A blocking hook runs on the shared pool: at most 32 at once over the process, so hooks slow for
 // many URIs cannot take the pool; past that a subscribe is refused at once, and one of a URI whose
 // hook runs already waits for it without a thread.
