@@ -229,8 +229,9 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   std::shared_ptr<detail::AsyncHolds> watches_;
   void turn_upstream(const std::string& uri, bool on, std::function<void(Result<void>)> done);
   detail::LogBudget watch_warnings_;
-  // The URIs watched, for the upstream's updates, which arrive on its reader thread and so must
-  // not wait on a URI's lock.
+  // The URIs subscribed to at the upstream (from just before its subscribe goes out to just before
+  // its unsubscribe does), for the upstream's updates, which arrive on its reader thread: a set of
+  // their own, under a lock no request is sent under.
   std::mutex subscribed_mu_;
   std::set<std::string> subscribed_;
   // Tells our clients (and the observer) that what they may see of `kind` changed.
