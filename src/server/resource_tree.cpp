@@ -195,12 +195,11 @@ std::atomic<int> blocking_watches_running{0};  // the process's, over every serv
 detail::AsyncHolds::Turn turn_of(std::shared_ptr<const ResourceTree> tree) {
   if (tree->watch_async) {
     return [tree](const std::string& uri, bool on, detail::AsyncHolds::Done done) {
-      try {
+      auto started = guarded("watch", uri, [&]() -> Result<void> {
         tree->watch_async(uri, on, done);
-      } catch (const std::exception& e) {
-        MCP_LOG_ERROR("server: the watch hook of {} threw: {}", peer_text(uri), e.what());
-        done(fail(Error::internal("internal error in the watch of " + peer_text(uri) + ": " + e.what())));
-      }
+        return {};
+      });
+      if (!started) done(fail(std::move(started.error())));  // after an answer already given: ignored
     };
   }
   return [tree](const std::string& uri, bool on, detail::AsyncHolds::Done done) {

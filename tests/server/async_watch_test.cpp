@@ -8,6 +8,7 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <vector>
 
 #include "mcp/client/client.hpp"
@@ -168,6 +169,23 @@ TEST(AsyncWatches, AListenIsAcknowledgedOnceItsWatchesHaveCome) {
   held.answer(0, {});
   auto r = subscribe.get();
   EXPECT_TRUE(r) << r.error().message;
+}
+
+// An asynchronous hook that throws refuses the subscription, as any hook's throw does.
+TEST(AsyncWatches, AHookThatThrowsRefusesTheSubscribe) {
+  auto server = std::make_shared<Server>();
+  server->add_resource(
+      Resource{.uri = "mem:///thrown", .name = "thrown"},
+      [](const std::string& u, RequestContext&) { return read_x(u); },
+      ResourceTree{.watch_async = [](const std::string&, bool, std::function<void(Result<void>)>) {
+        throw std::runtime_error("the source is on fire");
+      }});
+  Connected c(server, revision("2025-11-25"));
+  auto r = c.client->subscribe("mem:///thrown");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("internal error in the watch of mem:///thrown: the source is on fire"),
+            std::string::npos)
+      << r.error().message;
 }
 
 // Client::subscribe_async and unsubscribe_async, in either revision (over 2026-07-28 each is a new
