@@ -13,7 +13,6 @@
 #include "mcp/protocol/methods.hpp"
 #include "mcp/session/thread_pool.hpp"
 #include "mcp/trust/jcs.hpp"
-#include "session/waiter_count.hpp"
 
 namespace mcp::gateway {
 
