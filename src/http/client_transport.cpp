@@ -1,8 +1,10 @@
 #include "mcp/http/client_transport.hpp"
 #include "mcp/protocol/methods.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <future>
 #include <set>
 
@@ -184,16 +186,32 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     return c;
   }
   // Done with a connection: kept for the next request if its response was read to the end and
-  // both sides keep it alive (at most kMaxIdle kept), else closed.
+  // both sides keep it alive, else closed. As many are kept as requests ran at once (at most
+  // max_concurrent_requests), so a steady load opens no connection past its first: the newest is
+  // taken first (open_conn), and those a lighter load leaves unused go once older than kIdleReuse.
+  // A fixed cap of 8 had opened a connection for ~8% of the calls of 16 callers through the
+  // gateway (bench/RESULTS.md, "2026-12-01"): a TCP connection per request, for the upstream too.
   void release_conn(std::unique_ptr<ClientConn> c, bool reusable) {
-    std::lock_guard lock(mu_);
-    conns_.erase(c.get());
-    // A cancel of a stateless request must never reach the connection once it serves another.
-    for (auto& [key, conn] : stateless_inflight_)
-      if (conn == c.get()) conn = nullptr;
-    if (!reusable || closed_ || !c->reusable()) return;
-    if (idle_.size() >= kMaxIdle) idle_.erase(idle_.begin());
-    idle_.emplace_back(std::move(c), Clock::now());
+    std::unique_ptr<ClientConn> dropped;  // closed after the lock, like those the loop below drops
+    std::deque<std::unique_ptr<ClientConn>> stale;
+    {
+      std::lock_guard lock(mu_);
+      conns_.erase(c.get());
+      // A cancel of a stateless request must never reach the connection once it serves another.
+      for (auto& [key, conn] : stateless_inflight_)
+        if (conn == c.get()) conn = nullptr;
+      if (!reusable || closed_ || !c->reusable()) {
+        dropped = std::move(c);
+      } else {
+        const auto now = Clock::now();
+        while (!idle_.empty() && (now - idle_.front().second >= kIdleReuse ||
+                                  idle_.size() >= std::max<std::size_t>(1, opts_.max_concurrent_requests))) {
+          stale.push_back(std::move(idle_.front().first));
+          idle_.pop_front();
+        }
+        idle_.emplace_back(std::move(c), now);
+      }
+    }
   }
 
   // One request/response; its connection stays registered (abortable by close()) exactly as long
@@ -531,10 +549,9 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   static constexpr std::size_t kMaxErrorBody = 64 * 1024;
   std::set<ClientConn*> conns_;
   // Kept-alive connections waiting for the next request, oldest first (guarded by mu_).
-  static constexpr std::size_t kMaxIdle = 8;
   static constexpr std::chrono::milliseconds kIdleReuse{2000};
   static constexpr std::chrono::milliseconds kDrainAfterAnswer{200};
-  std::vector<std::pair<std::unique_ptr<ClientConn>, std::chrono::steady_clock::time_point>> idle_;
+  std::deque<std::pair<std::unique_ptr<ClientConn>, std::chrono::steady_clock::time_point>> idle_;
   // A request counts against max_concurrent_requests until its answer or failure is handed to the
   // session, not until its thread is done: the hand-off wakes the caller, and a caller that sent
   // its next request at once was refused for the one just answered (one core: 10 in 150 runs of

@@ -2,11 +2,18 @@
 //
 // Each request's exchange, and the standalone GET stream, runs on a thread of its own: an answer
 // may stream for as long as the server likes. A thread whose exchange has ended waits up to
-// idle_for for the next one (at most kMaxIdle wait at once) instead of ending: starting a thread
-// per request cost ~7% of a gateway's CPU over HTTP, and the gateway starts them all in turn on
-// its one server thread (bench/RESULTS.md, 2026-11-27). The transport joins the threads that have
-// ended as it starts more (a long-lived client does not pile them up), and joins the rest when it
-// closes: waiting threads are woken then, and end.
+// idle_for for the next one instead of ending: starting a thread per request cost ~7% of a
+// gateway's CPU over HTTP (bench/RESULTS.md, 2026-11-27). The transport joins the threads that
+// have ended as it starts more (a long-lived client does not pile them up), and joins the rest
+// when it closes: waiting threads are woken then, and end.
+//
+// How many wait: as many as the load needs, no fixed count. Threads are only ever started for
+// exchanges that find none waiting, so there are never more than the most exchanges that ran at
+// once (the transport bounds those: max_concurrent_requests). A body goes to the thread that began
+// waiting last, so a load that needs fewer threads than wait keeps giving work to the same few and
+// the rest end after idle_for. A fixed cap (8, until 2026-12-01) started a thread for nearly every
+// exchange past the eighth at once: with 16 callers through the gateway, 18% of calls started one
+// (bench/RESULTS.md, "2026-12-01").
 //
 // Not thread-safe: the transport calls it under its own lock, and joins what it took out. An
 // exchange's body is destroyed when it returns, before its thread waits for the next: what it
@@ -16,7 +23,6 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -30,7 +36,6 @@ namespace mcp::http {
 
 class Workers {
  public:
-  static constexpr std::size_t kMaxIdle = 8;
   static constexpr std::chrono::milliseconds kIdleFor{2000};
 
   explicit Workers(std::chrono::milliseconds idle_for = kIdleFor) : pool_(std::make_shared<Pool>(idle_for)) {}
@@ -60,13 +65,16 @@ class Workers {
   std::size_t waiting() const;
 
  private:
+  // A thread waiting for a body, on its own stack while it waits.
+  struct Waiter {
+    std::condition_variable cv;
+    std::function<void()> body;  // handed by spawn() (guarded by Pool::mu)
+  };
   struct Pool {
     explicit Pool(std::chrono::milliseconds i) : idle_for(i) {}
     const std::chrono::milliseconds idle_for;
     mutable std::mutex mu;
-    std::condition_variable cv;
-    std::deque<std::function<void()>> handed;  // bodies handed to waiting threads, not yet taken
-    std::size_t idle = 0;                      // threads waiting for a body
+    std::vector<Waiter*> idle;  // the one that began waiting last is last
     bool stopping = false;
   };
   struct Worker {

@@ -4,7 +4,10 @@
 // to its end never puts its connection back.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <barrier>
 #include <thread>
+#include <vector>
 
 #include <sstream>
 
@@ -50,6 +53,36 @@ TEST_P(KeepAlive, SequentialCallsShareAConnection) {
   }
   // One connection (two at most, if the standalone stream's open raced a call) for 50 calls.
   EXPECT_LE(s.http->accepted_connections() - before, 2u);
+}
+
+// Sixteen callers at once on one client, as a gateway's clients share its upstream's, in rounds:
+// each round's calls overlap (a tool that takes 30 ms), and between rounds every connection is
+// back in the pool at once. Each round takes them all again, so no more are opened than calls ran
+// at once. A fixed pool of 8 closed eight at every round's end and opened eight at the next.
+TEST_P(KeepAlive, ConcurrentCallsOpenNoMoreConnectionsThanRanAtOnce) {
+  TestServer s;
+  ASSERT_TRUE(s.started);
+  mcp::Client c(options(GetParam()));
+  ASSERT_TRUE(c.connect(transport_for(s.url())));
+  const auto before = s.http->accepted_connections();
+  constexpr int kCallers = 16, kRounds = 8;
+  std::atomic<int> failed{0};
+  std::barrier round_end(kCallers);
+  {
+    std::vector<std::jthread> callers;
+    for (int k = 0; k < kCallers; ++k) {
+      callers.emplace_back([&] {
+        for (int i = 0; i < kRounds; ++i) {
+          if (!c.call_tool("slow", {{"ms", 30}})) ++failed;
+          round_end.arrive_and_wait();
+        }
+      });
+    }
+  }
+  EXPECT_EQ(failed.load(), 0);
+  // At most one per caller, and one for the standalone stream's open if it raced a call.
+  EXPECT_LE(s.http->accepted_connections() - before, static_cast<std::size_t>(kCallers) + 1)
+      << "for " << kCallers * kRounds << " calls";
 }
 
 INSTANTIATE_TEST_SUITE_P(BothRevisions, KeepAlive, ::testing::Values("2025-11-25", "2026-07-28"));

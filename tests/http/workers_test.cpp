@@ -3,6 +3,7 @@
 
 #include <future>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "http/workers.hpp"
@@ -92,25 +93,63 @@ TEST(Workers, ABodyIsReleasedBeforeItsThreadWaits) {
   w.join();
 }
 
-TEST(Workers, AtMostKMaxIdleThreadsWaitTheOthersEnd) {
+// A steady load of more exchanges at once than the old fixed cap of waiting threads (8): each
+// round's sixteen bodies find the last round's sixteen threads waiting, and no thread is started
+// past the first round's (the cap started eight a round).
+TEST(Workers, ASteadyLoadStartsNoThreadPastItsFirstRound) {
   Workers w(1h);
-  Event release;
-  std::atomic<std::size_t> ran{0};
-  const std::size_t n = Workers::kMaxIdle + 4;
-  for (std::size_t i = 0; i < n; ++i) {
-    ASSERT_FALSE(w.spawn([&] {
-      EXPECT_TRUE(release.wait());
-      ++ran;
-    }));
+  constexpr std::size_t kAtOnce = 16;
+  for (int round = 0; round < 20; ++round) {
+    Event release;
+    std::atomic<std::size_t> running{0};
+    for (std::size_t i = 0; i < kAtOnce; ++i) {
+      ASSERT_FALSE(w.spawn([&] {
+        ++running;
+        EXPECT_TRUE(release.wait());
+      }));
+    }
+    ASSERT_TRUE(eventually([&] { return running.load() == kAtOnce; })) << "round " << round;
+    release.set();
+    ASSERT_TRUE(eventually([&] { return w.waiting() == kAtOnce; })) << "round " << round;
+    ASSERT_EQ(w.threads(), kAtOnce) << "round " << round << " started threads";
   }
-  ASSERT_EQ(w.threads(), n);
-  release.set();
-  ASSERT_TRUE(eventually([&] {
-    w.reap();
-    return ran.load() == n && w.waiting() == Workers::kMaxIdle && w.threads() == Workers::kMaxIdle;
-  }));
   w.join();
   EXPECT_EQ(w.threads(), 0u);
+}
+
+// After a burst, a load that needs one thread keeps handing its bodies to the same one (the last
+// to begin waiting), so the burst's other threads get nothing and end after idle_for.
+TEST(Workers, ThreadsALighterLoadDoesNotNeedEnd) {
+  Workers w(100ms);
+  constexpr std::size_t kBurst = 12;
+  Event release;
+  for (std::size_t i = 0; i < kBurst; ++i) ASSERT_FALSE(w.spawn([&] { EXPECT_TRUE(release.wait()); }));
+  release.set();
+  ASSERT_TRUE(eventually([&] { return w.waiting() == kBurst; }));
+  // One body at a time, each waited for, until the reaped count shows the others gone (~100 ms);
+  // bounded by eventually()'s 10 s.
+  std::set<std::thread::id> ran_on;
+  ASSERT_TRUE(eventually([&] {
+    w.reap();
+    const std::size_t waiting = w.waiting(), threads = w.threads();
+    Event ran;
+    std::thread::id on;
+    EXPECT_FALSE(w.spawn([&] {
+      on = std::this_thread::get_id();
+      ran.set();
+    }));
+    EXPECT_TRUE(ran.wait());
+    ran_on.insert(on);
+    // Its thread waits again before the next body comes (else that one would go to another):
+    // as many wait as before, less those that ended meanwhile.
+    EXPECT_TRUE(eventually([&] {
+      w.reap();
+      return w.waiting() + (threads - w.threads()) == waiting;
+    }));
+    return w.threads() == 1;
+  }));
+  EXPECT_EQ(ran_on.size(), 1u) << "the bodies went to more than one waiting thread";
+  w.join();
 }
 
 TEST(Workers, JoinWakesTheWaitingThreads) {
