@@ -9,7 +9,7 @@
 // sessions on the proxy's server.
 //
 //   bench_gateway [--iterations N] [--bin DIR] [--state DIR] [--only NAME] [--profile COLUMN] [--callers K]
-//                 [--argument-bytes B]
+//                 [--argument-bytes B] [--peak]
 //     N: calls per path per round (default 5000); DIR: where everything-server is (default: this
 //     program's folder); --state: the state folder (default: a new folder under the current one,
 //     so on disk, not tmpfs); --only: one row (in-process, in-process-threaded, in-process-inline,
@@ -17,7 +17,9 @@
 //     --profile gateway|direct: only that column's throughput loop of each row, N calls, with
 //     the CPU each call took, and nothing else (a run to attach a profiler to); --callers: the
 //     concurrent callers of the throughput loops (default 4); --argument-bytes: every call sends
-//     {"text": B bytes} (default: no arguments), which the tools ignore.
+//     {"text": B bytes} (default: no arguments), which the tools ignore; --peak: then, for each row
+//     (and the floor), the throughput of both paths with 4, 8, 16 and 32 callers and the share
+//     of their peaks (report_peak).
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -100,17 +102,17 @@ std::vector<double> time_calls(Client& c, const std::string& tool, int n) {
 
 int g_callers = 4;  // --callers
 
-double throughput(Client& c, const std::string& tool, int n) {
+double throughput(Client& c, const std::string& tool, int n, int concurrent = g_callers) {
   const auto t0 = Clock::now();
   std::vector<std::jthread> callers;
-  for (int k = 0; k < g_callers; ++k) {
+  for (int k = 0; k < concurrent; ++k) {
     callers.emplace_back([&] {
-      for (int i = 0; i < n / g_callers; ++i)
+      for (int i = 0; i < n / concurrent; ++i)
         if (!c.call_tool(tool, g_arguments)) die("concurrent call failed");
     });
   }
   callers.clear();
-  return (n / g_callers * g_callers) / std::chrono::duration<double>(Clock::now() - t0).count();
+  return (n / concurrent * concurrent) / std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
 // One upstream two ways: `direct` a client of it, `through` a client of the proxy in front of it.
@@ -168,6 +170,32 @@ void report(const Pair& p, int iterations) {
               100.0 * low, 100.0 * high);
 }
 
+// --peak: each path's most calls per second over a range of concurrent callers, alternating in
+// rounds as above. With few callers a path is partly bound by its latency (each caller waits for
+// its answer); the peak is what it can carry, and the share of peaks what the gateway keeps of
+// what the upstream could take.
+void report_peak(const Pair& p, int iterations) {
+  constexpr int kCallers[] = {4, 8, 16, 32};
+  double best_d = 0, best_g = 0;
+  int at_d = 0, at_g = 0;
+  std::printf("%-19s peak:", p.name.c_str());
+  for (int k : kCallers) {
+    double d_seconds = 0, g_seconds = 0;
+    const double calls = iterations / 4 / k * k;
+    for (int round = 0; round < 4; ++round) {
+      d_seconds += calls / throughput(*p.direct, p.tool, iterations / 4, k);
+      g_seconds += calls / throughput(*p.through, p.through_tool, iterations / 4, k);
+    }
+    const double d = 4 * calls / d_seconds, g = 4 * calls / g_seconds;
+    std::printf(" %d callers %.0f/%.0f (%.0f%%);", k, d, g, 100.0 * g / d);
+    if (d > best_d) best_d = d, at_d = k;
+    if (g > best_g) best_g = g, at_g = k;
+  }
+  std::printf(" peaks: direct %.0f/s (%d callers), gateway %.0f/s (%d callers): %.0f%%\n", best_d, at_d, best_g, at_g,
+              100.0 * best_g / best_d);
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -176,15 +204,22 @@ int main(int argc, char** argv) {
   std::string profile;
   std::string bin = fs::path(argv[0]).parent_path().string();
   std::string state_dir = (fs::current_path() / ("bench-gateway-state-" + std::to_string(::getpid()))).string();
-  for (int i = 1; i + 1 < argc; i += 2) {
+  bool peak = false;
+  for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--iterations") iterations = std::max(40, std::atoi(argv[i + 1]));
-    else if (a == "--bin") bin = argv[i + 1];
-    else if (a == "--state") state_dir = argv[i + 1];
-    else if (a == "--only") only = argv[i + 1];
-    else if (a == "--profile") profile = argv[i + 1];
-    else if (a == "--callers") g_callers = std::max(1, std::atoi(argv[i + 1]));
-    else if (a == "--argument-bytes") g_arguments = json::object{{"text", std::string(std::max(0, std::atoi(argv[i + 1])), 'a')}};
+    if (a == "--peak") {
+      peak = true;
+      continue;
+    }
+    if (i + 1 >= argc) die(a + " needs a value");
+    const char* v = argv[++i];
+    if (a == "--iterations") iterations = std::max(40, std::atoi(v));
+    else if (a == "--bin") bin = v;
+    else if (a == "--state") state_dir = v;
+    else if (a == "--only") only = v;
+    else if (a == "--profile") profile = v;
+    else if (a == "--callers") g_callers = std::max(1, std::atoi(v));
+    else if (a == "--argument-bytes") g_arguments = json::object{{"text", std::string(std::max(0, std::atoi(v)), 'a')}};
     else die("unknown argument " + a);
   }
   // Each of the four throughput rounds gives every caller at least one call.
@@ -311,6 +346,10 @@ int main(int argc, char** argv) {
   std::printf("tools/call, %d calls per path (pinning, policy, audit on disk, metrics on)\n", iterations);
   for (const auto& p : pairs)
     if (only.empty() || p.name == only) report(p, iterations);
+  if (peak) {
+    for (const auto& p : pairs)
+      if (only.empty() || p.name == only) report_peak(p, iterations);
+  }
 
   // Memory of idle client sessions on the proxy's server (what the gateway keeps per client).
   const long before = rss_kib();
