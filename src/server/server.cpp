@@ -295,14 +295,24 @@ std::vector<std::shared_ptr<ServerSessionImpl>> Server::Impl::take_sessions(bool
 
 Result<std::shared_ptr<ServerSessionImpl>> Server::Impl::open_session(std::shared_ptr<Transport> transport) {
   auto s = ServerSessionImpl::create(shared_from_this(), std::move(transport));
-  if (!s) return fail(s.error());
   bool prune;
   {
+    // Recorded before it starts: from its first message on, the session may subscribe or listen,
+    // and a change broadcast meanwhile must reach it. (Recorded after start, a change made while
+    // the opening thread had not recorded it yet was lost: a subscribed file's update, about once
+    // in a thousand runs of file_manager_root_subscribe_test on a loaded machine.)
     std::lock_guard lock(mu);
-    sessions.push_back(*s);
+    sessions.push_back(s);
     // Amortised: the list is walked once each time it doubles, so it stays within twice the live
     // sessions without a walk per connection.
     prune = sessions.size() >= prune_at;
+  }
+  if (auto started = s->start(); !started) {
+    {
+      std::lock_guard lock(mu);
+      std::erase(sessions, s);
+    }
+    return fail(started.error());
   }
   if (prune) (void)take_sessions(true);  // destroyed here, outside the lock
   return s;

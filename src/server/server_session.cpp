@@ -17,12 +17,12 @@ std::string next_session_id() {
 }
 }  // namespace
 
-Result<std::shared_ptr<ServerSessionImpl>> ServerSessionImpl::create(std::shared_ptr<Server::Impl> server,
-                                                                     std::shared_ptr<Transport> transport) {
-  std::shared_ptr<ServerSessionImpl> s(new ServerSessionImpl(std::move(server), std::move(transport)), &release);
-  if (auto r = s->session_->start(); !r) return fail(r.error());
-  return s;
+std::shared_ptr<ServerSessionImpl> ServerSessionImpl::create(std::shared_ptr<Server::Impl> server,
+                                                             std::shared_ptr<Transport> transport) {
+  return std::shared_ptr<ServerSessionImpl>(new ServerSessionImpl(std::move(server), std::move(transport)), &release);
 }
+
+Result<void> ServerSessionImpl::start() { return session_->start(); }
 
 void ServerSessionImpl::release(ServerSessionImpl* s) {
   // The last reference can go on this session's own reader thread: a request's context released

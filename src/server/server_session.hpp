@@ -36,8 +36,10 @@ class ServerSessionImpl final : public ServerSession,
                                 public ClientChannel,
                                 public std::enable_shared_from_this<ServerSessionImpl> {
  public:
-  static Result<std::shared_ptr<ServerSessionImpl>> create(std::shared_ptr<Server::Impl> server,
-                                                           std::shared_ptr<Transport> transport);
+  // Made, not started: the server records it for broadcasts before start() lets its first message
+  // in (Server::Impl::open_session).
+  static std::shared_ptr<ServerSessionImpl> create(std::shared_ptr<Server::Impl> server, std::shared_ptr<Transport> transport);
+  [[nodiscard]] Result<void> start();
   // Through create() only: the owning pointer's deleter is release().
   ServerSessionImpl(std::shared_ptr<Server::Impl> server, std::shared_ptr<Transport> transport);
   ~ServerSessionImpl() override;
