@@ -2,6 +2,7 @@
 #include <optional>
 #include <string>
 
+#include "client/async_call.hpp"
 #include "client/client_impl.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/session/thread_pool.hpp"
@@ -10,24 +11,6 @@
 namespace mcp {
 
 namespace {
-
-// Counts one asynchronous call of `impl` from its start until its `done` has returned: ~Client and
-// Client::shutdown() wait for the count to reach zero, so no callback ever runs on a freed Impl.
-template <class Impl>
-struct AsyncCall {
-  Impl* impl;
-  explicit AsyncCall(Impl* i) : impl(i) {
-    std::lock_guard lock(impl->async_mu);
-    ++impl->async_jobs;
-  }
-  ~AsyncCall() {
-    std::lock_guard lock(impl->async_mu);
-    --impl->async_jobs;
-    impl->async_cv.notify_all();
-  }
-  AsyncCall(const AsyncCall&) = delete;
-  AsyncCall& operator=(const AsyncCall&) = delete;
-};
 
 // Why a tools/call result cannot be passed on as it is (call_tool_json_async), if it cannot: the
 // members that say what happened have their types. Not the content blocks' members: those are for
@@ -145,6 +128,7 @@ void Client::shutdown() { impl_->shutdown(); }
 void Client::Impl::shutdown() {
   stop_listening();
   if (session) session->shutdown();
+  fail_listen_waiters();
   std::unique_lock lock(async_mu);
   async_cv.wait(lock, [&] { return async_jobs == 0; });
 }
@@ -159,38 +143,7 @@ void Client::Impl::subscription_async(const std::string& uri, bool on, std::func
                });
     return;
   }
-  {
-    std::unique_lock lock(listen_changes_mu);
-    if (listen_changes.size() >= kMaxQueuedListenChanges) {
-      lock.unlock();
-      return done(fail(Error::internal(std::to_string(kMaxQueuedListenChanges) +
-                                       " subscription changes already wait for the server's subscriptions/listen")));
-    }
-    listen_changes.push_back(ListenChange{uri, on, std::move(done)});
-    if (std::exchange(changing_listen, true)) return;  // the running job takes it
-  }
-  auto call = std::make_shared<AsyncCall<Impl>>(this);
-  auto job = [this, call] {
-    detail::Inside mark(this);
-    for (;;) {
-      ListenChange next;
-      {
-        std::lock_guard lock(listen_changes_mu);
-        if (listen_changes.empty()) return void(changing_listen = false);
-        next = std::move(listen_changes.front());
-        listen_changes.pop_front();
-      }
-      next.done(change_subscription(next.uri, next.on));
-    }
-  };
-  if (ThreadPool::shared()->post(job)) return;
-  std::deque<ListenChange> refused;
-  {
-    std::lock_guard lock(listen_changes_mu);
-    refused.swap(listen_changes);
-    changing_listen = false;
-  }
-  for (auto& c : refused) c.done(fail(Error::internal("no thread to change subscriptions/listen on")));
+  change_subscription_async(uri, on, std::move(done));
 }
 
 void Client::subscribe_async(const std::string& uri, std::function<void(Result<void>)> done) {

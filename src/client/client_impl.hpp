@@ -17,6 +17,7 @@
 #include "client/manifest_enforcer.hpp"
 #include "client/response_cache.hpp"
 #include "client/signature_enforcer.hpp"
+#include "session/timer.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/protocol/header_params.hpp"
 
@@ -62,20 +63,26 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   std::set<std::string> subscriptions;
   CancellationToken listen_cancel;
   bool listening = false;
-  // Listens sent and acknowledgements received: relisten() returns once its listen is in force,
-  // so that no change made after connect() or subscribe() returned can be missed.
-  std::uint64_t listens_sent = 0, listens_acked = 0;
-  // relisten() one at a time: each waits for its own listen's acknowledgement.
-  std::mutex relisten_mu;
+  // Listens go out in rounds, one at a time: a round's listen carries what is wanted when it is
+  // sent, and its round ends once it is in force (acknowledged), refused, or not acknowledged
+  // within probe_timeout (then taken as in force). Changes made while a round is out wait for the
+  // next, which carries them all: one listen for however many came meanwhile. Nothing waits on a
+  // thread for a round.
+  std::uint64_t listen_round = 0;  // the number of the round out, or of the next one
+  bool listen_out = false;
+  using ListenWaiter = std::function<void(Result<void>)>;
+  std::vector<ListenWaiter> listen_round_waiters;  // answered when the round out ends
+  std::vector<ListenWaiter> listen_next_waiters;   // changes made while it is out
+  static constexpr std::size_t kMaxQueuedListenChanges = 1024;  // waiting for the next round
+  CancellationToken listen_previous;      // the listen the round out replaces, cancelled as it ends
+  std::int64_t listen_previous_id = -1;
+  detail::TimerHandle listen_timer;  // the round out's probe_timeout
   // The JSON-RPC id of the newest listen sent (its subscription id), and of the last ones ended
   // (replaced, refused, closed; at most kEndedListens): a notification naming an ended listen is
   // dropped, so a replaced listen cannot repeat what its successor carries.
   std::int64_t current_listen_id = -1;
   std::deque<std::int64_t> ended_listens;
   static constexpr std::size_t kEndedListens = 64;
-  std::condition_variable listen_acked;
-  // The listen numbered .first was refused with .second before any acknowledgement.
-  std::optional<std::pair<std::uint64_t, Error>> listen_refused;
 
   json::object capabilities() const { return declared; }
   bool supports(std::string_view capability) const;
@@ -151,29 +158,29 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   Result<json::value> stateless_substitute(std::string_view method, const json::object& params);
 
   // listen.cpp: keeps one subscriptions/listen open for what the callbacks and subscriptions want.
-  // An error: the server refused the new listen (the previous one is cancelled either way).
+  // `done` (from any thread, once) when a listen carrying what is wanted now is in force; an
+  // error: the server refused it (the previous one is cancelled either way). relisten() waits for it.
+  void relisten_async(ListenWaiter done);
   Result<void> relisten();
+  // Sends the next round's listen (listen_out set by the caller), and ends a round.
+  void send_listen();
+  void finish_round(std::uint64_t round, Result<void> result);
   void stop_listening();
+  // After the session is shut down: what still waits for a round is told the client closed.
+  void fail_listen_waiters();
   // A notifications/subscriptions/acknowledged arrived (`subscription`: the id it names, if any).
   void listen_acknowledged(std::optional<std::int64_t> subscription);
   // Whether a notification naming `subscription` comes from a listen that has ended.
   bool from_ended_listen(std::optional<std::int64_t> subscription) const;
   void listen_ended(std::int64_t id);  // under mu
   bool subscribed(const std::string& uri) const;
+  // Over 2026-07-28: the subscription changed, then a round of listens (relisten_async); a
+  // subscribe the server refuses is undone. change_subscription waits for it.
+  void change_subscription_async(const std::string& uri, bool on, ListenWaiter done);
   Result<void> change_subscription(const std::string& uri, bool on);
-  // subscribe_async / unsubscribe_async (client_async.cpp). Over 2026-07-28 each is a
-  // change_subscription, which waits for its listen's acknowledgement: they queue here (at most
-  // kMaxQueuedListenChanges) and run one at a time on one pool thread.
+  // subscribe_async / unsubscribe_async (client_async.cpp): a resources/(un)subscribe request, or
+  // change_subscription_async over 2026-07-28. Neither waits on a thread.
   void subscription_async(const std::string& uri, bool on, std::function<void(Result<void>)> done);
-  struct ListenChange {
-    std::string uri;
-    bool on;
-    std::function<void(Result<void>)> done;
-  };
-  static constexpr std::size_t kMaxQueuedListenChanges = 1024;
-  std::mutex listen_changes_mu;
-  std::deque<ListenChange> listen_changes;  // guarded by listen_changes_mu
-  bool changing_listen = false;             // a pool job drains listen_changes (guarded by listen_changes_mu)
 
   template <class T>
   Result<T> typed(std::string_view capability, std::string_view method, json::object params, CallOptions o = {});

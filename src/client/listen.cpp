@@ -5,12 +5,21 @@
 // so a change made in between reaches the client (on the old one). What the old one sends once
 // it ended is dropped (notifications name their listen), and a resources/updated for a URI no
 // longer subscribed to is dropped too, so nothing arrives for it after unsubscribe() returned.
+//
+// Listens go out in rounds, one at a time, and nothing waits on a thread for one: a change made
+// while a round's listen is out waits for the next round, which carries every change made
+// meanwhile (client_impl.hpp, listen_round). A round ends at its acknowledgement, at its refusal,
+// or after probe_timeout without either (taken as in force).
 #include <algorithm>
 #include <atomic>
+#include <future>
 
 #include "log/log.hpp"
 #include "mcp/protocol/methods.hpp"
+#include "client/async_call.hpp"
 #include "client/client_impl.hpp"
+#include "mcp/session/thread_pool.hpp"
+#include "session/inside.hpp"
 
 namespace mcp {
 
@@ -21,9 +30,32 @@ constexpr std::chrono::hours kListenTimeout{24 * 365};
 constexpr std::size_t kMaxSubscriptions = 256;
 }  // namespace
 
+void Client::Impl::relisten_async(ListenWaiter done) {
+  if (!stateless || !session) return done({});
+  {
+    std::unique_lock lock(mu);
+    if (listen_next_waiters.size() >= kMaxQueuedListenChanges) {
+      lock.unlock();
+      return done(fail(Error::internal(std::to_string(kMaxQueuedListenChanges) +
+                                       " subscription changes already wait for the server's subscriptions/listen")));
+    }
+    listen_next_waiters.push_back(std::move(done));
+    if (listen_out) return;  // carried by the next round, sent once the one out is in force
+    listen_out = true;
+  }
+  send_listen();
+}
+
 Result<void> Client::Impl::relisten() {
   if (!stateless || !session) return {};
-  std::lock_guard serial(relisten_mu);
+  // Bounded: a round ends by probe_timeout at the latest, and a round out first ends before it.
+  auto answered = std::make_shared<std::promise<Result<void>>>();
+  auto answer = answered->get_future();
+  relisten_async([answered](Result<void> r) { answered->set_value(std::move(r)); });
+  return answer.get();
+}
+
+void Client::Impl::send_listen() {
   json::object filter;
   // Someone to tell: the callbacks, or a stage (which sees every notification).
   if (opts.on_list_changed || opts.on_notification || !stages.empty()) {
@@ -32,9 +64,7 @@ Result<void> Client::Impl::relisten() {
     if (supports("resources.listChanged")) filter["resourcesListChanged"] = true;
   }
   CancellationToken next;
-  CancellationToken previous;
-  std::int64_t previous_id = -1;
-  std::uint64_t mine = 0;
+  std::uint64_t mine;
   {
     std::lock_guard lock(mu);
     if (!subscriptions.empty() && supports("resources.subscribe")) {
@@ -42,22 +72,34 @@ Result<void> Client::Impl::relisten() {
       for (const auto& u : subscriptions) uris.emplace_back(json::string(u));
       filter["resourceSubscriptions"] = std::move(uris);
     }
-    previous = listen_cancel;
-    previous_id = current_listen_id;
+    // The replaced listen ends once its successor is in force (make before break): finish_round.
+    listen_previous = listen_cancel;
+    listen_previous_id = std::exchange(current_listen_id, -1);  // a late word of it ends nothing now
     listen_cancel = next;
     listening = !filter.empty();
-    if (listening) mine = ++listens_sent;
+    listen_round_waiters = std::exchange(listen_next_waiters, {});
+    mine = listen_round;
   }
-  // The replaced listen ends once its successor is in force (make before break); its
-  // notifications are dropped from then on.
-  auto end_previous = [&] {
-    previous.cancel("replaced by a new subscriptions/listen");
-    std::lock_guard lock(mu);
-    if (previous_id >= 0) listen_ended(previous_id);
-  };
-  if (filter.empty()) {
-    end_previous();
-    return {};
+  if (filter.empty()) return finish_round(mine, {});
+  // Not acknowledged within probe_timeout: taken as in force, as a server that never says so would
+  // leave its client waiting forever. Ended on the pool (the timer's thread runs only short
+  // callbacks); counted, so that the client's teardown waits for it (finish_round cancels it).
+  {
+    auto held = std::make_shared<AsyncCall<Impl>>(this);
+    auto timer = detail::run_at(std::chrono::steady_clock::now() + opts.probe_timeout, [this, mine, held] {
+      auto job = [this, mine, held] {
+        detail::Inside mark(this);
+        finish_round(mine, {});
+      };
+      if (!ThreadPool::shared()->post(job)) job();
+    });
+    bool kept;
+    {
+      std::lock_guard lock(mu);
+      kept = listen_out && listen_round == mine;  // not if the client closed meanwhile
+      if (kept) listen_timer = timer;
+    }
+    if (!kept) detail::cancel_timer(timer);
   }
   json::object params{{"notifications", std::move(filter)}};
   RequestOptions ro;
@@ -75,32 +117,64 @@ Result<void> Client::Impl::relisten() {
       MCP_LOG_WARN("client: subscriptions/listen ended: {}", peer_text(r.error().message, kMaxQuotedReasonBytes));
     else if (r && !next.cancelled())  // the server's graceful end (its shutdown): no more changes come on it
       MCP_LOG_WARN("client: the server ended subscriptions/listen; change notifications stop until the next listen");
-    std::lock_guard lock(mu);
-    if (id->load() >= 0) listen_ended(id->load());
-    // The current listen refused or ended: nothing will acknowledge it, so nobody waits for it.
-    // (One replaced by a newer listen says nothing about the newer one.)
-    if (mine != listens_sent) return;
-    if (!r && listens_acked < mine) listen_refused.emplace(mine, r.error());
-    listens_acked = std::max(listens_acked, mine);
-    listen_acked.notify_all();
+    {
+      std::lock_guard lock(mu);
+      if (id->load() >= 0) listen_ended(id->load());
+    }
+    // Its round, if still out: refused, or ended before it was acknowledged (nothing will
+    // acknowledge it now). A later end, once in force or replaced, ends nothing.
+    finish_round(mine, r ? Result<void>{} : Result<void>(fail(std::move(r.error()))));
   });
+}
+
+void Client::Impl::finish_round(std::uint64_t round, Result<void> result) {
+  std::vector<ListenWaiter> answered;
+  CancellationToken previous;
+  detail::TimerHandle timer;
+  bool again;
   {
-    std::unique_lock lock(mu);
-    listen_acked.wait_for(lock, opts.probe_timeout, [&] { return listens_acked >= mine; });
+    std::lock_guard lock(mu);
+    if (!listen_out || round != listen_round) return;  // ended already
+    ++listen_round;  // the next round's number: a late word of this one ends nothing
+    answered.swap(listen_round_waiters);
+    previous = listen_previous;
+    if (listen_previous_id >= 0) listen_ended(std::exchange(listen_previous_id, -1));
+    timer = std::exchange(listen_timer, {});
+    again = !listen_next_waiters.empty();
+    listen_out = again;
   }
-  end_previous();
-  std::lock_guard lock(mu);
-  if (listen_refused && listen_refused->first == mine) return fail(listen_refused->second);
-  return {};
+  detail::cancel_timer(timer);
+  previous.cancel("replaced by a new subscriptions/listen");
+  for (auto& done : answered) done(result);
+  if (again) send_listen();
+}
+
+void Client::Impl::fail_listen_waiters() {
+  std::vector<ListenWaiter> waiting;
+  detail::TimerHandle timer;
+  {
+    std::lock_guard lock(mu);
+    waiting = std::exchange(listen_round_waiters, {});
+    for (auto& w : listen_next_waiters) waiting.push_back(std::move(w));
+    listen_next_waiters.clear();
+    listen_out = false;
+    ++listen_round;  // whatever still ends the round out ends nothing
+    timer = std::exchange(listen_timer, {});
+  }
+  detail::cancel_timer(timer);
+  for (auto& done : waiting) done(fail(Error::connection_closed("the client closed")));
 }
 
 void Client::Impl::listen_acknowledged(std::optional<std::int64_t> subscription) {
-  std::lock_guard lock(mu);
-  // The acknowledgement of the listen sent last (relisten() sends one at a time); a late one of a
-  // replaced listen changes nothing. A server that does not name it is taken at its word.
-  if (subscription && *subscription != current_listen_id) return;
-  listens_acked = listens_sent;
-  listen_acked.notify_all();
+  std::uint64_t round;
+  {
+    std::lock_guard lock(mu);
+    // The acknowledgement of the listen sent last (rounds go out one at a time); a late one of a
+    // replaced listen changes nothing. A server that does not name it is taken at its word.
+    if (subscription && *subscription != current_listen_id) return;
+    round = listen_round;
+  }
+  finish_round(round, {});
 }
 
 void Client::Impl::listen_ended(std::int64_t id) {
@@ -130,31 +204,44 @@ void Client::Impl::stop_listening() {
   token.cancel("the client closed");
 }
 
-Result<void> Client::Impl::change_subscription(const std::string& uri, bool on) {
+void Client::Impl::change_subscription_async(const std::string& uri, bool on, ListenWaiter done) {
   if (!supports("resources.subscribe")) {
-    return fail(error_code::kMethodNotFound, "the server did not declare the 'resources.subscribe' capability");
+    return done(fail(error_code::kMethodNotFound, "the server did not declare the 'resources.subscribe' capability"));
   }
   {
-    std::lock_guard lock(mu);
+    std::unique_lock lock(mu);
     if (on && !subscriptions.contains(uri) && subscriptions.size() >= kMaxSubscriptions) {
-      return fail(Error::invalid_params("this client already holds " + std::to_string(kMaxSubscriptions) +
-                                        " subscriptions, the most one listen carries"));
+      lock.unlock();
+      return done(fail(Error::invalid_params("this client already holds " + std::to_string(kMaxSubscriptions) +
+                                             " subscriptions, the most one listen carries")));
     }
     const bool changed = on ? subscriptions.insert(uri).second : subscriptions.erase(uri) > 0;
-    if (!changed) return {};
+    if (!changed) {
+      lock.unlock();
+      return done({});
+    }
   }
-  auto listening_now = relisten();
-  if (listening_now || !on) return listening_now;
-  // Refused (the resource cannot be watched, say): the subscription is not made, and the listen
-  // goes back to what it carried before.
-  {
-    std::lock_guard lock(mu);
-    subscriptions.erase(uri);
-  }
-  if (auto back = relisten(); !back)
-    MCP_LOG_WARN("client: subscriptions/listen not restored: {}",
-                 peer_text(back.error().message, kMaxQuotedReasonBytes));
-  return fail(std::move(listening_now.error()));
+  relisten_async([this, uri, on, done = std::move(done)](Result<void> in_force) mutable {
+    if (in_force || !on) return done(std::move(in_force));
+    // Refused (the resource cannot be watched, say): the subscription is not made, and the listen
+    // goes back to what it carried before; then the refusal is answered.
+    {
+      std::lock_guard lock(mu);
+      subscriptions.erase(uri);
+    }
+    relisten_async([refused = std::move(in_force), done = std::move(done)](Result<void> back) mutable {
+      if (!back)
+        MCP_LOG_WARN("client: subscriptions/listen not restored: {}", peer_text(back.error().message, kMaxQuotedReasonBytes));
+      done(std::move(refused));
+    });
+  });
+}
+
+Result<void> Client::Impl::change_subscription(const std::string& uri, bool on) {
+  auto answered = std::make_shared<std::promise<Result<void>>>();
+  auto answer = answered->get_future();
+  change_subscription_async(uri, on, [answered](Result<void> r) { answered->set_value(std::move(r)); });
+  return answer.get();
 }
 
 }  // namespace mcp

@@ -207,10 +207,10 @@ class Client {
   [[nodiscard]] Result<ResourceWalk> walk_resources(const std::string& root, ResourceWalkOptions options = {});
   [[nodiscard]] Result<void> subscribe(const std::string& uri);
   [[nodiscard]] Result<void> unsubscribe(const std::string& uri);
-  // The same, answered later through `done`, from any thread. With a 2025-11-25 server nothing
-  // waits on a thread for the answer. With a 2026-07-28 one a change is a new subscriptions/listen
-  // that must be acknowledged first: this client's changes then queue (at most 1,024) and run one
-  // at a time, on one pool thread.
+  // The same, answered later through `done`, from any thread; nothing waits on a thread for the
+  // answer. With a 2026-07-28 server a change is a new subscriptions/listen, answered once it is
+  // acknowledged (or after probe_timeout without a word): changes made while one listen is out go
+  // together in the next (at most 1,024 wait; past that one is refused at once).
   void subscribe_async(const std::string& uri, std::function<void(Result<void>)> done);
   void unsubscribe_async(const std::string& uri, std::function<void(Result<void>)> done);
 

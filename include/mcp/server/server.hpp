@@ -215,7 +215,11 @@ struct ToolOptions {
 class Server : public std::enable_shared_from_this<Server> {
  public:
   explicit Server(ServerOptions options = {});
+  // Closes the sessions it serves. Not copyable: a copy would share the registry and sessions, and
+  // the copy's end would close them under the original.
   ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
 
   // Registration. Adding a name that exists replaces it. Input: the definition as it will be listed.
   void add_tool(Tool tool, ToolHandler handler, ToolOptions options = {});
