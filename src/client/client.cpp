@@ -489,7 +489,6 @@ std::vector<SignatureViolation> Client::manifest_violations() const {
 void Client::close() {
   impl_->stop_listening();
   if (impl_->session) impl_->session->close();
-  impl_->fail_listen_waiters();
 }
 
 bool Client::stateless() const { return impl_->stateless; }

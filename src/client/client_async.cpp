@@ -128,7 +128,6 @@ void Client::shutdown() { impl_->shutdown(); }
 void Client::Impl::shutdown() {
   stop_listening();
   if (session) session->shutdown();
-  fail_listen_waiters();
   std::unique_lock lock(async_mu);
   async_cv.wait(lock, [&] { return async_jobs == 0; });
 }

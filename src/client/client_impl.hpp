@@ -70,6 +70,7 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   // thread for a round.
   std::uint64_t listen_round = 0;  // the number of the round out, or of the next one
   bool listen_out = false;
+  bool listen_stopped = false;  // the client closed: no more rounds (stop_listening)
   using ListenWaiter = std::function<void(Result<void>)>;
   std::vector<ListenWaiter> listen_round_waiters;  // answered when the round out ends
   std::vector<ListenWaiter> listen_next_waiters;   // changes made while it is out
@@ -165,8 +166,9 @@ struct Client::Impl final : Session::Handler, ClientStageHost {
   // Sends the next round's listen (listen_out set by the caller), and ends a round.
   void send_listen();
   void finish_round(std::uint64_t round, Result<void> result);
+  // The client closes: the listen is cancelled, no round goes out after it, and what waits for one
+  // is told the client closed (fail_listen_waiters).
   void stop_listening();
-  // After the session is shut down: what still waits for a round is told the client closed.
   void fail_listen_waiters();
   // A notifications/subscriptions/acknowledged arrived (`subscription`: the id it names, if any).
   void listen_acknowledged(std::optional<std::int64_t> subscription);

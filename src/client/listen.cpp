@@ -34,6 +34,10 @@ void Client::Impl::relisten_async(ListenWaiter done) {
   if (!stateless || !session) return done({});
   {
     std::unique_lock lock(mu);
+    if (listen_stopped) {
+      lock.unlock();
+      return done(fail(Error::connection_closed("the client closed")));
+    }
     if (listen_next_waiters.size() >= kMaxQueuedListenChanges) {
       lock.unlock();
       return done(fail(Error::internal(std::to_string(kMaxQueuedListenChanges) +
@@ -140,7 +144,7 @@ void Client::Impl::finish_round(std::uint64_t round, Result<void> result) {
     previous = listen_previous;
     if (listen_previous_id >= 0) listen_ended(std::exchange(listen_previous_id, -1));
     timer = std::exchange(listen_timer, {});
-    again = !listen_next_waiters.empty();
+    again = !listen_next_waiters.empty() && !listen_stopped;
     listen_out = again;
   }
   detail::cancel_timer(timer);
@@ -200,8 +204,10 @@ void Client::Impl::stop_listening() {
     std::lock_guard lock(mu);
     token = listen_cancel;
     listening = false;
+    listen_stopped = true;  // no round goes out after this
   }
   token.cancel("the client closed");
+  fail_listen_waiters();
 }
 
 void Client::Impl::change_subscription_async(const std::string& uri, bool on, ListenWaiter done) {

@@ -170,10 +170,12 @@ TEST(ClientListenRounds, WhatStillWaitsWhenTheClientClosesIsToldSo) {
   ASSERT_TRUE(files.wait_slow_watch());
   auto second = subscribe(*c.client, "mem:///other");
   c.client->close();
+  int i = 0;
   for (auto* a : {&first, &second}) {
     auto f = (*a)->get_future();
     ASSERT_EQ(f.wait_for(kBound), std::future_status::ready);
-    EXPECT_FALSE(f.get());
+    EXPECT_FALSE(f.get()) << "subscribe " << i;
+    ++i;
   }
 }
 
