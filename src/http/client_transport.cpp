@@ -1,16 +1,15 @@
 #include "mcp/http/client_transport.hpp"
 #include "mcp/protocol/methods.hpp"
 
-#include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <deque>
 #include <future>
 #include <set>
 
 #include "http/client_conn.hpp"
 #include "http/frame_peek.hpp"
 #include "http/header_value.hpp"
+#include "http/idle_conns.hpp"
 #include "http/outbound.hpp"
 #include "http/workers.hpp"
 #include "http/sse.hpp"
@@ -172,45 +171,28 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
     reused = false;
     if (closed_) return nullptr;
     if (fresh) idle_.clear();
-    std::unique_ptr<ClientConn> c;
-    // Newest first; older than kIdleReuse, a server may be about to close it: dropped.
-    while (!idle_.empty() && !c) {
-      auto [conn, since] = std::move(idle_.back());
-      idle_.pop_back();
-      if (Clock::now() - since < kIdleReuse) c = std::move(conn);
-    }
+    std::unique_ptr<ClientConn> c = idle_.take(Clock::now());
     reused = c != nullptr;
     if (c) c->reset_timeouts(conn_timeouts());  // not the drain deadline its last answer left on it
     else c = std::make_unique<ClientConn>(tls_.get(), conn_timeouts());
     conns_.insert(c.get());
     return c;
   }
-  // Done with a connection: kept for the next request if its response was read to the end and
-  // both sides keep it alive, else closed. As many are kept as requests ran at once (at most
-  // max_concurrent_requests), so a steady load opens no connection past its first: the newest is
-  // taken first (open_conn), and those a lighter load leaves unused go once older than kIdleReuse.
-  // A fixed cap of 8 had opened a connection for ~8% of the calls of 16 callers through the
-  // gateway (bench/RESULTS.md, "2026-12-01"): a TCP connection per request, for the upstream too.
+  // Done with a connection: kept for the next request (idle_conns.hpp: as many as requests ran
+  // at once) if its response was read to the end and both sides keep it alive, else closed.
   void release_conn(std::unique_ptr<ClientConn> c, bool reusable) {
-    std::unique_ptr<ClientConn> dropped;  // closed after the lock, like those the loop below drops
-    std::deque<std::unique_ptr<ClientConn>> stale;
+    std::unique_ptr<ClientConn> dropped;  // closed after the lock, like those the pool lets go
+    std::vector<std::unique_ptr<ClientConn>> stale;
     {
       std::lock_guard lock(mu_);
       conns_.erase(c.get());
       // A cancel of a stateless request must never reach the connection once it serves another.
       for (auto& [key, conn] : stateless_inflight_)
         if (conn == c.get()) conn = nullptr;
-      if (!reusable || closed_ || !c->reusable()) {
+      if (!reusable || closed_ || !c->reusable())
         dropped = std::move(c);
-      } else {
-        const auto now = Clock::now();
-        while (!idle_.empty() && (now - idle_.front().second >= kIdleReuse ||
-                                  idle_.size() >= std::max<std::size_t>(1, opts_.max_concurrent_requests))) {
-          stale.push_back(std::move(idle_.front().first));
-          idle_.pop_front();
-        }
-        idle_.emplace_back(std::move(c), now);
-      }
+      else
+        stale = idle_.put(std::move(c), Clock::now(), opts_.max_concurrent_requests);
     }
   }
 
@@ -548,10 +530,8 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   std::set<std::string> cancelled_before_open_;
   static constexpr std::size_t kMaxErrorBody = 64 * 1024;
   std::set<ClientConn*> conns_;
-  // Kept-alive connections waiting for the next request, oldest first (guarded by mu_).
-  static constexpr std::chrono::milliseconds kIdleReuse{2000};
   static constexpr std::chrono::milliseconds kDrainAfterAnswer{200};
-  std::deque<std::pair<std::unique_ptr<ClientConn>, std::chrono::steady_clock::time_point>> idle_;
+  IdleConns idle_;  // kept-alive connections waiting for the next request (guarded by mu_)
   // A request counts against max_concurrent_requests until its answer or failure is handed to the
   // session, not until its thread is done: the hand-off wakes the caller, and a caller that sent
   // its next request at once was refused for the one just answered (one core: 10 in 150 runs of
