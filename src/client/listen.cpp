@@ -12,6 +12,7 @@
 // or after probe_timeout without either (taken as in force).
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <future>
 
 #include "log/log.hpp"
@@ -28,6 +29,14 @@ namespace {
 constexpr std::chrono::hours kListenTimeout{24 * 365};
 // What one client may subscribe to: each URI travels in every listen request.
 constexpr std::size_t kMaxSubscriptions = 256;
+
+// Starts what answers through `done` and waits for that answer: the blocking forms.
+Result<void> waited(const std::function<void(std::function<void(Result<void>)> done)>& start) {
+  auto answered = std::make_shared<std::promise<Result<void>>>();
+  auto answer = answered->get_future();
+  start([answered](Result<void> r) { answered->set_value(std::move(r)); });
+  return answer.get();
+}
 }  // namespace
 
 void Client::Impl::relisten_async(ListenWaiter done) {
@@ -53,10 +62,7 @@ void Client::Impl::relisten_async(ListenWaiter done) {
 Result<void> Client::Impl::relisten() {
   if (!stateless || !session) return {};
   // Bounded: a round ends by probe_timeout at the latest, and a round out first ends before it.
-  auto answered = std::make_shared<std::promise<Result<void>>>();
-  auto answer = answered->get_future();
-  relisten_async([answered](Result<void> r) { answered->set_value(std::move(r)); });
-  return answer.get();
+  return waited([this](ListenWaiter done) { relisten_async(std::move(done)); });
 }
 
 void Client::Impl::send_listen() {
@@ -244,10 +250,7 @@ void Client::Impl::change_subscription_async(const std::string& uri, bool on, Li
 }
 
 Result<void> Client::Impl::change_subscription(const std::string& uri, bool on) {
-  auto answered = std::make_shared<std::promise<Result<void>>>();
-  auto answer = answered->get_future();
-  change_subscription_async(uri, on, [answered](Result<void> r) { answered->set_value(std::move(r)); });
-  return answer.get();
+  return waited([&](ListenWaiter done) { change_subscription_async(uri, on, std::move(done)); });
 }
 
 }  // namespace mcp
