@@ -9,7 +9,8 @@
 // request's _meta). They run on worker threads and may block (e.g. while a user answers); over
 // 2026-07-28 the same handlers answer a multi round-trip result's input requests, on the calling
 // thread, before the call is sent again. Notifications go to the callbacks, on the reader thread,
-// in arrival order: keep them short.
+// in arrival order: keep them short. The handlers take and return JSON; mcp/client/typed_handlers.hpp
+// makes them from functions of the protocol types (CreateMessageRequestParams, ElicitRequestParams).
 //
 // MCP 2026-07-28 (ClientOptions::protocol_version, the default): after the probe, `server()` is
 // built from server/discover; results are cached for the ttlMs they give (per client, keyed by

@@ -112,6 +112,7 @@ class RequestContext {
 
   // Nested requests to the client, sent on this request's behalf. Each fails with -32601 and a
   // message naming the capability, without sending anything, if the client did not declare it.
+  // Their typed forms, with the protocol types for params and answer: mcp/server/typed_requests.hpp.
   [[nodiscard]] Result<json::value> create_message(json::object params, RequestOptions options = {});  // sampling/createMessage
   [[nodiscard]] Result<json::value> elicit(json::object params, RequestOptions options = {});          // elicitation/create
   [[nodiscard]] Result<json::value> list_roots(RequestOptions options = {});                            // roots/list
