@@ -4,22 +4,26 @@
 // --http). Pinning, a policy (one deny pattern), the audit log (SQLite in a state folder on disk)
 // and metrics are all on. One more row, in-process-floor, is not through the gateway: its second
 // column calls a tool of the same upstream whose handler does the gateway's per-call trust work,
-// the most a gateway of any design, with that work on, could keep. Prints p50/p99 of each path and the added p50, then throughput with 4
+// the most a gateway of any design, with that work on, could keep. One more, stdio-node, has the
+// reference TypeScript server-everything as its stdio upstream (its echo tool): a server people
+// run, whose own work per call is far more than our C++ one's. Prints p50/p99 of each path and the added p50, then throughput with 4
 // concurrent callers (alternating in rounds as well), then the memory of 1,000 idle client
 // sessions on the proxy's server.
 //
 //   bench_gateway [--iterations N] [--bin DIR] [--state DIR] [--only NAME] [--profile COLUMN] [--callers K]
-//                 [--argument-bytes B] [--peak]
+//                 [--argument-bytes B] [--peak] [--node DIR]
 //     N: calls per path per round (default 5000); DIR: where everything-server is (default: this
 //     program's folder); --state: the state folder (default: a new folder under the current one,
 //     so on disk, not tmpfs); --only: one row (in-process, in-process-threaded, in-process-inline,
-//     in-process-floor, stdio, stdio-same-links, http, http-same-links);
+//     in-process-floor, stdio, stdio-same-links, stdio-node, http, http-same-links);
 //     --profile gateway|direct: only that column's throughput loop of each row, N calls, with
 //     the CPU each call took, and nothing else (a run to attach a profiler to); --callers: the
 //     concurrent callers of the throughput loops (default 4); --argument-bytes: every call sends
 //     {"text": B bytes} (default: no arguments), which the tools ignore; --peak: then, for each row
 //     (and the floor), the throughput of both paths with 4, 8, 16 and 32 callers and the share
-//     of their peaks (report_peak).
+//     of their peaks (report_peak); --node: the folder whose node_modules holds
+//     @modelcontextprotocol/server-everything (default: the project's .deps/node, found from this
+//     program's folder; without it the stdio-node row is left out, saying so).
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -88,12 +92,12 @@ std::shared_ptr<Client> connected(std::shared_ptr<Transport> t) {
 
 json::object g_arguments;  // --argument-bytes: what every call sends
 
-std::vector<double> time_calls(Client& c, const std::string& tool, int n) {
+std::vector<double> time_calls(Client& c, const std::string& tool, int n, const json::object& arguments) {
   std::vector<double> us;
   us.reserve(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     const auto t0 = Clock::now();
-    auto r = c.call_tool(tool, g_arguments);
+    auto r = c.call_tool(tool, arguments);
     if (!r) die("call: " + r.error().message);
     us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
   }
@@ -102,13 +106,13 @@ std::vector<double> time_calls(Client& c, const std::string& tool, int n) {
 
 int g_callers = 4;  // --callers
 
-double throughput(Client& c, const std::string& tool, int n, int concurrent = g_callers) {
+double throughput(Client& c, const std::string& tool, int n, const json::object& arguments, int concurrent = g_callers) {
   const auto t0 = Clock::now();
   std::vector<std::jthread> callers;
   for (int k = 0; k < concurrent; ++k) {
     callers.emplace_back([&] {
       for (int i = 0; i < n / concurrent; ++i)
-        if (!c.call_tool(tool, g_arguments)) die("concurrent call failed");
+        if (!c.call_tool(tool, arguments)) die("concurrent call failed");
     });
   }
   callers.clear();
@@ -123,6 +127,7 @@ struct Pair {
   std::shared_ptr<Client> through;
   std::shared_ptr<gateway::Proxy> proxy;
   std::string through_tool = tool;  // the floor row calls another tool of the same server
+  json::object arguments = g_arguments;  // what every call of this row sends
 };
 
 Pair make_pair(const std::string& name, const std::string& tool, std::shared_ptr<Client> direct,
@@ -143,8 +148,8 @@ Pair make_pair(const std::string& name, const std::string& tool, std::shared_ptr
 void report(const Pair& p, int iterations) {
   std::vector<double> d, g;
   for (int round = 0; round < 4; ++round) {  // alternating, so both paths see the same machine
-    auto dd = time_calls(*p.direct, p.tool, iterations / 4);
-    auto gg = time_calls(*p.through, p.through_tool, iterations / 4);
+    auto dd = time_calls(*p.direct, p.tool, iterations / 4, p.arguments);
+    auto gg = time_calls(*p.through, p.through_tool, iterations / 4, p.arguments);
     d.insert(d.end(), dd.begin(), dd.end());
     g.insert(g.end(), gg.begin(), gg.end());
   }
@@ -154,7 +159,8 @@ void report(const Pair& p, int iterations) {
   // the spread.
   double d_calls = 0, d_seconds = 0, g_calls = 0, g_seconds = 0, low = 1e9, high = 0;
   for (int round = 0; round < 4; ++round) {
-    const double rd = throughput(*p.direct, p.tool, iterations / 4), rg = throughput(*p.through, p.through_tool, iterations / 4);
+    const double rd = throughput(*p.direct, p.tool, iterations / 4, p.arguments),
+                 rg = throughput(*p.through, p.through_tool, iterations / 4, p.arguments);
     const double calls = iterations / 4 / g_callers * g_callers;
     d_calls += calls;
     d_seconds += calls / rd;
@@ -183,8 +189,8 @@ void report_peak(const Pair& p, int iterations) {
     double d_seconds = 0, g_seconds = 0;
     const double calls = iterations / 4 / k * k;
     for (int round = 0; round < 4; ++round) {
-      d_seconds += calls / throughput(*p.direct, p.tool, iterations / 4, k);
-      g_seconds += calls / throughput(*p.through, p.through_tool, iterations / 4, k);
+      d_seconds += calls / throughput(*p.direct, p.tool, iterations / 4, p.arguments, k);
+      g_seconds += calls / throughput(*p.through, p.through_tool, iterations / 4, p.arguments, k);
     }
     const double d = 4 * calls / d_seconds, g = 4 * calls / g_seconds;
     std::printf(" %d callers %.0f/%.0f (%.0f%%);", k, d, g, 100.0 * g / d);
@@ -203,6 +209,8 @@ int main(int argc, char** argv) {
   std::string only;
   std::string profile;
   std::string bin = fs::path(argv[0]).parent_path().string();
+  // build/bin -> the project's root -> .deps/node (scripts/setup.sh installs the reference servers there).
+  std::string node_dir = (fs::absolute(fs::path(argv[0])).parent_path() / ".." / ".." / ".deps" / "node").lexically_normal().string();
   std::string state_dir = (fs::current_path() / ("bench-gateway-state-" + std::to_string(::getpid()))).string();
   bool peak = false;
   for (int i = 1; i < argc; ++i) {
@@ -215,6 +223,7 @@ int main(int argc, char** argv) {
     const char* v = argv[++i];
     if (a == "--iterations") iterations = std::max(40, std::atoi(v));
     else if (a == "--bin") bin = v;
+    else if (a == "--node") node_dir = v;
     else if (a == "--state") state_dir = v;
     else if (a == "--only") only = v;
     else if (a == "--profile") profile = v;
@@ -304,6 +313,25 @@ int main(int argc, char** argv) {
   // in-process row measures it over an in-process one. The row above adds a threaded link to the
   // gateway path only (as a client in another thread or process would have).
   pairs.push_back(make_pair("stdio-same-links", "test_simple_text", child({}), child({}), *state, state_dir, true));
+  // The reference server-everything (TypeScript SDK 1.x, on Node) over stdio, with the same links
+  // as the row above: what the gateway keeps in front of a server people run.
+  const fs::path everything_js = fs::path(node_dir) / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js";
+  if (fs::exists(everything_js)) {
+    auto node_child = [&] {
+      ChildProcessOptions cp;
+      cp.program = "node";
+      cp.args = {everything_js.string(), "stdio"};
+      auto t = ChildProcessTransport::spawn(cp);
+      if (!t) die(t.error().message);
+      return connected(*t);
+    };
+    auto p = make_pair("stdio-node", "echo", node_child(), node_child(), *state, state_dir, true);
+    p.arguments = json::object{{"message", "hi"}};
+    pairs.push_back(std::move(p));
+  } else {
+    std::fprintf(stderr, "bench_gateway: no %s (scripts/setup.sh installs it; or --node DIR): the stdio-node row is left out\n",
+                 everything_js.string().c_str());
+  }
 
   // HTTP: one everything-server --http; the direct client and the proxy's each have a session.
   int out[2];
@@ -332,8 +360,8 @@ int main(int argc, char** argv) {
     for (const auto& p : pairs) {
       if (!only.empty() && p.name != only) continue;
       const double c0 = cpu_seconds();
-      const double rate = profile == "direct" ? throughput(*p.direct, p.tool, iterations)
-                                              : throughput(*p.through, p.through_tool, iterations);
+      const double rate = profile == "direct" ? throughput(*p.direct, p.tool, iterations, p.arguments)
+                                              : throughput(*p.through, p.through_tool, iterations, p.arguments);
       std::printf("%s %s: %.0f calls/s, %.1f us of CPU per call (every thread)\n", p.name.c_str(), profile.c_str(), rate,
                   (cpu_seconds() - c0) * 1e6 / iterations);
     }
