@@ -12,6 +12,7 @@
 #include "mcp/protocol/methods.hpp"
 #include "http/server_impl.hpp"
 #include "http/sse.hpp"
+#include "http/stateless_conn.hpp"
 #include "http/stream_wait.hpp"
 #include "log/log.hpp"
 #include "mcp/jsonrpc/codec.hpp"
@@ -196,13 +197,14 @@ bhttp::status stateless_status(std::string_view answer) {
   }
 }
 
-// A stateless (2026-07-28) request: served by a session of its own that lives exactly as long as
-// the request, so nothing can carry over to the next one. The answer goes back as JSON, unless the
-// server sends something first (progress, a log line) and the client accepts SSE: then the stream
-// carries those and the answer, without event ids (2026-07-28 streams are not resumed).
+// A stateless (2026-07-28) request: served by its connection's stateless session
+// (stateless_conn.hpp), which the connection's requests share one at a time. The answer goes back
+// as JSON, unless the server sends something first (progress, a log line) and the client accepts
+// SSE: then the stream carries those and the answer, without event ids (2026-07-28 streams are not
+// resumed).
 template <class S>
 net::awaitable<bool> handle_stateless(ServerState& state, const McpEndpoint& ep, S& stream, const Request& req,
-                                      CheckedPost& post) {
+                                      CheckedPost& post, StatelessConn& conn) {
   const jsonrpc::Id id = std::get<jsonrpc::Request>(post.message).id;
   // A listen is a stream of notifications: a client that cannot read SSE cannot have one.
   const bool listen = std::get<jsonrpc::Request>(post.message).method == mcp::method::kSubscriptionsListen;
@@ -210,37 +212,22 @@ net::awaitable<bool> handle_stateless(ServerState& state, const McpEndpoint& ep,
     co_return co_await write(state, stream, req, json_error(req, bhttp::status::bad_request, error_code::kInvalidRequest,
                                                             "subscriptions/listen needs Accept: text/event-stream", id));
   }
-  auto transport = std::make_shared<SessionTransport>("stateless", state.session_limits());
-  auto session = ep.server->connect(transport);
-  if (!session) {
-    co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, session.error().message, id));
+  auto made = conn.transport_for(ep);
+  if (!made) {
+    co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, made.error().message, id));
   }
-  // Closed when the request ends, however it ends (which cancels what still runs). The server keeps
-  // its own reference until it prunes closed sessions; ours is released on the pool, since a
-  // ServerSession's destructor may wait for its handlers (never on an I/O thread).
-  std::uint64_t slot;
-  {
-    std::lock_guard lock(state.mu);
-    slot = state.next_stateless++;
-    state.stateless_sessions.emplace(slot, *session);
-  }
-  struct Release {
-    ServerState& state;
-    std::uint64_t slot;
-    std::shared_ptr<ServerSession> s;
-    ~Release() {
-      {
-        std::lock_guard lock(state.mu);
-        state.stateless_sessions.erase(slot);
-      }
-      s->close();
-      auto holder = std::make_shared<std::shared_ptr<ServerSession>>(std::move(s));
-      if (!ThreadPool::shared()->post([holder] { holder->reset(); })) holder->reset();
-    }
-  } release{state, slot, std::move(*session)};
+  auto transport = *made;
   auto opened = transport->open_request_stream(id);
   if (!opened) co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, opened.error().message, id));
   auto st = *opened;
+  // However the request ends, its stream goes with it: nothing resumes it, and the session outlives
+  // it. If the client left mid-request, returning false ends the connection and its session, which
+  // cancels what still runs.
+  struct Forget {
+    SessionTransport& t;
+    std::shared_ptr<Stream> s;
+    ~Forget() { t.forget_stream(s); }
+  } forget{*transport, st};
   // A listen lasts until the client leaves: shutdown does not wait for it, but ends it (stop()).
   struct Active {
     std::atomic<int>& n;
@@ -250,7 +237,7 @@ net::awaitable<bool> handle_stateless(ServerState& state, const McpEndpoint& ep,
   transport->deliver(std::move(post.message), req.body().size());
 
   // Closing the connection cancels a stateless request (the revision's only cancellation over
-  // HTTP): returning ends its session, which cancels what still runs.
+  // HTTP): returning false ends the connection and with it its session, which cancels what still runs.
   const std::function<bool()> gone = [&stream] { return peer_left(stream); };
   auto first = co_await wait_until(*st, [](const Stream::Batch& b) { return b.finished || !b.events.empty(); }, gone);
   if (!first) co_return false;
@@ -267,13 +254,14 @@ net::awaitable<bool> handle_stateless(ServerState& state, const McpEndpoint& ep,
 }
 
 template <class S>
-net::awaitable<bool> handle_post(ServerState& state, const McpEndpoint& ep, S& stream, const Request& req) {
+net::awaitable<bool> handle_post(ServerState& state, const McpEndpoint& ep, S& stream, const Request& req,
+                                 StatelessConn& conn) {
   auto checked = check_post(ep.policy, req);
   if (auto* refused = std::get_if<Refusal>(&checked)) {
     co_return co_await write(state, stream, req, refusal_response(req, *refused));
   }
   auto& post = std::get<CheckedPost>(checked);
-  if (post.stateless) co_return co_await handle_stateless(state, ep, stream, req, post);
+  if (post.stateless) co_return co_await handle_stateless(state, ep, stream, req, post, conn);
   const bool sse_ok = post.sse_ok, json_ok = post.json_ok;
   const std::string& version = post.protocol_version;
   auto* decoded = &post.message;
@@ -383,7 +371,7 @@ net::awaitable<bool> handle_get(ServerState& state, const McpEndpoint& ep, S& st
 }
 
 template <class S>
-net::awaitable<bool> handle(ServerState& state, S& stream, const Request& req) {
+net::awaitable<bool> handle(ServerState& state, S& stream, const Request& req, StatelessConn& conn) {
   std::string_view target = req.target();
   std::string path(target.substr(0, target.find('?')));
   if (state.stopping) {
@@ -415,7 +403,7 @@ net::awaitable<bool> handle(ServerState& state, S& stream, const Request& req) {
     co_return co_await write(state, stream, req, refusal_response(req, *refused));
   }
   switch (std::get<Route>(route)) {
-    case Route::mcp_post: co_return co_await handle_post(state, ep, stream, req);
+    case Route::mcp_post: co_return co_await handle_post(state, ep, stream, req, conn);
     case Route::mcp_get: co_return co_await handle_get(state, ep, stream, req);
     case Route::extra_route: co_return false;  // handled above
     case Route::mcp_delete: {
@@ -469,6 +457,7 @@ net::awaitable<void> serve(ServerState& state, S stream, std::shared_ptr<Connect
     };
   }
   beast::flat_buffer buffer;
+  StatelessConn stateless(state);  // closed when the connection ends, however it ends
   for (;;) {
     state.set_phase(*control, ConnectionControl::Phase::reading);
     // Between requests: idle_timeout for the first byte; then request_timeout for the whole
@@ -506,7 +495,7 @@ net::awaitable<void> serve(ServerState& state, S stream, std::shared_ptr<Connect
     lowest.expires_never();  // handlers and SSE streams last as long as they need; writes have deadlines
     state.set_phase(*control, ConnectionControl::Phase::busy);
     auto req = parser.release();
-    bool keep = co_await handle(state, stream, req);
+    bool keep = co_await handle(state, stream, req, stateless);
     if (!keep) break;
   }
   state.forget_connection(control);

@@ -68,12 +68,21 @@ std::shared_ptr<const McpEndpoint> ServerState::make_endpoint(const std::string&
 
 void ServerState::end_sessions_of(const McpEndpoint& endpoint) {
   std::vector<std::string> ids;
+  std::vector<std::shared_ptr<ServerSession>> stateless;
   {
     std::lock_guard lock(mu);
     for (const auto& [id, e] : sessions)
       if (e.endpoint.get() == &endpoint) ids.push_back(id);
+    // A connection's stateless session outlives its requests: closed here, its connection makes a
+    // new one for its next request (to whichever endpoint then serves the path).
+    std::erase_if(stateless_sessions, [&](const auto& kv) {
+      if (kv.second.endpoint != &endpoint) return false;
+      if (auto s = kv.second.session.lock()) stateless.push_back(std::move(s));
+      return true;
+    });
   }
   for (const auto& id : ids) end_session(id);
+  for (auto& s : stateless) s->close();
 }
 
 Result<HttpSessionEntry> ServerState::create_session(std::shared_ptr<const McpEndpoint> endpoint) {
@@ -411,6 +420,11 @@ std::size_t HttpServer::session_count() const {
   return impl_->state.sessions.size();
 }
 
+std::size_t HttpServer::stateless_session_count() const {
+  std::lock_guard lock(impl_->state.mu);
+  return impl_->state.stateless_sessions.size();
+}
+
 std::size_t HttpServer::connection_count() const { return impl_->state.connection_count(); }
 
 std::size_t HttpServer::stored_event_bytes() const {
@@ -445,8 +459,8 @@ void HttpServer::stop() {
   std::vector<std::shared_ptr<ServerSession>> stateless;
   {
     std::lock_guard lock(st.mu);
-    for (const auto& [slot, weak] : st.stateless_sessions)
-      if (auto s = weak.lock()) stateless.push_back(std::move(s));
+    for (const auto& [slot, entry] : st.stateless_sessions)
+      if (auto s = entry.session.lock()) stateless.push_back(std::move(s));
   }
   for (auto& s : stateless) s->close();  // each open listen answered (listen.cpp)
   // Let connections write their last chunks (those answers too), then stop the loop.

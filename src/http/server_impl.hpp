@@ -33,6 +33,13 @@ struct McpEndpoint : std::enable_shared_from_this<McpEndpoint> {
   mutable std::atomic<bool> removed{false};
 };
 
+// The session serving one connection's stateless requests (stateless_conn.hpp), and the endpoint
+// it serves: removing the endpoint closes it.
+struct StatelessEntry {
+  std::weak_ptr<ServerSession> session;
+  const McpEndpoint* endpoint = nullptr;
+};
+
 struct HttpSessionEntry {
   std::shared_ptr<SessionTransport> transport;
   std::shared_ptr<ServerSession> session;
@@ -84,9 +91,10 @@ struct ServerState {
   std::mutex mu;
   std::map<std::string, HttpSessionEntry> sessions;
   std::size_t creating = 0;  // sessions between the max_sessions check and their insertion
-  // The sessions of stateless requests in progress (each lives as long as its request), so that
-  // stop() can end the long ones (subscriptions/listen) instead of waiting for them.
-  std::map<std::uint64_t, std::weak_ptr<ServerSession>> stateless_sessions;
+  // The sessions serving connections' stateless requests (one per connection that sent one, for as
+  // long as it stays open: stateless_conn.hpp), so that stop() can end the long requests
+  // (subscriptions/listen) instead of waiting for them, and removing an endpoint ends its own.
+  std::map<std::uint64_t, StatelessEntry> stateless_sessions;
   std::uint64_t next_stateless = 0;
 
   // Connections, for the cap: at most `connection_cap` (max_connections, lowered below the

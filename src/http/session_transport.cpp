@@ -50,6 +50,13 @@ Result<std::shared_ptr<Stream>> SessionTransport::open_request_stream(const json
   return s;
 }
 
+void SessionTransport::forget_stream(const std::shared_ptr<Stream>& s) {
+  std::lock_guard lock(mu_);
+  for (const auto& [key, open] : by_request_)
+    if (open == s) return;
+  std::erase_if(by_stream_, [&](const auto& entry) { return entry.second == s; });
+}
+
 Result<std::shared_ptr<Stream>> SessionTransport::standalone_stream() {
   std::lock_guard lock(mu_);
   if (closed_) return fail(Error::connection_closed("session closed"));

@@ -56,6 +56,10 @@ class SessionTransport final : public Transport {
   Result<std::shared_ptr<Stream>> open_request_stream(const jsonrpc::Id& id);
   // The standalone GET stream; fails with 409-worthy error if one is already attached.
   Result<std::shared_ptr<Stream>> standalone_stream();
+  // Lets a stream nobody will resume go now, with its stored events (a stateless request's: that
+  // revision resumes nothing), rather than when max_remembered_streams or the byte budget push it
+  // out. A request still answering on it keeps it.
+  void forget_stream(const std::shared_ptr<Stream>& s);
   // The stream a Last-Event-ID belongs to, and the sequence to resume after.
   std::optional<std::pair<std::shared_ptr<Stream>, std::uint64_t>> find_event(const std::string& last_event_id);
 

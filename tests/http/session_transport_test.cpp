@@ -272,3 +272,23 @@ TEST(SessionTransport, TouchMovesLastActivity) {
   EXPECT_GE(s.t->last_activity(), later);
   EXPECT_EQ(s.t->session_id(), "sid");
 }
+
+// A stateless request's stream, which nothing resumes, is let go as soon as its answer is out
+// (connection.cpp handle_stateless): a connection's session serves many requests, and must not
+// keep their answers until max_remembered_streams or the byte budget push them out.
+TEST(SessionTransport, AForgottenStreamGoesWithItsEventsButNotWhileItsRequestIsAnswering) {
+  Started s;
+  auto opened = s.t->open_request_stream(1);
+  ASSERT_TRUE(opened);
+  auto st = std::move(*opened);
+  const std::string resume_from = st->id() + "_0";
+  s.t->forget_stream(st);  // still answering: kept
+  EXPECT_TRUE(s.t->find_event(resume_from));
+  ASSERT_TRUE(s.t->send(R"({"jsonrpc":"2.0","id":1,"result":{}})", response_to(1)));
+  EXPECT_GT(s.t->stored_bytes(), 0u);
+  EXPECT_TRUE(s.t->find_event(resume_from));  // answered: remembered, for a resumption
+  s.t->forget_stream(st);
+  EXPECT_FALSE(s.t->find_event(resume_from));
+  st.reset();  // the writer's reference, the last one
+  EXPECT_EQ(s.t->stored_bytes(), 0u);
+}

@@ -1,7 +1,8 @@
 // MCP 2026-07-28 over Streamable HTTP (src/http/request_checks.cpp check_stateless_post,
 // connection.cpp handle_stateless), over loopback with raw requests: no session, the standard
 // headers checked against the body in the order the conformance cases fix, the revision's status
-// codes, JSON answers unless the server sends something first, and no state kept between POSTs.
+// codes, JSON answers unless the server sends something first, and no state kept between POSTs
+// (a connection's requests share one session, one request at a time).
 #include <gtest/gtest.h>
 
 #include "http/header_value.hpp"
@@ -205,6 +206,70 @@ TEST(HttpStateless, ClosingTheConnectionCancelsTheRequest) {
     ASSERT_TRUE(eventually([&] { return s.gate->entered.load() == 1; }));
   }  // the client leaves
   EXPECT_TRUE(eventually([&] { return s.gate->saw_cancel.load() == 1; }, 5s));
+}
+
+// One stateless call on an open connection, its JSON answer read whole; the connection stays open.
+std::optional<json::value> call_on(RawConn& c, unsigned short port, int id, std::string_view path = "/mcp") {
+  auto h = stateless_headers("tools/call", "echo");
+  h[1].second = "application/json";
+  if (!c.send_all(make_request("POST", path, port, h, stateless_rpc(id, "tools/call", R"("name":"echo","arguments":{"text":"hi"})")))) {
+    return std::nullopt;
+  }
+  auto head = c.read_head();
+  if (!head || head->status != 200) return std::nullopt;
+  auto body = c.next_chunk(*head);
+  if (!body) return std::nullopt;
+  return parse_json(*body);
+}
+
+// A connection's stateless requests are served by one session, made at the first and closed with
+// the connection (src/http/stateless_conn.hpp): a request is over before the next is read, so an id
+// answered is free again, and each connection has a session of its own.
+TEST(HttpStatelessConnection, ItsRequestsShareOneSessionThatEndsWithIt) {
+  TestServer s;
+  ASSERT_TRUE(s.started);
+  auto a = std::make_unique<RawConn>(s.port);
+  for (int id : {1, 2, 1}) {
+    auto r = call_on(*a, s.port, id);
+    ASSERT_TRUE(r) << "request " << id;
+    EXPECT_EQ(r->at("id"), json::value(id));
+    EXPECT_EQ(r->at("result").at("content").at(0).at("text").as_string(), "hi");
+  }
+  EXPECT_EQ(s.http->stateless_session_count(), 1u);
+  RawConn b(s.port);
+  ASSERT_TRUE(call_on(b, s.port, 1));
+  EXPECT_EQ(s.http->stateless_session_count(), 2u);
+  a.reset();  // the client leaves: its session goes with the connection
+  EXPECT_TRUE(eventually([&] { return s.http->stateless_session_count() == 1; }));
+  ASSERT_TRUE(call_on(b, s.port, 2));  // the other connection's is untouched
+}
+
+// Removing an endpoint (a gateway's reload dropping an upstream) ends the stateless sessions made
+// for it; a connection's next request there is served by whatever serves the path then.
+TEST(HttpStatelessConnection, RemovingTheEndpointEndsItsSessionAndTheNextRequestMakesANewOne) {
+  auto server_with = [](std::string tool) {
+    auto srv = std::make_shared<Server>(ServerOptions{});
+    srv->add_tool(named_tool("echo"), [tool](const json::object&, RequestContext&) -> Result<CallToolResult> {
+      return CallToolResult::text(tool);
+    });
+    return srv;
+  };
+  HttpServerOptions o;
+  o.more_endpoints["/servers/b/mcp"] = server_with("first");
+  TestServer s(std::move(o));
+  ASSERT_TRUE(s.started);
+  RawConn c(s.port);
+  auto first = call_on(c, s.port, 1, "/servers/b/mcp");
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->at("result").at("content").at(0).at("text").as_string(), "first");
+  EXPECT_EQ(s.http->stateless_session_count(), 1u);
+  ASSERT_TRUE(s.http->remove_endpoint("/servers/b/mcp"));
+  EXPECT_EQ(s.http->stateless_session_count(), 0u);
+  ASSERT_TRUE(s.http->add_endpoint("/servers/b/mcp", server_with("second")));
+  auto second = call_on(c, s.port, 2, "/servers/b/mcp");  // the same connection
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->at("result").at("content").at(0).at("text").as_string(), "second");
+  EXPECT_EQ(s.http->stateless_session_count(), 1u);
 }
 
 // Shutdown with a listen still open ends it: the server stops promptly (a listen is not waited

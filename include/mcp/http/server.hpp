@@ -123,6 +123,9 @@ class HttpServer {
   // Blocks until stop() (from another thread or a signal handler thread).
   void wait();
   std::size_t session_count() const;
+  // Connections holding a session for their stateless (2026-07-28) requests: one each, made at the
+  // first such request and closed with the connection (or when the endpoint it serves is removed).
+  std::size_t stateless_session_count() const;
   // TCP connections accepted since start (a client that keeps connections alive opens few).
   std::size_t accepted_connections() const;
   std::size_t connection_count() const;

@@ -1,0 +1,44 @@
+#include "http/stateless_conn.hpp"
+
+#include "mcp/session/thread_pool.hpp"
+
+namespace mcp::http {
+
+Result<std::shared_ptr<SessionTransport>> StatelessConn::transport_for(const McpEndpoint& ep) {
+  if (transport_ && !transport_->closed() && endpoint_.lock().get() == &ep) return transport_;
+  drop();
+  auto transport = std::make_shared<SessionTransport>("stateless", state_.session_limits());
+  auto session = ep.server->connect(transport);
+  if (!session) return fail(session.error());
+  {
+    // Recorded so that stop() and removing the endpoint can end it (server.cpp). Checked under the
+    // lock end_sessions_of takes: either it sees this session, or this sees the flag.
+    std::lock_guard lock(state_.mu);
+    if (ep.removed) {
+      (*session)->close();
+      return fail(Error::internal("the endpoint is no longer served"));
+    }
+    slot_ = state_.next_stateless++;
+    state_.stateless_sessions.emplace(slot_, StatelessEntry{*session, &ep});
+  }
+  endpoint_ = ep.shared_from_this();
+  transport_ = std::move(transport);
+  session_ = std::move(*session);
+  return transport_;
+}
+
+void StatelessConn::drop() {
+  if (!session_) return;
+  {
+    std::lock_guard lock(state_.mu);
+    state_.stateless_sessions.erase(slot_);
+  }
+  session_->close();
+  auto holder = std::make_shared<std::shared_ptr<ServerSession>>(std::move(session_));
+  if (!ThreadPool::shared()->post([holder] { holder->reset(); })) holder->reset();
+  session_.reset();
+  transport_.reset();
+  endpoint_.reset();
+}
+
+}  // namespace mcp::http
