@@ -31,8 +31,8 @@ long rss_kib() {
   return -1;
 }
 
-// One request on a fresh connection; returns the response (head and body) or "".
-std::string exchange(unsigned short port, const std::string& headers, const std::string& body) {
+// A TCP connection to 127.0.0.1:port; -1 if it cannot be made.
+int connect_loopback(unsigned short port) {
   int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in sa{};
   sa.sin_family = AF_INET;
@@ -40,8 +40,15 @@ std::string exchange(unsigned short port, const std::string& headers, const std:
   ::inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
   if (::connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) {
     ::close(fd);
-    return {};
+    return -1;
   }
+  return fd;
+}
+
+// One request on a fresh connection; returns the response (head and body) or "".
+std::string exchange(unsigned short port, const std::string& headers, const std::string& body) {
+  const int fd = connect_loopback(port);
+  if (fd < 0) return {};
   std::string req = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
                     "Accept: application/json, text/event-stream\r\n" + headers +
                     "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
@@ -67,15 +74,8 @@ bool open_session(unsigned short port) {
 
 // A connection that sent one stateless tools/list and got its answer, left open; -1 on failure.
 int stateless_connection(unsigned short port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_port = htons(port);
-  ::inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) {
-    ::close(fd);
-    return -1;
-  }
+  const int fd = connect_loopback(port);
+  if (fd < 0) return -1;
   const std::string body =
       R"({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
       R"("io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"m","version":"1"}}}})";

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "http/server_impl.hpp"
 
@@ -38,7 +39,7 @@ class StatelessConn {
   std::weak_ptr<const McpEndpoint> endpoint_;
   std::shared_ptr<SessionTransport> transport_;
   std::shared_ptr<ServerSession> session_;
-  std::uint64_t slot_ = 0;
+  std::optional<std::uint64_t> slot_;  // in ServerState::stateless_sessions, while recorded there
 };
 
 }  // namespace mcp::http

@@ -2,7 +2,9 @@
 //
 // One endpoint path takes POST (client messages; answers as an SSE stream, or as JSON when the
 // client accepts only JSON), GET (the standalone SSE stream, or resumption with Last-Event-ID) and
-// DELETE (ends the session). Each session gets its own ServerSession of the given Server.
+// DELETE (ends the session). Each session gets its own ServerSession of the given Server. A
+// connection's stateless (2026-07-28) requests share one ServerSession, made at the first, serving
+// one request at a time, and closed with the connection (the session count does not include them).
 //
 // Security defaults (DNS rebinding, browsers): an Origin header, whenever a request carries one and
 // whatever the bind address, must be a loopback origin, the request's own origin (same Host), or
@@ -24,6 +26,8 @@
 //   max_streams_per_session 32 (429) · max_events_per_stream 256 and max_stored_bytes_per_session
 //     4 MiB of events kept for resumption.
 // A session exists only once a valid initialize request arrives (bad params: 400, no session).
+// An idle connection that sent a stateless request keeps its session (~12 KB with the connection)
+// until it closes or reaches idle_timeout: max_connections bounds them.
 //
 // Thread-safety: start/stop from one thread; the server runs on its own I/O threads.
 #pragma once
