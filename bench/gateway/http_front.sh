@@ -5,6 +5,9 @@
 # with bench/http/call.lua: stateless MCP 2026-07-28 tools/call over keep-alive connections, the
 # two targets alternating in rounds. Prints each round's requests/s and the share the gateway keeps.
 # Usage: bench/gateway/http_front.sh [build dir] [seconds per run] [rounds] [connections]
+#   UPSTREAM=ts2 bench/gateway/http_front.sh ...   the upstream is the reference TypeScript SDK 2.x
+#                                                  server (tests/interop/node/ts2_server.mjs, its
+#                                                  echo tool) instead of ours
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
@@ -27,7 +30,11 @@ wait_for() {  # wait_for LOG PATTERN: the first match once it is printed
   exit 1
 }
 
-"$build/bin/bench_http_server" --json >"$tmp/upstream.log" 2>&1 &
+if [ "${UPSTREAM:-ours}" = ts2 ]; then
+  MCP_NODE_DIR="$root/.deps/node" node "$root/tests/interop/node/ts2_server.mjs" http 0 >"$tmp/upstream.log" 2>&1 &
+else
+  "$build/bin/bench_http_server" --json >"$tmp/upstream.log" 2>&1 &
+fi
 echo $! >"$tmp/upstream.pid"
 upstream=$(wait_for "$tmp/upstream.log" '^listening on ' | sed 's/^listening on //')
 cat >"$tmp/gateway.json" <<EOF
@@ -59,5 +66,5 @@ for r in $(seq 1 "$rounds"); do
   g=$(run "$through")
   awk -v r="$r" -v d="$d" -v g="$g" 'BEGIN { printf "| %d | %.0f | %.0f | %.0f%% |\n", r, d, g, 100 * g / d }'
 done
-echo "($conns connections, ${secs}s per run, load average $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "(upstream ${UPSTREAM:-ours}, $conns connections, ${secs}s per run, load average $(cut -d' ' -f1-3 /proc/loadavg))"
 rm -rf "$state"
