@@ -284,14 +284,15 @@ int main(int argc, char** argv) {
     if (!upstream->connect(a)) die("upstream session");
     return connected(b);
   };
-  auto child = [&](std::vector<std::string> args) {
+  auto spawned = [&](std::string program, std::vector<std::string> args) {
     ChildProcessOptions cp;
-    cp.program = bin + "/everything-server";
+    cp.program = std::move(program);
     cp.args = std::move(args);
     auto t = ChildProcessTransport::spawn(cp);
     if (!t) die(t.error().message);
     return connected(*t);
   };
+  auto child = [&](std::vector<std::string> args) { return spawned(bin + "/everything-server", std::move(args)); };
   std::vector<Pair> pairs;
   // The client of either path reaches its server through a memory transport (a delivery thread per
   // end, as a socket's reader would be). The proxy reaches the in-process upstream inline (the
@@ -317,14 +318,7 @@ int main(int argc, char** argv) {
   // as the row above: what the gateway keeps in front of a server people run.
   const fs::path everything_js = fs::path(node_dir) / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js";
   if (fs::exists(everything_js)) {
-    auto node_child = [&] {
-      ChildProcessOptions cp;
-      cp.program = "node";
-      cp.args = {everything_js.string(), "stdio"};
-      auto t = ChildProcessTransport::spawn(cp);
-      if (!t) die(t.error().message);
-      return connected(*t);
-    };
+    auto node_child = [&] { return spawned("node", {everything_js.string(), "stdio"}); };
     auto p = make_pair("stdio-node", "echo", node_child(), node_child(), *state, state_dir, true);
     p.arguments = json::object{{"message", "hi"}};
     pairs.push_back(std::move(p));

@@ -10,15 +10,20 @@ namespace mcp {
 
 namespace {
 
+// A typed handler's answer, as the session sends it.
+template <class T>
+Result<json::value> written(Result<T> answer) {
+  if (!answer) return fail(std::move(answer.error()));
+  return to_json(*answer);
+}
+
 // Reads `params` as P and runs `run` on it; a request that does not fit is refused here, so a
 // handler only ever sees what its type says.
 template <class P, class Run>
 Result<json::value> typed_call(std::string_view method, const json::object& params, Run&& run) {
   auto read = from_json<P>(json::value(params));
   if (!read) return fail(Error::invalid_params(std::string(method) + ": " + read.error().message));
-  auto answer = run(*read);
-  if (!answer) return fail(std::move(answer.error()));
-  return to_json(*answer);
+  return written(run(*read));
 }
 
 }  // namespace
@@ -40,9 +45,7 @@ ClientRequestHandler elicitation_handler(ElicitationHandler handler) {
 ClientRequestHandler roots_handler(RootsHandler handler) {
   // roots/list's params carry nothing but _meta: nothing to read.
   return [h = std::move(handler)](const json::object&, const CancellationToken& cancel) -> Result<json::value> {
-    auto answer = h(cancel);
-    if (!answer) return fail(std::move(answer.error()));
-    return to_json(*answer);
+    return written(h(cancel));
   };
 }
 

@@ -17,7 +17,6 @@
 #include "log/log.hpp"
 #include "mcp/jsonrpc/codec.hpp"
 #include "mcp/protocol/initialize.hpp"
-#include "mcp/session/thread_pool.hpp"
 
 namespace mcp::http {
 

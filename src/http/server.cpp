@@ -160,13 +160,14 @@ bool ServerState::end_session(const std::string& id) {
     e = std::move(it->second);
     sessions.erase(it);
   }
-  // Closing the transport cancels the session's handlers and ends its streams. The ServerSession
-  // waits for its running handlers in its destructor, which may block: do that on the thread pool,
-  // off the I/O threads (inline only if the system will not give the pool a thread).
-  e.session->close();
-  auto holder = std::make_shared<std::shared_ptr<ServerSession>>(std::move(e.session));
-  if (!ThreadPool::shared()->post([holder] { holder->reset(); })) holder->reset();
+  close_and_release(std::move(e.session));
   return true;
+}
+
+void ServerState::close_and_release(std::shared_ptr<ServerSession> session) {
+  session->close();
+  auto holder = std::make_shared<std::shared_ptr<ServerSession>>(std::move(session));
+  if (!ThreadPool::shared()->post([holder] { holder->reset(); })) holder->reset();
 }
 
 Admission ServerState::admit_connection() {

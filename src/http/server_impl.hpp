@@ -119,6 +119,10 @@ struct ServerState {
   std::optional<HttpSessionEntry> find_session(const std::string& id, const McpEndpoint& endpoint);
   // Ends a session (DELETE, idle timeout, shedding, shutdown). Returns false if unknown.
   bool end_session(const std::string& id);
+  // Closes `session` (cancelling its handlers, ending its streams) and lets it go on the thread
+  // pool: its destructor waits for running handlers, never on an I/O thread (inline only if the
+  // system will not give the pool a thread).
+  static void close_and_release(std::shared_ptr<ServerSession> session);
   // Ends every session `endpoint` made (it is no longer served).
   void end_sessions_of(const McpEndpoint& endpoint);
 

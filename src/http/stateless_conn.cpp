@@ -1,6 +1,6 @@
 #include "http/stateless_conn.hpp"
 
-#include "mcp/session/thread_pool.hpp"
+#include <utility>
 
 namespace mcp::http {
 
@@ -38,10 +38,7 @@ void StatelessConn::drop() {
     state_.stateless_sessions.erase(*slot_);
     slot_.reset();
   }
-  session_->close();
-  auto holder = std::make_shared<std::shared_ptr<ServerSession>>(std::move(session_));
-  if (!ThreadPool::shared()->post([holder] { holder->reset(); })) holder->reset();
-  session_.reset();
+  ServerState::close_and_release(std::exchange(session_, nullptr));
   transport_.reset();
   endpoint_.reset();
 }

@@ -21,8 +21,8 @@ namespace mcp::http {
 class StatelessConn {
  public:
   explicit StatelessConn(ServerState& state) : state_(state) {}
-  // Closes the session and lets it go on the pool: a ServerSession's destructor may wait for its
-  // handlers, never on an I/O thread, where this runs.
+  // Closes the session and lets it go on the pool (ServerState::close_and_release): this runs on
+  // an I/O thread.
   ~StatelessConn() { drop(); }
   StatelessConn(const StatelessConn&) = delete;
   StatelessConn& operator=(const StatelessConn&) = delete;
