@@ -28,6 +28,20 @@ struct Linked {
     auto init = client->connect(b);
     ASSERT_TRUE(init) << init.error().message;
   }
+  // Connects, then has a tool's handler send one request to the client (`ask`) and returns the
+  // error it failed with ("answered" if it did not fail); the call itself must succeed.
+  template <class Ask>
+  Error nested_error(Ask ask) {
+    std::promise<Error> failed;
+    server->add_tool(make_tool("nested"), [&](const json::object&, RequestContext& ctx) -> Result<CallToolResult> {
+      auto r = ask(ctx);
+      failed.set_value(r ? Error::internal("answered") : r.error());
+      return CallToolResult::text("done");
+    });
+    connect();
+    EXPECT_EQ(call("nested"), "done");
+    return failed.get_future().get();
+  }
   std::string call(const std::string& tool) {
     auto r = client->call_tool(tool, {});
     if (!r) return "error: " + r.error().message;
@@ -115,16 +129,8 @@ INSTANTIATE_TEST_SUITE_P(Revisions, TypedClientHandlers, ::testing::Values("2025
 TEST(TypedClientHandlers, ARequestThatDoesNotFitIsRefusedBeforeTheHandlerRuns) {
   std::atomic<int> sampled = 0;
   Linked l(typed_client("2025-11-25", sampled));
-  std::promise<Error> refused;
-  l.server->add_tool(make_tool("malformed"), [&](const json::object&, RequestContext& ctx) -> Result<CallToolResult> {
-    // No maxTokens: a CreateMessageRequestParams requires it.
-    auto r = ctx.create_message(json::object{{"messages", json::array{}}});
-    refused.set_value(r ? Error::internal("answered") : r.error());
-    return CallToolResult::text("done");
-  });
-  l.connect();
-  EXPECT_EQ(l.call("malformed"), "done");
-  const Error e = refused.get_future().get();
+  // No maxTokens: a CreateMessageRequestParams requires it.
+  const Error e = l.nested_error([](RequestContext& ctx) { return ctx.create_message(json::object{{"messages", json::array{}}}); });
   EXPECT_EQ(e.code, error_code::kInvalidParams);
   EXPECT_NE(e.message.find("sampling/createMessage"), std::string::npos) << e.message;
   EXPECT_NE(e.message.find("maxTokens"), std::string::npos) << e.message;
@@ -197,15 +203,7 @@ TEST(TypedServerRequests, TheAsynchronousFormsAnswerTyped) {
 TEST(TypedServerRequests, AnAnswerThatDoesNotFitItsTypeIsAnErrorNamingTheMember) {
   // No model: a CreateMessageResult requires it.
   Linked l(json_client(json::object{{"role", "assistant"}, {"content", json::object{{"type", "text"}, {"text", "hi"}}}}));
-  std::promise<Error> failed;
-  l.server->add_tool(make_tool("typed"), [&](const json::object&, RequestContext& ctx) -> Result<CallToolResult> {
-    auto sampled = create_message(ctx, seven_tokens());
-    failed.set_value(sampled ? Error::internal("read") : sampled.error());
-    return CallToolResult::text("done");
-  });
-  l.connect();
-  EXPECT_EQ(l.call("typed"), "done");
-  const Error e = failed.get_future().get();
+  const Error e = l.nested_error([](RequestContext& ctx) { return create_message(ctx, seven_tokens()); });
   EXPECT_EQ(e.code, error_code::kInternalError);
   EXPECT_NE(e.message.find("invalid sampling/createMessage result from the client"), std::string::npos) << e.message;
   EXPECT_NE(e.message.find("model"), std::string::npos) << e.message;
@@ -215,15 +213,7 @@ TEST(TypedServerRequests, ACapabilityTheClientDidNotDeclareFailsBeforeAnythingIs
   ClientOptions co;
   co.protocol_version = "2025-11-25";  // no handlers: nothing declared
   Linked l(std::move(co));
-  std::promise<Error> failed;
-  l.server->add_tool(make_tool("typed"), [&](const json::object&, RequestContext& ctx) -> Result<CallToolResult> {
-    auto named = elicit(ctx, name_form());
-    failed.set_value(named ? Error::internal("answered") : named.error());
-    return CallToolResult::text("done");
-  });
-  l.connect();
-  EXPECT_EQ(l.call("typed"), "done");
-  EXPECT_EQ(failed.get_future().get().code, error_code::kMethodNotFound);
+  EXPECT_EQ(l.nested_error([](RequestContext& ctx) { return elicit(ctx, name_form()); }).code, error_code::kMethodNotFound);
 }
 
 }  // namespace
