@@ -1,12 +1,16 @@
-// Private: one blocking HTTP/1.1 exchange over TCP or TLS, for the client transport. Every step
-// has a deadline that is really enforced: each is an asynchronous operation on the connection's own
-// io_context, run to completion by the calling thread (Beast's expires_after bounds only
-// asynchronous operations). A plain (not TLS) connection avoids the loop where it can: its request
-// is offered to send(2) without waiting, only what does not fit going through the loop, and its
-// answer is read by Beast's synchronous algorithms over recv(2) and poll(2) with the same
-// deadlines. abort() from another thread ends a blocked step at once.
+// Private: one HTTP/1.1 connection over TCP or TLS, for the client side. Its steps are coroutines
+// on the executor it was made with: the transport's event loop (client_loop.hpp) runs every
+// exchange of a transport on one thread, however many are in flight, and a one-off fetch runs them
+// on a loop of its own (BlockingConn, below). Every step has a deadline (the stream's expiry, or a
+// timer for resolution). abort() from any thread ends a pending step at once.
+//
+// Until 2026-12-02 each exchange ran on a thread of its own, blocked in recv(2) and poll(2): a
+// gateway in front of an HTTP upstream spent half its CPU handing exchanges to those threads and
+// waking them (bench/RESULTS.md, "2026-12-01 (night)").
 #pragma once
 
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -44,24 +48,26 @@ struct ConnTimeouts {
   std::chrono::milliseconds idle{120'000};
 };
 
+using ResponseParser = bhttp::response_parser<bhttp::buffer_body>;
+
 class ClientConn {
  public:
-  ClientConn(net::ssl::context* tls, ConnTimeouts timeouts) : tls_ctx_(tls), timeouts_(timeouts) {}
+  ClientConn(net::any_io_executor ex, net::ssl::context* tls, ConnTimeouts timeouts)
+      : ex_(std::move(ex)), tls_ctx_(tls), timeouts_(timeouts) {}
 
   // Resolve, connect and (for https) the TLS handshake, within `timeout`.
-  Result<void> connect(const Endpoint& ep, std::chrono::milliseconds timeout);
-  Result<void> connect(const Endpoint& ep) { return connect(ep, timeouts_.connect); }
+  net::awaitable<Result<void>> connect(const Endpoint& ep, std::chrono::milliseconds timeout);
+  net::awaitable<Result<void>> connect(const Endpoint& ep) { return connect(ep, timeouts_.connect); }
   // Within the write timeout.
-  Result<void> write(bhttp::request<bhttp::string_body>& req);
+  net::awaitable<Result<void>> write(bhttp::request<bhttp::string_body>& req);
   // Reads the status line and headers, within the response timeout.
-  Result<void> read_header(bhttp::response_parser<bhttp::buffer_body>& parser);
+  net::awaitable<Result<void>> read_header(ResponseParser& parser);
   // Reads the body in chunks, calling on_data for each; stops early if on_data returns false. Each
   // read must bring something within the idle timeout.
-  Result<void> read_body(bhttp::response_parser<bhttp::buffer_body>& parser,
-                         const std::function<bool(std::string_view)>& on_data);
+  net::awaitable<Result<void>> read_body(ResponseParser& parser, const std::function<bool(std::string_view)>& on_data);
   // The body's first `limit` bytes at most (an error's explanation, say); the rest is not read.
-  std::string read_body_upto(bhttp::response_parser<bhttp::buffer_body>& parser, std::size_t limit);
-  // From any thread: makes a blocked read return.
+  net::awaitable<std::string> read_body_upto(ResponseParser& parser, std::size_t limit);
+  // From any thread: makes a pending step end.
   void abort();
   // Connected, never aborted, and nothing read past the last message: another request may follow
   // on it (keep-alive), once its response was read to the end.
@@ -70,7 +76,7 @@ class ClientConn {
   // The last write or read_header failed because the server had closed the connection (EOF, a
   // reset) before any byte of an answer: the request can be sent again elsewhere. Not a timeout.
   bool closed_by_peer() const { return closed_by_peer_; }
-  // From the reading thread, between reads: the stream_idle_timeout for the reads that follow.
+  // Between reads: the stream_idle_timeout for the reads that follow.
   void set_idle_timeout(std::chrono::milliseconds idle) { timeouts_.idle = idle; }
   // A pooled connection taken for a new request starts again from the transport's deadlines (a
   // shortened idle timeout belonged to the request before).
@@ -79,24 +85,42 @@ class ClientConn {
  private:
   beast::tcp_stream& lowest();
   // A plain connection's request, its bytes already put together; then how a write ended.
-  Result<void> write_plain(const std::string& text);
+  net::awaitable<Result<void>> write_plain(std::string text);
   Result<void> written(const boost::system::error_code& ec);
-  // Runs the asynchronous operation started by `start` on this connection's io_context until it
-  // completes, with the stream's deadline set to `timeout`; returns its error code.
-  template <class Start>
-  boost::system::error_code run(std::chrono::milliseconds timeout, Start&& start);
 
-  net::io_context ioc_;  // this connection's own: only the calling thread runs it
+  net::any_io_executor ex_;
   net::ssl::context* tls_ctx_;
   ConnTimeouts timeouts_;
   std::unique_ptr<beast::tcp_stream> plain_;
   std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> tls_;
   beast::flat_buffer buffer_;
+  static constexpr std::size_t kChunk = 16 * 1024;
+  std::unique_ptr<char[]> chunk_;  // what read_body reads into, made at its first read
   std::string where_;
   std::atomic<int> fd_{-1};
   std::atomic<bool> aborted_{false};
   bool closed_by_peer_ = false;
   static bool peer_closed(const boost::system::error_code& ec);
+};
+
+// A ClientConn whose steps the calling thread runs to completion on a loop of the connection's
+// own: for one-off exchanges (a well-known document, the DELETE that ends a session) made where no
+// event loop runs.
+class BlockingConn {
+ public:
+  BlockingConn(net::ssl::context* tls, ConnTimeouts timeouts) : conn_(ioc_.get_executor(), tls, timeouts) {}
+
+  Result<void> connect(const Endpoint& ep) { return run(conn_.connect(ep)); }
+  Result<void> write(bhttp::request<bhttp::string_body>& req) { return run(conn_.write(req)); }
+  Result<void> read_header(ResponseParser& parser) { return run(conn_.read_header(parser)); }
+  Result<void> read_body(ResponseParser& parser, const std::function<bool(std::string_view)>& on_data) {
+    return run(conn_.read_body(parser, on_data));
+  }
+
+ private:
+  Result<void> run(net::awaitable<Result<void>> step);
+  net::io_context ioc_{1};
+  ClientConn conn_;
 };
 
 }  // namespace mcp::http

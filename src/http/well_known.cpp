@@ -28,7 +28,7 @@ Result<WellKnownDocument> get_one(Endpoint ep, std::string target, const HttpCli
   ep.url = out.url;
   auto tls = tls_client_context(options, ep.tls);
   if (!tls) return fail(tls.error());
-  ClientConn conn(tls->get(), ConnTimeouts{options.connect_timeout, options.write_timeout, options.response_timeout,
+  BlockingConn conn(tls->get(), ConnTimeouts{options.connect_timeout, options.write_timeout, options.response_timeout,
                                            options.stream_idle_timeout});
   if (auto r = conn.connect(ep); !r) return fail(r.error());
   bhttp::request<bhttp::string_body> req{bhttp::verb::get, ep.target, 11};
@@ -38,7 +38,7 @@ Result<WellKnownDocument> get_one(Endpoint ep, std::string target, const HttpCli
   for (const auto& [k, v] : options.headers) req.set(k, v);
   req.prepare_payload();
   if (auto r = conn.write(req); !r) return fail(r.error());
-  bhttp::response_parser<bhttp::buffer_body> parser;
+  ResponseParser parser;
   parser.body_limit(boost::none);
   if (auto r = conn.read_header(parser); !r) return fail(r.error());
   (void)conn.read_body(parser, [&](std::string_view d) {

@@ -1,7 +1,7 @@
 // Private: joins a thread whose owner was destroyed on that very thread.
 //
 // An object that runs a std::thread joins it in its destructor. When the object's last reference
-// goes on that thread (a transport released by its own callback, or by its last request thread),
+// goes on that thread (a transport released by its own callback, or by its last exchange),
 // the thread cannot join itself. Detaching it let it outlive main(): it went on running the rest of
 // the destructor while exit() tore down the libraries it still used (ThreadSanitizer caught the
 // HTTP client transport's request thread inside OpenSSL's locks as exit freed them). Such a thread

@@ -72,7 +72,7 @@ TEST(HttpClientLimits, OversizeSseAnswerFailsClearlyInsteadOfResumingForever) {
 }
 
 TEST(HttpClientLimits, ManyRequestsDoNotAccumulateThreads) {
-  // Each request runs on its own thread; a finished thread must be reclaimed, not kept (a joinable
+  // Until 2026-12-02 each request ran on its own thread; a finished thread had to be reclaimed, not kept (a joinable
   // thread that is never joined keeps its stack mapped) until close().
   // Virtual size measures kept stacks only if threads do not also bring malloc arenas (64 MiB of
   // address space each, up to 8 per core): on a loaded machine a ping can come before the last
@@ -114,9 +114,10 @@ TEST(HttpClientLimits, AServerThatNeverAnswersHitsTheResponseTimeout) {
   EXPECT_NE(init.error().message.find("response_timeout"), std::string::npos) << init.error().message;
 }
 
-// Each request in flight holds a thread until its answer is in. A caller (a gateway forwarding its
-// clients' calls, say) that sent thousands at once got thousands of threads; past
-// max_concurrent_requests a request is now refused at once, saying why, and the client goes on.
+// Each request in flight holds a connection and its buffers until its answer is in (until
+// 2026-12-02, a thread too). A caller (a gateway forwarding its clients' calls, say) that sent
+// thousands at once got thousands of threads; past max_concurrent_requests a request is now
+// refused at once, saying why, and the client goes on.
 TEST(HttpClientLimits, RequestsBeyondMaxConcurrentAreRefusedNotGivenThreads) {
   TestServer s;
   ASSERT_TRUE(s.started);

@@ -1,7 +1,8 @@
 // HttpClientTransport::close() from inside the transport's own callbacks (transport.hpp: "close may be
-// called from any thread, including from inside a callback"). The callback runs on a request thread
-// holding the delivery lock; close() used to join every request thread, that one included, and then
-// take the delivery lock again: the thread waited on itself forever.
+// called from any thread, including from inside a callback"). The callback runs on the transport's
+// loop thread (until 2026-12-02, on a request thread) holding the delivery lock; close() used to
+// join every request thread, that one included, and then take the delivery lock again: the thread
+// waited on itself forever. Finishing the loop from inside it would do the same.
 #include <gtest/gtest.h>
 
 #include <future>

@@ -156,7 +156,7 @@ TEST(HttpClientRouting, AnAnswerNestedAsDeepAsTheSessionAcceptsIsRoutedAsTheAnsw
   ASSERT_TRUE(c.connect(http.port(), /*standalone_stream=*/false));
   ASSERT_TRUE(c.t->send(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deep"}})", RawHttpClient::request()));
   ASSERT_TRUE(c.wait_for_messages(2));
-  c.t->close();  // joins the request threads: whatever they would report has been reported
+  c.t->close();  // finishes its exchanges: whatever they would report has been reported
   EXPECT_EQ(c.messages, 2);
   EXPECT_EQ(c.failures.load(), 0) << "a delivered answer must not also be reported as no answer";
   http.stop();

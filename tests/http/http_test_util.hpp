@@ -304,7 +304,8 @@ inline std::pair<int, unsigned short> loopback_listener() {
 struct SilentServer {
   int fd = -1;
   unsigned short port = 0;
-  std::vector<int> accepted;
+  std::vector<int> accepted;            // the acceptor's own until it is joined
+  std::atomic<int> accepted_count{0};   // for a test to wait on meanwhile
   std::thread acceptor;
   std::atomic<bool> stop{false};
   SilentServer() {
@@ -314,7 +315,10 @@ struct SilentServer {
         pollfd p{fd, POLLIN, 0};
         if (::poll(&p, 1, 50) > 0) {
           int c = ::accept(fd, nullptr, nullptr);
-          if (c >= 0) accepted.push_back(c);
+          if (c >= 0) {
+            accepted.push_back(c);
+            ++accepted_count;
+          }
         }
       }
     });

@@ -10,8 +10,10 @@
 // Errors are specific and final, never an endless retry: a 4xx/5xx, a non-MCP Content-Type or an
 // unreachable host fails the request it concerns with a message naming the URL and what came back.
 //
-// Thread-safety: as Transport. Requests run on their own threads (an SSE answer may stream for a
-// long time); notifications and responses are POSTed synchronously by send() (the server answers 202).
+// Thread-safety: as Transport. Every exchange runs on the transport's one event-loop thread, and
+// its messages are delivered from there, one at a time. send() of a request returns at once; of a
+// notification or a response, it waits for the server's 202, except on that thread itself (inside
+// a delivery), where it is sent in turn without waiting and a refusal is logged.
 #pragma once
 
 #include <chrono>
@@ -39,8 +41,8 @@ struct HttpClientOptions {
   bool verify_tls = true;                          // certificate and host name checks
   std::string ca_file{};                             // extra trust anchors (PEM); system store otherwise
   std::size_t max_message_bytes = 4 * 1024 * 1024;
-  // Requests in flight at once, each on a thread of its own until its answer is in: one more is
-  // refused (-32603, saying so) rather than another thread started.
+  // Requests in flight at once, each with its connection and buffers until its answer is in: one
+  // more is refused (-32603, saying so) rather than queued without bound.
   std::size_t max_concurrent_requests = 256;
 };
 

@@ -1,0 +1,106 @@
+// The HTTP client transport's exchanges are coroutines on one event loop, which one thread runs
+// (src/http/client_loop.hpp). Until 2026-12-02 each exchange had a thread of its own: requests in
+// flight were threads, and a gateway in front of an HTTP upstream spent half its CPU waking them.
+// Sending from inside a delivery runs on that very thread, which must not wait on itself.
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+
+#include <future>
+
+#include "http/http_test_util.hpp"
+#include "mcp/http/client_transport.hpp"
+
+using namespace mcp::http::test;
+
+namespace {
+
+// The process's threads, from /proc/self/task.
+int thread_count() {
+  DIR* d = ::opendir("/proc/self/task");
+  if (!d) return -1;
+  int n = 0;
+  while (auto* e = ::readdir(d)) n += e->d_name[0] != '.';
+  ::closedir(d);
+  return n;
+}
+
+std::string call_frame(int id, std::string_view tool) {
+  return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":{"name":")" +
+         std::string(tool) + R"(","arguments":{"text":"x"}}})";
+}
+
+mcp::SendInfo as_request() {
+  mcp::SendInfo info;
+  info.kind = mcp::SendInfo::Kind::request;
+  return info;
+}
+
+}  // namespace
+
+TEST(HttpClientLoop, RequestsInFlightShareOneThread) {
+  // A server that accepts and never answers: every request stays in flight, on its connection.
+  SilentServer silent;
+  mcp::http::HttpClientOptions o;
+  o.url = "http://127.0.0.1:" + std::to_string(silent.port) + "/mcp";
+  o.response_timeout = 30s;
+  o.standalone_stream = false;
+  const int before = thread_count();
+  ASSERT_GT(before, 0);
+  auto t = mcp::http::HttpClientTransport::create(o);
+  ASSERT_TRUE(t) << t.error().message;
+  std::atomic<int> failed{0};
+  mcp::Transport::Callbacks cb;
+  cb.on_message = [](std::string) {};
+  cb.on_request_failed = [&](const mcp::jsonrpc::Id&, const mcp::Error&) { ++failed; };
+  cb.on_close = [](std::optional<mcp::Error>) {};
+  ASSERT_TRUE((*t)->start(std::move(cb)));
+  constexpr int kInFlight = 16;
+  for (int i = 1; i <= kInFlight; ++i) ASSERT_TRUE((*t)->send(call_frame(i, "echo"), as_request())) << i;
+  ASSERT_TRUE(eventually([&] { return silent.accepted_count.load() == kInFlight; }, 10s))
+      << silent.accepted_count.load() << " of " << kInFlight << " connections made";
+  // The loop's thread, and the resolver's that Asio starts for the first name resolution: not one
+  // per request (the thread-per-exchange client had 16 here).
+  EXPECT_LE(thread_count() - before, 2) << "threads started for " << kInFlight << " requests in flight";
+  EXPECT_EQ(failed.load(), 0);
+  (*t)->close();
+  EXPECT_EQ(failed.load(), kInFlight) << "closing fails each request in flight, once";
+}
+
+TEST(HttpClientLoop, SendingFromInsideADeliveryNeitherWaitsOnItselfNorRunsInsideIt) {
+  // Inside a delivery, on the loop's own thread: a notification (whose send, from a caller's
+  // thread, waits for the server's 202) and a request. Neither may wait for the loop (it would
+  // wait forever), nor start inside the delivery, where the transport's locks are held.
+  TestServer s;
+  ASSERT_TRUE(s.started);
+  mcp::http::HttpClientOptions o;
+  o.url = s.url();
+  o.standalone_stream = false;
+  auto t = mcp::http::HttpClientTransport::create(o);
+  ASSERT_TRUE(t) << t.error().message;
+  std::promise<void> sent_inside, echoed;
+  auto sent = sent_inside.get_future();
+  auto answer = echoed.get_future();
+  std::atomic<int> messages{0};
+  std::string inside_errors;
+  mcp::Transport::Callbacks cb;
+  cb.on_message = [&, tr = t->get()](std::string frame) {
+    const int n = ++messages;
+    if (n == 1) {  // the answer to initialize
+      auto notified = tr->send(kInitialized, mcp::SendInfo{});
+      auto called = tr->send(call_frame(2, "echo"), as_request());
+      if (!notified) inside_errors += "notification: " + notified.error().message + "; ";
+      if (!called) inside_errors += "request: " + called.error().message;
+      sent_inside.set_value();
+    } else if (n == 2 && frame.find("\"id\":2") != std::string::npos) {
+      echoed.set_value();
+    }
+  };
+  cb.on_close = [](std::optional<mcp::Error>) {};
+  ASSERT_TRUE((*t)->start(std::move(cb)));
+  ASSERT_TRUE((*t)->send(kInitialize, as_request()));
+  ASSERT_EQ(sent.wait_for(20s), std::future_status::ready) << "a send inside a delivery did not return";
+  EXPECT_EQ(inside_errors, "");
+  ASSERT_EQ(answer.wait_for(20s), std::future_status::ready) << "the request sent inside a delivery was not answered";
+  (*t)->close();
+}
