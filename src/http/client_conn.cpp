@@ -49,22 +49,24 @@ net::awaitable<Result<void>> ClientConn::connect(const Endpoint& ep, std::chrono
   };
   // Resolution has no stream deadline of its own: a timer cancels it. The timer's handler may run
   // after this step returned (fired as the answer came): it reaches the resolver only if it lives.
-  auto resolver = std::make_shared<tcp::resolver>(ex_);
+  resolver_ = std::make_shared<tcp::resolver>(ex_);
+  const std::string aborted_text = "connecting to " + ep.url + " was aborted";
   tcp::resolver::results_type results;
   {
     net::steady_timer guard(ex_, left());
-    guard.async_wait([weak = std::weak_ptr<tcp::resolver>(resolver)](boost::system::error_code ec) {
+    guard.async_wait([weak = std::weak_ptr<tcp::resolver>(resolver_)](boost::system::error_code ec) {
       if (auto r = weak.lock(); r && !ec) r->cancel();
     });
-    auto [rec, found] = co_await resolver->async_resolve(ep.host, ep.port, nothrow);
+    auto [rec, found] = co_await resolver_->async_resolve(ep.host, ep.port, nothrow);
     guard.cancel();
-    if (rec == net::error::operation_aborted && !aborted_)
+    resolver_.reset();
+    if (aborted_) co_return fail(Error::connection_closed(aborted_text));
+    if (rec == net::error::operation_aborted)
       co_return fail(Error::connection_closed("cannot resolve " + ep.host + ": timed out after " +
                                               std::to_string(timeout.count()) + " ms (connect_timeout)"));
     if (rec) co_return fail(Error::connection_closed("cannot resolve " + ep.host + ": " + rec.message()));
     results = std::move(found);
   }
-  if (aborted_) co_return fail(Error::connection_closed("connecting to " + ep.url + " was aborted"));
   if (ep.tls) {
     if (!tls_ctx_) co_return fail(Error::internal("no TLS context for " + ep.url));
     tls_ = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(ex_, *tls_ctx_);
@@ -79,6 +81,7 @@ net::awaitable<Result<void>> ClientConn::connect(const Endpoint& ep, std::chrono
   lowest().expires_after(left());
   auto [ec, where] = co_await lowest().async_connect(results, nothrow);
   (void)where;
+  if (aborted_) co_return fail(Error::connection_closed(aborted_text));
   if (ec == beast::error::timeout)
     co_return fail(Error::connection_closed("cannot connect to " + ep.url + ": timed out after " +
                                             std::to_string(timeout.count()) + " ms (connect_timeout)"));
@@ -223,6 +226,12 @@ void ClientConn::abort() {
   aborted_ = true;
   int fd = fd_.load();
   if (fd >= 0) ::shutdown(fd, SHUT_RDWR);
+}
+
+void ClientConn::cancel() {
+  aborted_ = true;
+  if (resolver_) resolver_->cancel();
+  if (plain_ || tls_) lowest().cancel();
 }
 
 Result<void> BlockingConn::run(net::awaitable<Result<void>> step) {

@@ -67,8 +67,12 @@ class ClientConn {
   net::awaitable<Result<void>> read_body(ResponseParser& parser, const std::function<bool(std::string_view)>& on_data);
   // The body's first `limit` bytes at most (an error's explanation, say); the rest is not read.
   net::awaitable<std::string> read_body_upto(ResponseParser& parser, std::size_t limit);
-  // From any thread: makes a pending step end.
+  // From any thread: makes a pending read or write end (shutdown(2) of the descriptor), and marks
+  // the connection aborted. A connect in progress has no descriptor to shut yet: see cancel().
   void abort();
+  // On the connection's executor only: aborts it, ending any pending step, a name resolution or a
+  // connect included.
+  void cancel();
   // Connected, never aborted, and nothing read past the last message: another request may follow
   // on it (keep-alive), once its response was read to the end.
   bool reusable() const { return (plain_ || tls_) && !aborted_.load() && buffer_.size() == 0; }
@@ -91,6 +95,7 @@ class ClientConn {
   net::any_io_executor ex_;
   net::ssl::context* tls_ctx_;
   ConnTimeouts timeouts_;
+  std::shared_ptr<net::ip::tcp::resolver> resolver_;  // while connect() resolves
   std::unique_ptr<beast::tcp_stream> plain_;
   std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> tls_;
   beast::flat_buffer buffer_;

@@ -62,11 +62,14 @@ void Client::close() {
     if (!inside) loop_->finish();
     return;
   }
-  // What waits on the loop (a pause before resuming a stream, the kept connections) goes now.
+  // What waits on the loop goes now: a pause before resuming a stream, the kept connections, and
+  // a connect or name resolution in progress, which the shutdown above cannot reach (no
+  // descriptor yet) and would hold the close for up to connect_timeout.
   if (auto self = weak_from_this().lock()) {
     net::post(loop_->executor(), [self] {
       for (auto* w : self->waits_) w->cancel();
       std::lock_guard lock(self->mu_);
+      for (auto* c : self->conns_) c->cancel();  // registered, so alive: released on this thread
       self->idle_.clear();
     });
   }
@@ -108,8 +111,19 @@ bool Client::abort_stateless(const std::string& key) {
   std::lock_guard lock(mu_);
   auto it = stateless_inflight_.find(key);
   if (it == stateless_inflight_.end()) return false;
-  if (it->second) it->second->abort();
-  else cancelled_before_open_.insert(key);
+  if (!it->second) {
+    cancelled_before_open_.insert(key);
+    return true;
+  }
+  it->second->abort();
+  // A connect in progress too, on the loop, if the request still holds that connection then.
+  if (auto self = weak_from_this().lock()) {
+    net::post(loop_->executor(), [self, key] {
+      std::lock_guard lock(self->mu_);
+      if (auto at = self->stateless_inflight_.find(key); at != self->stateless_inflight_.end() && at->second)
+        at->second->cancel();
+    });
+  }
   return true;
 }
 

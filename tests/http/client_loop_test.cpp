@@ -10,6 +10,7 @@
 
 #include "http/http_test_util.hpp"
 #include "mcp/http/client_transport.hpp"
+#include "mcp/protocol/stateless.hpp"
 
 using namespace mcp::http::test;
 
@@ -103,4 +104,110 @@ TEST(HttpClientLoop, SendingFromInsideADeliveryNeitherWaitsOnItselfNorRunsInside
   EXPECT_EQ(inside_errors, "");
   ASSERT_EQ(answer.wait_for(20s), std::future_status::ready) << "the request sent inside a delivery was not answered";
   (*t)->close();
+}
+
+namespace {
+
+// A loopback listener that never accepts, its queue filled: the kernel drops the SYNs of further
+// connects, which stay in progress until their own deadline (an upstream host that is unreachable
+// without saying so).
+struct FullListener {
+  int fd = -1;
+  unsigned short port = 0;
+  std::vector<int> queued;
+  FullListener() {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof sa;
+    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 || ::listen(fd, 0) != 0 ||
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len) != 0)
+      return;
+    port = ntohs(sa.sin_port);
+    for (int i = 0; i < 4; ++i) {  // a backlog of 0 holds one; the rest wait in SYN_SENT themselves
+      int c = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+      (void)::connect(c, reinterpret_cast<sockaddr*>(&sa), sizeof sa);
+      queued.push_back(c);
+    }
+  }
+  ~FullListener() {
+    for (int c : queued) ::close(c);
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+struct Failures {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<mcp::Error> errors;
+  mcp::Transport::Callbacks callbacks() {
+    mcp::Transport::Callbacks cb;
+    cb.on_message = [](std::string) {};
+    cb.on_request_failed = [this](const mcp::jsonrpc::Id&, const mcp::Error& e) {
+      std::lock_guard l(mu);
+      errors.push_back(e);
+      cv.notify_all();
+    };
+    cb.on_close = [](std::optional<mcp::Error>) {};
+    return cb;
+  }
+  bool none_within(std::chrono::milliseconds d) {
+    std::unique_lock l(mu);
+    return !cv.wait_for(l, d, [&] { return !errors.empty(); });
+  }
+  std::optional<mcp::Error> first_within(std::chrono::milliseconds d) {
+    std::unique_lock l(mu);
+    if (!cv.wait_for(l, d, [&] { return !errors.empty(); })) return std::nullopt;
+    return errors.front();
+  }
+};
+
+// A transport whose first request is stuck connecting to a FullListener.
+class HttpClientConnecting : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_NE(l.port, 0);
+    mcp::http::HttpClientOptions o;
+    o.url = "http://127.0.0.1:" + std::to_string(l.port) + "/mcp";
+    o.connect_timeout = 60s;  // what the old close waited for
+    o.standalone_stream = false;
+    auto made = mcp::http::HttpClientTransport::create(o);
+    ASSERT_TRUE(made) << made.error().message;
+    t = *made;
+    ASSERT_TRUE(t->start(f.callbacks()));
+  }
+  // Sends `frame` as a request and checks that its connect hangs.
+  void send_stuck(const std::string& frame) {
+    ASSERT_TRUE(t->send(frame, as_request()));
+    ASSERT_TRUE(f.none_within(300ms)) << "the connect did not hang: " << f.errors.front().message;
+  }
+  FullListener l;
+  Failures f;
+  std::shared_ptr<mcp::http::HttpClientTransport> t;
+};
+
+}  // namespace
+
+TEST_F(HttpClientConnecting, CloseEndsAConnectInProgressAtOnce) {
+  send_stuck(call_frame(1, "echo"));
+  const auto began = Clock::now();
+  auto closed = std::async(std::launch::async, [&] { t->close(); });
+  ASSERT_EQ(closed.wait_for(20s), std::future_status::ready) << "close() waited for the connect's deadline";
+  EXPECT_LT(Clock::now() - began, 5s);
+  auto e = f.first_within(1s);
+  ASSERT_TRUE(e) << "the request in flight was not failed";
+  EXPECT_NE(e->message.find("aborted"), std::string::npos) << e->message;
+}
+
+TEST_F(HttpClientConnecting, CancellingAStatelessRequestEndsItsConnectInProgress) {
+  // A 2026-07-28 request is cancelled by closing its connection; one still connecting has none
+  // to close yet, and used to wait for its connect_timeout.
+  send_stuck(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","_meta":{")" +
+             std::string(mcp::meta_key::kProtocolVersion) + R"(":"2026-07-28"}}})");
+  ASSERT_TRUE(t->send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}})", mcp::SendInfo{}));
+  auto e = f.first_within(5s);
+  ASSERT_TRUE(e) << "the cancelled request still waits for its connect";
+  EXPECT_NE(e->message.find("aborted"), std::string::npos) << e->message;
+  t->close();
 }
