@@ -211,3 +211,48 @@ TEST_F(HttpClientConnecting, CancellingAStatelessRequestEndsItsConnectInProgress
   EXPECT_NE(e->message.find("aborted"), std::string::npos) << e->message;
   t->close();
 }
+
+TEST(HttpClientLoop, AStreamThatFloodsTheLoopDoesNotHoldBackAnotherRequest) {
+  // One loop reads every exchange of the transport. A server that pours events into one request's
+  // SSE stream as fast as it can (bounded: 20 s or the other request answered) must not keep
+  // the loop from the other request's answer: each read is a turn, and the others get theirs.
+  std::atomic<bool> other_answered{false};
+  ScriptedHttpServer server([&](const ScriptedRequest& r, const ScriptedHttpServer::Send& send) {
+    if (r.body.find("\"flood\"") == std::string::npos) {
+      const std::string body = R"({"jsonrpc":"2.0","id":2,"result":{"content":[]}})";
+      send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+           "\r\n\r\n" + body);
+      return;
+    }
+    send("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n");
+    std::string burst;
+    for (int i = 0; i < 64; ++i) burst += "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n";
+    const auto until = Clock::now() + 20s;
+    while (!other_answered && Clock::now() < until) send(burst);
+  });
+  mcp::http::HttpClientOptions o;
+  o.url = "http://127.0.0.1:" + std::to_string(server.port) + "/mcp";
+  o.standalone_stream = false;
+  auto t = mcp::http::HttpClientTransport::create(o);
+  ASSERT_TRUE(t) << t.error().message;
+  std::atomic<long> flooded{0};
+  std::promise<void> answered;
+  auto answer = answered.get_future();
+  mcp::Transport::Callbacks cb;
+  cb.on_message = [&](std::string frame) {
+    if (frame.find("\"id\":2") != std::string::npos) {
+      other_answered = true;
+      answered.set_value();
+    } else {
+      ++flooded;
+    }
+  };
+  cb.on_close = [](std::optional<mcp::Error>) {};
+  ASSERT_TRUE((*t)->start(std::move(cb)));
+  ASSERT_TRUE((*t)->send(call_frame(1, "flood"), as_request()));
+  ASSERT_TRUE(eventually([&] { return flooded.load() > 1000; }, 10s)) << "the flood did not start";
+  ASSERT_TRUE((*t)->send(call_frame(2, "echo"), as_request()));
+  EXPECT_EQ(answer.wait_for(5s), std::future_status::ready) << "held back behind " << flooded.load() << " flooded events";
+  other_answered = true;
+  (*t)->close();
+}
