@@ -45,8 +45,9 @@ Proxy::Proxy(std::shared_ptr<Client> upstream, std::shared_ptr<PinStore> pins, s
       options_(std::move(options)),
       server_(std::make_shared<Server>(std::move(server_options))),
       watches_(detail::AsyncHolds::make(
-          kMaxSubscribesWaiting, std::to_string(kMaxSubscribesWaiting) + " subscriptions already wait for upstream " +
-                                     options_.name + " to answer: subscribe again once it does")) {}
+          options_.max_subscribes_waiting, std::to_string(options_.max_subscribes_waiting) +
+                                               " subscriptions already wait for upstream " + options_.name +
+                                               " to answer: subscribe again once it does")) {}
 
 Proxy::~Proxy() = default;  // refresher_ (declared last) stops and joins first
 

@@ -80,6 +80,10 @@ struct ProxyOptions {
   std::optional<ServerSignature> signature{};
   std::shared_ptr<const trust::Ed25519SecretKey> key{};  // signs tools/manifest, if set
   bool in_server_card = false;                            // the signature is also in a served card
+  // Watchers waiting for this upstream's answer to their URI's subscribe (or for an unsubscribe of
+  // it to end) at once, over all URIs: past it a subscribe is refused at once, saying why. Each
+  // costs memory only, and the upstream client's pending request.
+  std::size_t max_subscribes_waiting = 256;
 };
 
 class Proxy : public std::enable_shared_from_this<Proxy> {
@@ -124,10 +128,6 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   // (Client::subscribe_async). Errors: the upstream refused it (every watcher that waited for it
   // gets the refusal), or too many subscribes already wait on this upstream.
   void watch(const std::string& uri, bool on, std::function<void(Result<void>)> done);
-  // Watchers waiting for this upstream's answer to their URI's subscribe (or for an unsubscribe of
-  // it to end) at once, over all URIs: past it a subscribe is refused at once, saying why. Each
-  // costs memory only, and the upstream client's pending request.
-  static constexpr std::size_t kMaxSubscribesWaiting = 256;
   // The upstream's notifications/resources/updated: to our subscribed sessions and the observer,
   // for a URI watched through this proxy (any other is dropped).
   void resource_updated(const std::string& uri);

@@ -166,11 +166,10 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   // Subscriptions to URIs whose item has a watch hook, counted over every session: the hook hears of
   // the first and the last (resource_tree.cpp), one call of a URI at a time, and sessions
   // subscribing while it runs wait for it as callbacks (detail::AsyncHolds), not on threads. At
-  // most kMaxWatchesWaiting such subscribes wait at once per server; past that one is refused.
-  static constexpr std::size_t kMaxWatchesWaiting = 4096;
+  // most opts.max_watches_waiting such subscribes wait at once per server; past that one is refused.
   std::shared_ptr<detail::AsyncHolds> watches = detail::AsyncHolds::make(
-      kMaxWatchesWaiting, std::to_string(kMaxWatchesWaiting) +
-                              " subscriptions already wait for their resources' watch hooks: subscribe again later");
+      opts.max_watches_waiting, std::to_string(opts.max_watches_waiting) +
+                                    " subscriptions already wait for their resources' watch hooks: subscribe again later");
   // A blocking ResourceTree::watch runs on the shared pool: at most this many at once across every
   // server of the process (the pool is the process's); a start past it is refused at once, saying
   // why, so that hooks slow for many URIs cannot take the pool's threads. Stops always run.

@@ -1,5 +1,5 @@
 // What an upstream that never answers its subscriptions can hold at the gateway (Proxy::watch,
-// kMaxSubscribesWaiting): no thread, however many subscribes and unsubscribes wait on it; a bounded
+// ProxyOptions::max_subscribes_waiting): no thread, however many subscribes and unsubscribes wait on it; a bounded
 // number of waiting subscribes, refused past it at once and with a reason; and each URI's
 // subscribe and unsubscribe one at a time, in order.
 #include <gtest/gtest.h>
@@ -107,7 +107,7 @@ struct ProxyOf {
   std::shared_ptr<Client> upstream_client;
   std::shared_ptr<Proxy> proxy;
 
-  ProxyOf() {
+  explicit ProxyOf(std::size_t max_waiting = ProxyOptions{}.max_subscribes_waiting) {
     auto state = open_state(dir.path);
     EXPECT_TRUE(state) << state.error().message;
     ClientOptions uo;
@@ -118,6 +118,7 @@ struct ProxyOf {
     ProxyOptions po;
     po.name = "silent";
     po.state_dir = dir.path.string();
+    po.max_subscribes_waiting = max_waiting;
     auto started = Proxy::start(upstream_client, state->pins, state->audit, po);
     EXPECT_TRUE(started) << started.error().message;
     if (started) proxy = *started;
@@ -143,11 +144,11 @@ bool answered_within(const std::shared_ptr<std::promise<Result<void>>>& p, Resul
 
 // Before, each subscribe to an upstream that never answered held a pool thread until the request
 // timed out, and past 8 per upstream (32 in the process) a subscribe was refused. Now they wait as
-// callbacks, the pool idle, up to kMaxSubscribesWaiting; past it one is refused at once.
+// callbacks, the pool idle, up to max_subscribes_waiting (256 by default); past it one is refused at once.
 TEST(GatewaySubscribeLimits, SubscribesWaitingOnASilentUpstreamHoldNoThreadAndThoseBeyondTheBoundAreRefused) {
   ProxyOf p;
   ASSERT_TRUE(p.proxy);
-  constexpr std::size_t kMax = Proxy::kMaxSubscribesWaiting;
+  const std::size_t kMax = ProxyOptions{}.max_subscribes_waiting;
   std::vector<std::shared_ptr<std::promise<Result<void>>>> waiting;
   for (std::size_t i = 0; i < kMax; ++i) waiting.push_back(p.watch("mem://slow/" + std::to_string(i), true));
   ASSERT_TRUE(p.upstream.holds(kMax)) << "the subscribes did not all reach the upstream: " << p.upstream.held();
@@ -226,4 +227,23 @@ TEST(GatewaySubscribeLimits, UnsubscribesToASilentUpstreamHoldNoThreadAndAURIsTu
   Result<void> r;
   ASSERT_TRUE(answered_within(again, &r));
   EXPECT_TRUE(r) << r.error().message;
+}
+
+TEST(GatewaySubscribeLimits, TheBoundIsTheProxysOption) {
+  ProxyOf p(5);
+  ASSERT_TRUE(p.proxy);
+  std::vector<std::shared_ptr<std::promise<Result<void>>>> waiting;
+  for (int i = 0; i < 5; ++i) waiting.push_back(p.watch("mem://slow/" + std::to_string(i), true));
+  ASSERT_TRUE(p.upstream.holds(5)) << p.upstream.held();
+  Result<void> r;
+  ASSERT_TRUE(answered_within(p.watch("mem://beyond", true), &r)) << "a subscribe past the bound waited";
+  ASSERT_FALSE(r) << "a subscribe past the bound was taken";
+  EXPECT_NE(r.error().message.find("5 subscriptions already wait for upstream silent"), std::string::npos)
+      << r.error().message;
+  for (std::size_t i = 0; i < 5; ++i) p.upstream.answer(i);
+  for (auto& w : waiting) {
+    Result<void> done;
+    ASSERT_TRUE(answered_within(w, &done));
+    EXPECT_TRUE(done) << done.error().message;
+  }
 }

@@ -115,6 +115,66 @@ TEST(AsyncWatches, SubscribesWaitingOnTheHookHoldNoThreadAndShareItsOneAnswer) {
   EXPECT_EQ(held.turns(), (std::vector<bool>{true, false}));
 }
 
+// Each waiting subscribe holds its request and a callback: at most ServerOptions::max_watches_waiting
+// wait at once over the server's sessions (4,096 by default); past it one is refused at once,
+// saying why, and the room comes back once the hooks answer. Each waits on a URI of its own, so
+// that the hook's calls show that every one is waiting (a hold is counted before its hook runs).
+TEST(AsyncWatches, SubscribesPastMaxWatchesWaitingAreRefusedAtOnce) {
+  constexpr int kMax = 4;
+  auto state = std::make_shared<HeldWatch::State>();
+  ServerOptions bounded;
+  bounded.max_watches_waiting = kMax;
+  auto server = std::make_shared<Server>(bounded);
+  ResourceTemplate t;
+  t.uri_template = "held:///{n}";
+  t.name = "held";
+  ASSERT_TRUE(server->add_resource_template(
+      t, [](const std::string& uri, const UriTemplate::Variables&, RequestContext&) { return read_x(uri); },
+      ResourceTree{.watch_async = [state](const std::string&, bool on, std::function<void(Result<void>)> done) {
+        std::lock_guard lock(state->mu);
+        state->calls.emplace_back(on, std::move(done));
+        state->cv.notify_all();
+      }}));
+  auto hook_calls = [&](std::size_t n) {
+    std::unique_lock lock(state->mu);
+    return state->cv.wait_for(lock, kBound, [&] { return state->calls.size() >= n; });
+  };
+  auto answer_all = [&] {
+    std::vector<std::function<void(Result<void>)>> dones;
+    {
+      std::lock_guard lock(state->mu);
+      for (auto& c : state->calls)
+        if (c.second) dones.push_back(std::exchange(c.second, nullptr));
+    }
+    for (auto& d : dones) d({});
+  };
+  std::vector<std::unique_ptr<Connected>> sessions;
+  for (int i = 0; i < kMax + 2; ++i) sessions.push_back(std::make_unique<Connected>(server, revision("2025-11-25")));
+  std::vector<std::future<Result<void>>> subscribes;
+  for (int i = 0; i < kMax; ++i) {
+    subscribes.push_back(std::async(std::launch::async, [&c = *sessions[i]->client, i] {
+      return c.subscribe("held:///" + std::to_string(i));
+    }));
+  }
+  ASSERT_TRUE(hook_calls(kMax));
+  auto refused = sessions[kMax]->client->subscribe("held:///beyond");
+  ASSERT_FALSE(refused) << "a subscribe past the bound was taken";
+  EXPECT_EQ(refused.error().code, error_code::kInternalError);
+  EXPECT_NE(refused.error().message.find("4 subscriptions already wait for their resources' watch hooks"), std::string::npos)
+      << refused.error().message;
+  answer_all();
+  for (auto& f : subscribes) {
+    auto r = f.get();
+    EXPECT_TRUE(r) << r.error().message;
+  }
+  // The room is given back: the next one waits for its hook, and is answered.
+  auto next = std::async(std::launch::async, [&c = *sessions[kMax + 1]->client] { return c.subscribe("held:///next"); });
+  ASSERT_TRUE(hook_calls(kMax + 1));
+  answer_all();
+  auto r = next.get();
+  EXPECT_TRUE(r) << r.error().message;
+}
+
 TEST(AsyncWatches, ARefusalReachesEverySubscribeThatWaitedAndTheNextOneAsksAgain) {
   HeldWatch held("mem:///held");
   std::vector<std::unique_ptr<Connected>> sessions;

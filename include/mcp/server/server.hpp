@@ -85,6 +85,10 @@ struct ServerOptions {
   // Open subscriptions/listen requests one connection may hold (each holds its filter, with at most
   // max_subscriptions URIs of at most max_uri_bytes); past it, a listen is refused with -32602.
   std::size_t max_listens = 16;
+  // Subscribes waiting at once, over every session, for their resources' watch hooks
+  // (ResourceTree::watch / watch_async) to start watching: each waits as a callback, on no thread,
+  // holding its request; past it a subscribe is refused at once (-32603), saying why.
+  std::size_t max_watches_waiting = 4096;
   // Caching hints on the cacheable results of stateless (2026-07-28) requests: server/discover,
   // the four lists and resources/read. Defaults: not to be reused (0 ms), and private to the
   // authorization context that asked, the safe reading of a result that may vary by caller.
