@@ -174,6 +174,8 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   // inside a delivery) it cannot wait, as that thread must run the exchange: it is sent in turn,
   // and a refusal is logged.
   Result<void> post_sync(std::string frame, Outbound out);
+  // `opened`: set for notifications/initialized when the standalone stream is wanted; it is opened
+  // once the POST is accepted, and `opened` told once its first GET is answered.
   static Task<Result<void>> post_notice(std::shared_ptr<Client> self, std::string frame, Outbound out,
                                         std::shared_ptr<std::promise<void>> opened);
   // The JSON-RPC error a refusing server put in its body (400 for a 2026-07-28 envelope error,

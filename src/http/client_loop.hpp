@@ -23,13 +23,12 @@ namespace mcp::http {
 
 namespace net = boost::asio;
 
-class ClientLoop : public std::enable_shared_from_this<ClientLoop> {
+class ClientLoop {
  public:
   // A loop and its running thread; why not, if no thread can be started.
   static Result<std::shared_ptr<ClientLoop>> start();
   ~ClientLoop();
 
-  net::io_context& context() { return ioc_; }
   net::io_context::executor_type executor() { return ioc_.get_executor(); }
   // True on the loop's thread.
   bool here() const { return ioc_.get_executor().running_in_this_thread(); }

@@ -13,9 +13,9 @@
 namespace mcp::http::client_impl {
 
 Result<void> Client::post_sync(std::string frame, Outbound out) {
-  auto opened = std::make_shared<std::promise<void>>();
-  auto done = std::make_shared<std::promise<Result<void>>>();
   const bool opens = out.method == mcp::method::kInitialized && opts_.standalone_stream;
+  auto opened = opens ? std::make_shared<std::promise<void>>() : nullptr;
+  auto done = std::make_shared<std::promise<Result<void>>>();
   const bool wait = !loop_->here();
   {
     std::lock_guard lock(mu_);
@@ -44,7 +44,7 @@ Task<Result<void>> Client::post_notice(std::shared_ptr<Client> self, std::string
   auto status = (*x)->parser.get().result_int();
   if (status / 100 != 2) co_return fail(co_await self->http_error(**x, "notification or response refused"));
   x->reset();
-  if (out.method == mcp::method::kInitialized && self->opts_.standalone_stream) self->open_get_stream(std::move(opened));
+  if (opened) self->open_get_stream(std::move(opened));  // after notifications/initialized
   co_return Result<void>{};
 }
 
