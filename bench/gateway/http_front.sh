@@ -3,7 +3,11 @@
 # HTTP front, pinning, policy, audit on disk and metrics on) in front of a Streamable HTTP upstream
 # (bench_http_server, one `echo` tool), against the same upstream called directly. The load is wrk
 # with bench/http/call.lua: stateless MCP 2026-07-28 tools/call over keep-alive connections, the
-# two targets alternating in rounds. Prints each round's requests/s and the share the gateway keeps.
+# targets alternating in rounds. A third target is the peer: nginx as a plain reverse proxy in front
+# of the same upstream (nginx_proxy.conf.in: kept-alive connections both sides, no MCP, no trust
+# work), what a second HTTP hop alone costs on this machine. Prints each round's requests/s, the
+# share of direct each proxy keeps, and the gateway's rate against nginx's.
+# nginx is taken from PATH or /usr/sbin; if absent, Debian's nginx-light is installed (needs root).
 # Usage: bench/gateway/http_front.sh [build dir] [seconds per run] [rounds] [connections]
 #   UPSTREAM=ts2 bench/gateway/http_front.sh ...   the upstream is the reference TypeScript SDK 2.x
 #                                                  server (tests/interop/node/ts2_server.mjs, its
@@ -16,7 +20,11 @@ rounds=${3:-3}
 conns=${4:-32}
 command -v wrk >/dev/null || { echo "wrk not installed (apt-get install wrk)" >&2; exit 1; }
 tmp=$(mktemp -d)
-trap 'for p in "$tmp"/*.pid; do [ -f "$p" ] && kill "$(cat "$p")" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+policy_to_remove=""  # nginx_lib.sh: a policy-rc.d written while installing nginx, if interrupted
+trap 'for p in "$tmp"/*.pid; do [ -f "$p" ] && kill "$(cat "$p")" 2>/dev/null; done
+      [ -n "$policy_to_remove" ] && rm -f "$policy_to_remove"; rm -rf "$tmp"' EXIT
+source "$root/bench/http/nginx_lib.sh"
+ensure_nginx
 
 wait_for() {  # wait_for LOG PATTERN: the first match once it is printed
   local line=""
@@ -47,6 +55,38 @@ echo $! >"$tmp/gateway.pid"
 through=$(wait_for "$tmp/gateway.log" '^up http' | sed 's/^up //')
 wait_for "$tmp/gateway.log" '^listening on ' >/dev/null
 
+# The peer: nginx proxying to the same upstream (its host:port from the upstream's URL).
+upstream_hostport=$(echo "$upstream" | sed -E 's|^http://([^/]+)/.*$|\1|')
+upstream_path=$(echo "$upstream" | sed -E 's|^http://[^/]+||')
+prefix="$tmp/nginx"
+mkdir -p "$prefix"
+ask() {  # ask URL: the status and body of an answer to one ping
+  curl -s -w '%{http_code}' -X POST "$1" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+    -d '{"jsonrpc":"2.0","id":1,"method":"ping"}'
+}
+ask "$upstream" >"$prefix/expected"
+peer=""
+for _ in 1 2 3 4 5; do
+  port=$(free_port)
+  PREFIX=$prefix PORT=$port UPSTREAM=$upstream_hostport \
+    perl -pe 's/\@([A-Z_]+)\@/$ENV{$1}/g' "$root/bench/gateway/nginx_proxy.conf.in" >"$prefix/nginx.conf"
+  "$nginx_bin" -p "$prefix/" -c "$prefix/nginx.conf" -e "$prefix/error.log" >"$tmp/nginx.log" 2>&1 &
+  echo $! >"$tmp/nginx.pid"
+  for _ in $(seq 1 50); do
+    # Ready once it passes a request on and brings back what the upstream itself answers to it.
+    if ask "http://127.0.0.1:$port$upstream_path" >"$prefix/check" 2>/dev/null && cmp -s "$prefix/check" "$prefix/expected"; then
+      peer="http://127.0.0.1:$port$upstream_path"; break 2
+    fi
+    kill -0 "$(cat "$tmp/nginx.pid")" 2>/dev/null || break  # exited: port taken or bad conf
+    sleep 0.1
+  done
+  kill "$(cat "$tmp/nginx.pid")" 2>/dev/null || true; wait "$(cat "$tmp/nginx.pid")" 2>/dev/null || true
+  grep -q 'Address already in use' "$prefix/error.log" "$tmp/nginx.log" 2>/dev/null && continue
+  cat "$prefix/nginx.conf" "$prefix/error.log" "$tmp/nginx.log" >&2 2>/dev/null
+  echo "nginx did not start or did not pass a request on" >&2; exit 1
+done
+[ -n "$peer" ] || { echo "no free port found for nginx" >&2; exit 1; }
+
 run() {  # run URL: requests/s
   local out
   out=$(BENCH_STATELESS=1 BENCH_ACCEPT="application/json, text/event-stream" \
@@ -59,12 +99,15 @@ run() {  # run URL: requests/s
 
 run "$upstream" >/dev/null  # warm-up: the gateway pins and lists on its first calls
 run "$through" >/dev/null
-echo "| round | direct requests/s | through the gateway | kept |"
-echo "|---|---|---|---|"
+run "$peer" >/dev/null
+echo "| round | direct requests/s | through the gateway | kept | through nginx | kept | gateway / nginx |"
+echo "|---|---|---|---|---|---|---|"
 for r in $(seq 1 "$rounds"); do
   d=$(run "$upstream")
   g=$(run "$through")
-  awk -v r="$r" -v d="$d" -v g="$g" 'BEGIN { printf "| %d | %.0f | %.0f | %.0f%% |\n", r, d, g, 100 * g / d }'
+  n=$(run "$peer")
+  awk -v r="$r" -v d="$d" -v g="$g" -v n="$n" \
+    'BEGIN { printf "| %d | %.0f | %.0f | %.0f%% | %.0f | %.0f%% | %.0f%% |\n", r, d, g, 100 * g / d, n, 100 * n / d, 100 * g / n }'
 done
-echo "(upstream ${UPSTREAM:-ours}, $conns connections, ${secs}s per run, load average $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "(upstream ${UPSTREAM:-ours}, $conns connections, ${secs}s per run, $("$nginx_bin" -v 2>&1 | sed 's/^nginx version: //') with 2 workers, load average $(cut -d' ' -f1-3 /proc/loadavg))"
 rm -rf "$state"

@@ -73,33 +73,8 @@ measure() {  # measure NAME URL ACCEPT CONNS MODE
 
 # --- nginx floor ---------------------------------------------------------------------------------
 
-ensure_nginx() {  # sets nginx_bin; installs nginx-light when no nginx is found
-  nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
-  [ -x "$nginx_bin" ] && return
-  echo "nginx not found: installing Debian's nginx-light" >&2
-  # The package's postinst would start a system nginx on port 80 (and take CPU during the runs).
-  # invoke-rc.d and deb-systemd-invoke ask /usr/sbin/policy-rc.d first; exit 101 means "action
-  # forbidden". Docker images ship one already: keep it, and only remove one we wrote ourselves.
-  local policy=/usr/sbin/policy-rc.d rc=0
-  if [ ! -e "$policy" ]; then
-    policy_to_remove=$policy
-    printf '#!/bin/sh\n# written by bench/http/run.sh while it installs nginx-light\nexit 101\n' >"$policy"
-    chmod 755 "$policy"
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y --no-install-recommends nginx-light >"$tmp/apt.log" 2>&1 \
-    || { apt-get update >>"$tmp/apt.log" 2>&1 && apt-get install -y --no-install-recommends nginx-light >>"$tmp/apt.log" 2>&1; } \
-    || rc=$?
-  if [ -n "$policy_to_remove" ]; then rm -f "$policy_to_remove"; policy_to_remove=""; fi
-  [ "$rc" = 0 ] || { cat "$tmp/apt.log" >&2; echo "could not install nginx-light" >&2; exit 1; }
-  # Under systemd the package also enables nginx.service for the next boot: undo that, since this
-  # machine never asked for a web server on port 80.
-  if [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then
-    systemctl disable --quiet nginx 2>/dev/null || true
-  fi
-  nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
-  [ -x "$nginx_bin" ] || { echo "nginx-light installed but no nginx binary found" >&2; exit 1; }
-}
+# ensure_nginx (sets nginx_bin, installing nginx-light if needed): shared with bench/gateway/http_front.sh.
+source "$root/bench/http/nginx_lib.sh"
 
 capture() {  # capture URL ACCEPT OUT -> OUT.body (raw bytes), OUT.head: our reply to one echo call
   local sid
@@ -139,11 +114,9 @@ start_nginx() {  # start_nginx CAPTURE MODE -> prints the URL of an nginx answer
     v=$(header "$cap.head" "$h")
     [ -n "$v" ] && extra+="add_header $h \"$v\";"
   done
-  # nginx cannot listen on port 0, so pick a port below the ephemeral range (where wrk's and curl's
-  # client ports come from) that nothing listens on; retry if another process takes it meanwhile.
+  # A port nothing listens on (free_port, nginx_lib.sh); retry if another process takes it meanwhile.
   for _ in 1 2 3 4 5; do
-    port=$((20000 + RANDOM % 12000))
-    [ -z "$(ss -Hltn "sport = :$port")" ] || continue
+    port=$(free_port)
     PREFIX=$prefix WORKERS=$ours_io_threads PORT=$port CONTENT_TYPE=$type EXTRA_HEADERS=$extra BODY=$body \
       perl -pe 's/\@([A-Z_]+)\@/$ENV{$1}/g' "$root/bench/http/nginx.conf.in" >"$prefix/nginx.conf"
     "$nginx_bin" -p "$prefix/" -c "$prefix/nginx.conf" -e "$prefix/error.log" >"$tmp/nginx-$2.log" 2>&1 &
