@@ -149,6 +149,13 @@ class Writer {
     std::memcpy(cur_, text.data(), text.size());
     cur_ += text.size();
   }
+  // Room for `n` bytes at the cursor, for the caller to fill (write_json.hpp's RoomySink).
+  [[gnu::always_inline]] char* room(std::size_t n) {
+    if (n > static_cast<std::size_t>(end_ - cur_)) grow(n);
+    char* at = cur_;
+    cur_ += n;
+    return at;
+  }
   // The text of a value (src/json/write_json.hpp: not Boost.JSON's serializer, which copies a long
   // string one byte at a time into a buffer smaller than what is left of it).
   void value(const json::value& v) { detail::write_json(*this, v); }

@@ -364,6 +364,21 @@ TEST(Codec, EncodersWriteWhatBoostJsonWrites) {
     expect_same(json::string(s));
     expect_same(json::object{{"content", json::array{{{"type", "text"}, {"text", s}}}}, {"isError", false}});
   }
+  // A string or key with nothing to escape goes out in one copy, quotes (and colon) included
+  // (write_json.hpp's write_plain_string): plain ones ending at every byte around the stack
+  // buffer's end (the envelope before them is 34 bytes) and across the heap's doublings, and keys
+  // with an escape of each kind, which take the piecewise path.
+  for (std::size_t n = 4040; n <= 4070; ++n) {
+    expect_same(json::string(std::string(n, 'p')));
+    expect_same(json::object{{std::string(n, 'k'), 1}, {"after", "x"}});
+  }
+  for (std::size_t n : {0u, 1u, 8191u, 8192u, 20000u, 100000u}) {
+    expect_same(json::string(std::string(n, 'p')));
+    expect_same(json::object{{std::string(n, 'k'), std::string(n, 'v')}});
+  }
+  for (const char special : {'"', '\\', '\n', '\x01', '\x1f'}) {
+    expect_same(json::object{{std::string("a") + special + "b", 1}, {"plain", 2}, {std::string(1, special), {{"k", 3}}}});
+  }
   // Nesting: empty containers, mixed levels, and deeper than the writer keeps on its stack.
   expect_same(json::parse(R"({"a":{},"b":[],"c":[{},[[]],{"d":[1,{"e":null}]}],"":{"":""}})"));
   json::value deep = 1;
