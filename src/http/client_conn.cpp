@@ -93,6 +93,10 @@ net::awaitable<Result<void>> ClientConn::connect(const Endpoint& ep, std::chrono
   if (tls_) {
     lowest().expires_after(left());
     auto [hec] = co_await tls_->async_handshake(net::ssl::stream_base::client, nothrow);
+    if (hec && aborted_) co_return fail(Error::connection_closed(aborted_text));  // close() or a cancel, not the peer
+    if (hec == beast::error::timeout)
+      co_return fail(Error::connection_closed("TLS handshake with " + ep.url + ": timed out after " +
+                                              std::to_string(timeout.count()) + " ms (connect_timeout)"));
     if (hec) co_return fail(Error::connection_closed("TLS handshake with " + ep.url + " failed: " + hec.message()));
   }
   lowest().expires_never();

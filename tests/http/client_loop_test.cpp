@@ -212,6 +212,54 @@ TEST_F(HttpClientConnecting, CancellingAStatelessRequestEndsItsConnectInProgress
   t->close();
 }
 
+// A TLS upstream that accepts and never answers the ClientHello: close() ends the handshake and
+// says the connect was aborted (not "Operation canceled", the cancel's own words), and a
+// handshake that outlives connect_timeout says so, naming the option.
+namespace {
+
+struct StuckHandshake {
+  SilentServer silent;
+  Failures f;
+  std::shared_ptr<mcp::http::HttpClientTransport> t;
+  explicit StuckHandshake(std::chrono::milliseconds connect_timeout) {
+    mcp::http::HttpClientOptions o;
+    o.url = "https://127.0.0.1:" + std::to_string(silent.port) + "/mcp";
+    o.connect_timeout = connect_timeout;
+    o.standalone_stream = false;
+    auto made = mcp::http::HttpClientTransport::create(o);
+    if (!made) return;
+    t = *made;
+    if (!t->start(f.callbacks())) t.reset();
+  }
+};
+
+}  // namespace
+
+TEST(HttpClientTlsHandshake, CloseEndsAHandshakeInProgressSayingItWasAborted) {
+  StuckHandshake h(60s);
+  ASSERT_TRUE(h.t);
+  ASSERT_TRUE(h.t->send(call_frame(1, "echo"), as_request()));
+  ASSERT_TRUE(eventually([&] { return h.silent.accepted_count.load() == 1; }, 10s)) << "no connection made";
+  ASSERT_TRUE(h.f.none_within(200ms)) << h.f.errors.front().message;
+  auto closed = std::async(std::launch::async, [&] { h.t->close(); });
+  ASSERT_EQ(closed.wait_for(20s), std::future_status::ready) << "close() waited for the handshake's deadline";
+  auto e = h.f.first_within(1s);
+  ASSERT_TRUE(e) << "the request in flight was not failed";
+  EXPECT_NE(e->message.find("was aborted"), std::string::npos) << e->message;
+  EXPECT_EQ(e->message.find("Operation canceled"), std::string::npos) << e->message;
+}
+
+TEST(HttpClientTlsHandshake, AHandshakePastConnectTimeoutSaysSo) {
+  StuckHandshake h(400ms);
+  ASSERT_TRUE(h.t);
+  ASSERT_TRUE(h.t->send(call_frame(1, "echo"), as_request()));
+  auto e = h.f.first_within(10s);
+  ASSERT_TRUE(e) << "the handshake did not time out";
+  EXPECT_NE(e->message.find("TLS handshake"), std::string::npos) << e->message;
+  EXPECT_NE(e->message.find("timed out after 400 ms (connect_timeout)"), std::string::npos) << e->message;
+  h.t->close();
+}
+
 TEST(HttpClientLoop, AStreamThatFloodsTheLoopDoesNotHoldBackAnotherRequest) {
   // One loop reads every exchange of the transport. A server that pours events into one request's
   // SSE stream as fast as it can (bounded: 20 s or the other request answered) must not keep
