@@ -33,6 +33,9 @@ Result<std::shared_ptr<Transport>> open_transport(const UpstreamConfig& c) {
     http::HttpClientOptions ho;
     ho.url = c.url;
     ho.headers = c.headers;
+    // A call relayed from the gateway's HTTP front runs its upstream exchange on the front's I/O
+    // thread that took it: no hand-off to the client's loop and back (bench/RESULTS.md).
+    ho.run_on_server_loops = true;
     auto t = http::HttpClientTransport::create(std::move(ho));
     if (!t) return fail(t.error());
     return std::shared_ptr<Transport>(*t);

@@ -3,7 +3,9 @@
 // client_streams.cpp (a request's POST and its answer, the GET streams).
 //
 // Every exchange is a coroutine on the transport's event loop (client_loop.hpp), which one thread
-// runs, however many requests are in flight.
+// runs, however many requests are in flight; with run_on_server_loops, a request sent from an
+// HttpServer's I/O thread runs on that thread's loop instead (loop_host.hpp). Each loop an
+// exchange runs on is a Place: its kept connections and its pauses.
 #pragma once
 
 #include <boost/asio/as_tuple.hpp>
@@ -11,7 +13,9 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <future>
 #include <map>
@@ -25,6 +29,7 @@
 #include "http/client_conn.hpp"
 #include "http/client_loop.hpp"
 #include "http/idle_conns.hpp"
+#include "http/loop_host.hpp"
 #include "http/outbound.hpp"
 #include "mcp/http/client_transport.hpp"
 
@@ -42,13 +47,22 @@ struct StreamState {
   bool answered = false;  // the response to the request this stream carries was delivered
 };
 
-// The state only exchanges touch (the waits to resume, below) needs no lock. What a caller's
-// thread reads or writes too (the session's ids, the connections to abort, the counts) is guarded
-// by mu_.
-class Client final : public HttpClientTransport, public std::enable_shared_from_this<Client> {
+// A loop the transport's exchanges run on: its own, or one of the host lent to it.
+struct Place {
+  net::any_io_executor ex;
+  IdleConns idle;                      // kept-alive connections (guarded by the transport's mu_)
+  std::set<net::steady_timer*> waits;  // exchanges pausing before they resume (the loop's thread only)
+};
+
+// The state only exchanges touch (the waits to resume, in each Place) needs no lock. What a
+// caller's thread reads or writes too (the session's ids, the connections to abort, the counts) is
+// guarded by mu_.
+class Client final : public HttpClientTransport, public LoopTenant, public std::enable_shared_from_this<Client> {
  public:
   Client(Endpoint ep, HttpClientOptions o, std::shared_ptr<net::ssl::context> tls, std::shared_ptr<ClientLoop> loop)
-      : loop_(std::move(loop)), ep_(std::move(ep)), opts_(std::move(o)), tls_(std::move(tls)) {}
+      : loop_(std::move(loop)), ep_(std::move(ep)), opts_(std::move(o)), tls_(std::move(tls)) {
+    own_.ex = loop_->executor();
+  }
   ~Client() override { close(); }  // ends the loop's thread, even if an inside close left it running
 
   std::optional<std::string> session_id() const override {
@@ -67,6 +81,7 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   Result<void> send(std::string frame, const SendInfo& info) override;
 
   void close() override;
+  void evacuate(LoopHost& host) override;
 
  private:
   // Starts `task` on the loop, after whatever the loop's thread is doing now: co_spawn would start
@@ -80,6 +95,37 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
       net::co_spawn(ex, std::move(task), std::move(token));
     });
   }
+
+  // A request's exchange: on the calling thread's loop if that is an HttpServer's lent to us
+  // (run_on_server_loops, and the host not retiring), else on our own. Called as spawn() is.
+  void spawn_request(Task<> task);
+  // Counts an exchange on the host's loops from before it is posted until its frame is gone,
+  // started or not: close() and evacuate() wait for none to be left.
+  struct OnHost {
+    std::shared_ptr<Client> owner;
+    explicit OnHost(std::shared_ptr<Client> c) : owner(std::move(c)) {}
+    OnHost(OnHost&& o) noexcept = default;
+    OnHost& operator=(OnHost&&) = delete;
+    ~OnHost() {
+      if (!owner) return;
+      std::lock_guard lock(owner->mu_);
+      if (--owner->host_tasks_ == 0) owner->host_cv_.notify_all();
+    }
+  };
+  static Task<> run_on_host([[maybe_unused]] OnHost counted, Task<> task) { co_await std::move(task); }
+  // The Place of the loop the calling thread runs (an exchange's, so ours or the host's).
+  Place& place_here();
+  // Cancels, on `p`'s own loop, what waits there: its pauses, the connections registered there
+  // (connects and name resolutions in progress too), and its kept connections. `then` after.
+  void clear_place(std::size_t index, std::function<void()> then = nullptr);
+  Place& place(std::size_t index) { return index == 0 ? own_ : host_places_[index - 1]; }
+  bool on_host_thread() const;
+  // Why an exchange on a host's loop ended when the host retired.
+  Error host_stopping() const {
+    return Error::connection_closed("the HTTP server whose I/O thread ran this exchange to " + ep_.url + " is stopping");
+  }
+  // Returns once no exchange of ours is left on a host's loops (at once on one of those loops).
+  void wait_for_host_tasks();
 
   // --- HTTP plumbing -------------------------------------------------------------------------
   // A request's head. A 2026-07-28 message (`out` stateless) carries no session and the headers
@@ -220,10 +266,19 @@ class Client final : public HttpClientTransport, public std::enable_shared_from_
   std::map<std::string, ClientConn*> stateless_inflight_;
   std::set<std::string> cancelled_before_open_;
   static constexpr std::size_t kMaxErrorBody = 64 * 1024;
-  std::set<ClientConn*> conns_;
+  // The connections in use, and the place (0: our loop, 1 + i: the host's loop i) of each.
+  std::map<ClientConn*, std::size_t> conns_;
   static constexpr std::chrono::milliseconds kDrainAfterAnswer{200};
-  IdleConns idle_;  // kept-alive connections waiting for the next request (guarded by mu_)
-  std::set<net::steady_timer*> waits_;  // exchanges pausing before they resume (the loop's only)
+  Place own_;
+  // The host lent to us (the first one a request was sent from: set once, under mu_, before any
+  // exchange goes there) and a Place per loop of it. host_id_ says which host it is without the
+  // lock, to a loop thread asking whether it is one of ours.
+  std::shared_ptr<LoopHost> host_;
+  std::atomic<const LoopHost*> host_id_{nullptr};
+  std::unique_ptr<Place[]> host_places_;
+  bool host_gone_ = false;       // it retired: nothing more goes there (mu_)
+  std::size_t host_tasks_ = 0;   // exchanges on its loops, and clears posted there (mu_)
+  std::condition_variable host_cv_;
   std::size_t requests_running_ = 0;  // requests sent and not yet answered or failed (guarded by mu_)
 };
 

@@ -7,6 +7,9 @@
 // (night)"). A transport's deliveries already came one at a time (under its delivery lock), so one
 // thread runs them no slower.
 //
+// With HttpClientOptions::run_on_server_loops, a request sent from an HttpServer's I/O thread runs
+// on that thread's loop instead (loop_host.hpp); everything else runs here.
+//
 // The loop outlives its thread's last step: the thread holds a reference, so a transport whose
 // last reference goes on the loop's own thread (released by its own delivery) is destroyed there,
 // and the loop it was running with it only once run() returned.

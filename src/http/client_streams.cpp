@@ -136,7 +136,12 @@ Task<> Client::post_request(std::string frame, const Outbound& out, Counted& cou
       co_return fail_request(id, Error::connection_closed("the SSE stream from " + ep_.url +
                                                           " ended without an answer and without an event id to resume from"), counted);
     }
-    if (!co_await pause(st.retry)) co_return;
+    if (!co_await pause(st.retry)) {
+      // Closed: the session fails what is in flight. Else the HTTP server running this exchange
+      // stopped (its loops lent to us, loop_host.hpp): the request fails here, saying so.
+      if (!closed()) fail_request(id, host_stopping(), counted);
+      co_return;
+    }
     auto got = co_await get_stream(st, key, &counted);
     if (got) failures = 0;
     else if (++failures >= opts_.max_reconnect_attempts) {

@@ -37,8 +37,83 @@ Result<void> Client::send(std::string frame, const SendInfo& info) {
   }
   if (out.stateless_version) stateless_inflight_.emplace(jsonrpc::id_key(out.id), nullptr);
   ++requests_running_;
-  spawn(request_task(shared_from_this(), std::move(frame), std::move(out), info.headers), net::detached);
+  spawn_request(request_task(shared_from_this(), std::move(frame), std::move(out), info.headers));
   return {};
+}
+
+bool Client::on_host_thread() const {
+  const auto* here = LoopHost::here();
+  return here && here->host == host_id_.load();
+}
+
+Place& Client::place_here() {
+  const auto* here = LoopHost::here();
+  if (here && here->host == host_id_.load()) return host_places_[here->index];
+  return own_;
+}
+
+void Client::spawn_request(Task<> task) {
+  const auto* here = opts_.run_on_server_loops ? LoopHost::here() : nullptr;
+  if (here && !host_gone_ && (host_ ? host_.get() == here->host : here->host->lend(shared_from_this()))) {
+    if (!host_) {
+      host_ = here->host->shared_from_this();
+      host_places_ = std::make_unique<Place[]>(host_->size());
+      for (std::size_t i = 0; i < host_->size(); ++i) host_places_[i].ex = host_->loop(i).get_executor();
+      host_id_ = host_.get();
+    }
+    ++host_tasks_;
+    auto ex = host_places_[here->index].ex;
+    // Posted, not started here: on this very thread co_spawn would run it at once, inside the
+    // caller's delivery and under mu_. The same thread takes it up next, with no wake-up.
+    net::post(ex, [ex, t = run_on_host(OnHost(shared_from_this()), std::move(task))]() mutable {
+      net::co_spawn(ex, std::move(t), net::detached);
+    });
+    return;
+  }
+  spawn(std::move(task), net::detached);
+}
+
+void Client::clear_place(std::size_t index, std::function<void()> then) {
+  auto self = weak_from_this().lock();
+  if (!self) return;
+  net::post(place(index).ex, [self, index, then = std::move(then)] {
+    IdleConns dropped;  // closed after the lock
+    {
+      Place& p = self->place(index);
+      for (auto* w : p.waits) w->cancel();
+      std::lock_guard lock(self->mu_);
+      for (auto& [c, at] : self->conns_)
+        if (at == index) c->cancel();  // registered, so alive: released on this thread
+      std::swap(dropped, p.idle);
+    }
+    dropped.clear();
+    if (then) then();
+  });
+}
+
+void Client::wait_for_host_tasks() {
+  // The exchanges on a host's loops end as the ones on ours do (their connections aborted by
+  // close()). On one of those loops this thread would wait on itself: they end after it returns,
+  // each holding the transport.
+  if (on_host_thread()) return;
+  std::unique_lock lock(mu_);
+  host_cv_.wait(lock, [&] { return host_tasks_ == 0; });
+}
+
+void Client::evacuate(LoopHost& host) {
+  std::unique_lock lock(mu_);
+  if (host_.get() != &host || host_gone_) return;
+  host_gone_ = true;  // no exchange goes there from now on, nor a connection back to its pools
+  for (auto& [c, at] : conns_)
+    if (at != 0) c->abort();
+  for (std::size_t i = 0; i < host.size(); ++i) {
+    ++host_tasks_;
+    clear_place(i + 1, [self = shared_from_this()] {
+      std::lock_guard l(self->mu_);
+      if (--self->host_tasks_ == 0) self->host_cv_.notify_all();
+    });
+  }
+  host_cv_.wait(lock, [&] { return host_tasks_ == 0; });
 }
 
 void Client::close() {
@@ -50,7 +125,7 @@ void Client::close() {
     first = !std::exchange(closed_, true);
     if (first) {
       sid = session_id_;
-      for (auto* c : conns_) c->abort();
+      for (auto& [c, at] : conns_) c->abort();
       if (started_) on_close = cb_.on_close;
     }
   }
@@ -59,19 +134,28 @@ void Client::close() {
     // Closed already, perhaps from inside a delivery, which had to leave the loop running: from
     // outside it is finished now, so an owner that closes the transport (or releases it:
     // create()) is left with none of its exchanges or its thread.
-    if (!inside) loop_->finish();
+    if (!inside) {
+      loop_->finish();
+      wait_for_host_tasks();
+    }
     return;
   }
   // What waits on the loop goes now: a pause before resuming a stream, the kept connections, and
   // a connect or name resolution in progress, which the shutdown above cannot reach (no
   // descriptor yet) and would hold the close for up to connect_timeout.
+  clear_place(0);
   if (auto self = weak_from_this().lock()) {
-    net::post(loop_->executor(), [self] {
-      for (auto* w : self->waits_) w->cancel();
-      std::lock_guard lock(self->mu_);
-      for (auto* c : self->conns_) c->cancel();  // registered, so alive: released on this thread
-      self->idle_.clear();
-    });
+    // And on each loop of a host lent to us, counted like an exchange there.
+    std::lock_guard lock(mu_);
+    if (host_ && !host_gone_) {
+      for (std::size_t i = 0; i < host_->size(); ++i) {
+        ++host_tasks_;
+        clear_place(i + 1, [self] {
+          std::lock_guard l(self->mu_);
+          if (--self->host_tasks_ == 0) self->host_cv_.notify_all();
+        });
+      }
+    }
   }
   if (sid) delete_session(*sid);
   if (inside) {
@@ -83,6 +167,7 @@ void Client::close() {
     return;
   }
   loop_->finish();
+  wait_for_host_tasks();
   std::lock_guard d(deliver_mu_);
   delivering_done_ = true;
   if (on_close) on_close(std::nullopt);
@@ -116,27 +201,34 @@ bool Client::abort_stateless(const std::string& key) {
     return true;
   }
   it->second->abort();
-  // A connect in progress too, on the loop, if the request still holds that connection then.
+  // A connect in progress too, on its loop, if the request still holds that connection then.
+  auto where = conns_.find(it->second);
+  const std::size_t index = where == conns_.end() ? 0 : where->second;
+  if (index != 0 && host_gone_) return true;  // evacuated: its loop may be gone
   if (auto self = weak_from_this().lock()) {
-    net::post(loop_->executor(), [self, key] {
-      std::lock_guard lock(self->mu_);
-      if (auto at = self->stateless_inflight_.find(key); at != self->stateless_inflight_.end() && at->second)
-        at->second->cancel();
+    net::post(place(index).ex, [self, key, index] {
+      std::lock_guard held(self->mu_);
+      auto at = self->stateless_inflight_.find(key);
+      if (at == self->stateless_inflight_.end() || !at->second) return;
+      // Only one on this loop: by now the request may have moved to a connection elsewhere.
+      if (auto c = self->conns_.find(at->second); c != self->conns_.end() && c->second == index) at->second->cancel();
     });
   }
   return true;
 }
 
 std::unique_ptr<ClientConn> Client::open_conn(bool& reused, bool fresh) {
+  Place& p = place_here();
+  const std::size_t index = &p == &own_ ? 0 : 1 + static_cast<std::size_t>(&p - host_places_.get());
   std::lock_guard lock(mu_);
   reused = false;
-  if (closed_) return nullptr;
-  if (fresh) idle_.clear();
-  std::unique_ptr<ClientConn> c = idle_.take(Clock::now());
+  if (closed_ || (index != 0 && host_gone_)) return nullptr;
+  if (fresh) p.idle.clear();
+  std::unique_ptr<ClientConn> c = p.idle.take(Clock::now());
   reused = c != nullptr;
   if (c) c->reset_timeouts(conn_timeouts());  // not the drain deadline its last answer left on it
-  else c = std::make_unique<ClientConn>(loop_->executor(), tls_.get(), conn_timeouts());
-  conns_.insert(c.get());
+  else c = std::make_unique<ClientConn>(p.ex, tls_.get(), conn_timeouts());
+  conns_.emplace(c.get(), index);
   return c;
 }
 
@@ -145,14 +237,16 @@ void Client::release_conn(std::unique_ptr<ClientConn> c, bool reusable) {
   std::vector<std::unique_ptr<ClientConn>> stale;
   {
     std::lock_guard lock(mu_);
-    conns_.erase(c.get());
+    auto at = conns_.find(c.get());
+    const std::size_t index = at == conns_.end() ? 0 : at->second;
+    if (at != conns_.end()) conns_.erase(at);
     // A cancel of a stateless request must never reach the connection once it serves another.
     for (auto& [key, conn] : stateless_inflight_)
       if (conn == c.get()) conn = nullptr;
-    if (!reusable || closed_ || !c->reusable())
+    if (!reusable || closed_ || !c->reusable() || (index != 0 && host_gone_))
       dropped = std::move(c);
     else
-      stale = idle_.put(std::move(c), Clock::now(), opts_.max_concurrent_requests);
+      stale = place(index).idle.put(std::move(c), Clock::now(), opts_.max_concurrent_requests);
   }
 }
 
@@ -168,7 +262,8 @@ Task<Result<std::unique_ptr<Client::Exchange>>> Client::exchange(bhttp::request<
     x->owner = this;
     bool reused = false;
     x->conn = open_conn(reused, /*fresh=*/attempt > 0);
-    if (!x->conn) co_return fail(Error::connection_closed("transport closed"));
+    if (!x->conn && closed()) co_return fail(Error::connection_closed("transport closed"));
+    if (!x->conn) co_return fail(host_stopping());
     if (stateless_key) {
       std::lock_guard lock(mu_);
       if (cancelled_before_open_.erase(*stateless_key) > 0) co_return fail(Error::cancelled("cancelled"));
@@ -222,8 +317,15 @@ std::optional<std::string> Client::deliver(std::string frame, Counted* counted) 
   return response_id;
 }
 
-void Client::fail_request(const jsonrpc::Id& id, const Error& e, Counted& counted) {
+void Client::fail_request(const jsonrpc::Id& id, const Error& failure, Counted& counted) {
   counted.answered();
+  // An exchange on a host's loop that its evacuation ended (its connection aborted) fails saying
+  // why, not with what the aborted read saw ("end of stream").
+  Error e = failure;
+  if (&place_here() != &own_) {
+    std::lock_guard lock(mu_);
+    if (host_gone_) e = host_stopping();
+  }
   std::lock_guard d(deliver_mu_);
   if (delivering_done_) return;
   {
@@ -235,14 +337,19 @@ void Client::fail_request(const jsonrpc::Id& id, const Error& e, Counted& counte
 }
 
 Task<bool> Client::pause(std::chrono::milliseconds d) {
-  net::steady_timer timer(loop_->executor(), d);
-  waits_.insert(&timer);
+  Place& p = place_here();
+  net::steady_timer timer(p.ex, d);
+  p.waits.insert(&timer);
   struct Unlist {
     std::set<net::steady_timer*>& waits;
     net::steady_timer* t;
     ~Unlist() { waits.erase(t); }
-  } unlist{waits_, &timer};
+  } unlist{p.waits, &timer};
   if (closed()) co_return false;  // close() cancelled the waits before this one was listed
+  if (&p != &own_) {
+    std::lock_guard lock(mu_);
+    if (host_gone_) co_return false;  // its host retired: the exchange ends
+  }
   (void)co_await timer.async_wait(nothrow);
   co_return !closed();
 }

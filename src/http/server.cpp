@@ -370,8 +370,18 @@ Result<void> HttpServer::start() {
     // Idle until its first connection: run() must not return for want of work.
     st.keep_running.push_back(net::make_work_guard(*st.more_iocs.back()));
   }
-  impl_->threads.emplace_back([this] { impl_->state.ioc.run(); });
-  for (auto& ctx : st.more_iocs) impl_->threads.emplace_back([c = ctx.get()] { c->run(); });
+  // The first loop runs while its accept and reap loops do; lent to clients, it must run until
+  // they have left it (retire() in stop()), whatever ends first.
+  st.keep_running.push_back(net::make_work_guard(st.ioc));
+  std::vector<net::io_context*> loops{&st.ioc};
+  for (auto& ctx : st.more_iocs) loops.push_back(ctx.get());
+  st.loop_host = std::make_shared<LoopHost>(loops);
+  for (std::size_t i = 0; i < loops.size(); ++i) {
+    impl_->threads.emplace_back([host = st.loop_host, i] {
+      host->enter(i);
+      host->loop(i).run();
+    });
+  }
   return {};
 }
 
@@ -469,6 +479,9 @@ void HttpServer::stop() {
   while (st.active_requests.load() + st.open_listens.load() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+  // The HTTP clients that ran exchanges on our loops end them while the loops still run: nothing
+  // of theirs is left there once the loops stop (loop_host.hpp).
+  st.loop_host->retire();
   st.ioc.stop();
   st.keep_running.clear();
   for (auto& ctx : st.more_iocs) ctx->stop();

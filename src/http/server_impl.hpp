@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "http/host_check.hpp"
+#include "http/loop_host.hpp"
 #include "http/request_checks.hpp"
 #include "http/session_transport.hpp"
 #include "mcp/http/server.hpp"
@@ -142,8 +143,10 @@ struct ServerState {
   // `ioc` after the others, so destroyed before them: its pending accept holds a socket of the
   // context it accepts onto (ASan: heap-use-after-free when the other context went first).
   std::vector<std::unique_ptr<net::io_context>> more_iocs;
-  std::vector<net::executor_work_guard<net::io_context::executor_type>> keep_running;  // of more_iocs
+  std::vector<net::executor_work_guard<net::io_context::executor_type>> keep_running;  // of every loop
   net::io_context ioc{1};
+  // The loops above, lent to the HTTP clients our handlers use (loop_host.hpp); made by start().
+  std::shared_ptr<LoopHost> loop_host;
   std::size_t next_ioc = 0;  // only the accept loop reads and writes it
   // The context the next accepted connection will live on.
   net::io_context& connection_context() {

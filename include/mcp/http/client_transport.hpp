@@ -44,6 +44,14 @@ struct HttpClientOptions {
   // Requests in flight at once, each with its connection and buffers until its answer is in: one
   // more is refused (-32603, saying so) rather than queued without bound.
   std::size_t max_concurrent_requests = 256;
+  // A request sent from one of an HttpServer's I/O threads (a handler relaying a call, as the
+  // gateway does) runs its exchange on that thread's own event loop, over connections kept for
+  // that loop, instead of being handed to the transport's loop thread and its answer handed back:
+  // two thread wake-ups fewer per call. The answer is then delivered on that I/O thread. The
+  // server, stopping, first ends such exchanges still running (their requests fail, saying so).
+  // Requests sent from any other thread, notifications and the standalone stream always use the
+  // transport's own loop.
+  bool run_on_server_loops = false;
 };
 
 class HttpClientTransport : public Transport {
