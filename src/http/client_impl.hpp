@@ -107,14 +107,18 @@ class Client final : public HttpClientTransport, public LoopTenant, public std::
     OnHost(OnHost&& o) noexcept = default;
     OnHost& operator=(OnHost&&) = delete;
     ~OnHost() {
-      if (!owner) return;
-      std::lock_guard lock(owner->mu_);
-      if (--owner->host_tasks_ == 0) owner->host_cv_.notify_all();
+      if (owner) owner->host_task_done();
     }
   };
   static Task<> run_on_host([[maybe_unused]] OnHost counted, Task<> task) { co_await std::move(task); }
-  // The Place of the loop the calling thread runs (an exchange's, so ours or the host's).
-  Place& place_here();
+  // The index of the Place of the loop the calling thread runs (an exchange's, so ours, 0, or the
+  // host's i, 1 + i).
+  std::size_t place_index_here() const;
+  // One exchange or clear on the host's loops is over.
+  void host_task_done();
+  // With mu_ held: clear_place() on each loop of the host lent to us, each counted as an exchange
+  // there, unless there is none or it retired.
+  void clear_host_places();
   // Cancels, on `p`'s own loop, what waits there: its pauses, the connections registered there
   // (connects and name resolutions in progress too), and its kept connections. `then` after.
   void clear_place(std::size_t index, std::function<void()> then = nullptr);

@@ -46,10 +46,24 @@ bool Client::on_host_thread() const {
   return here && here->host == host_id_.load();
 }
 
-Place& Client::place_here() {
+std::size_t Client::place_index_here() const {
   const auto* here = LoopHost::here();
-  if (here && here->host == host_id_.load()) return host_places_[here->index];
-  return own_;
+  return here && here->host == host_id_.load() ? 1 + here->index : 0;
+}
+
+void Client::host_task_done() {
+  std::lock_guard lock(mu_);
+  if (--host_tasks_ == 0) host_cv_.notify_all();
+}
+
+void Client::clear_host_places() {
+  if (!host_ || host_gone_) return;
+  auto self = weak_from_this().lock();
+  if (!self) return;
+  for (std::size_t i = 0; i < host_->size(); ++i) {
+    ++host_tasks_;
+    clear_place(i + 1, [self] { self->host_task_done(); });
+  }
 }
 
 void Client::spawn_request(Task<> task) {
@@ -103,16 +117,10 @@ void Client::wait_for_host_tasks() {
 void Client::evacuate(LoopHost& host) {
   std::unique_lock lock(mu_);
   if (host_.get() != &host || host_gone_) return;
-  host_gone_ = true;  // no exchange goes there from now on, nor a connection back to its pools
   for (auto& [c, at] : conns_)
     if (at != 0) c->abort();
-  for (std::size_t i = 0; i < host.size(); ++i) {
-    ++host_tasks_;
-    clear_place(i + 1, [self = shared_from_this()] {
-      std::lock_guard l(self->mu_);
-      if (--self->host_tasks_ == 0) self->host_cv_.notify_all();
-    });
-  }
+  clear_host_places();
+  host_gone_ = true;  // no exchange goes there from now on, nor a connection back to its pools
   host_cv_.wait(lock, [&] { return host_tasks_ == 0; });
 }
 
@@ -144,18 +152,9 @@ void Client::close() {
   // a connect or name resolution in progress, which the shutdown above cannot reach (no
   // descriptor yet) and would hold the close for up to connect_timeout.
   clear_place(0);
-  if (auto self = weak_from_this().lock()) {
-    // And on each loop of a host lent to us, counted like an exchange there.
+  {
     std::lock_guard lock(mu_);
-    if (host_ && !host_gone_) {
-      for (std::size_t i = 0; i < host_->size(); ++i) {
-        ++host_tasks_;
-        clear_place(i + 1, [self] {
-          std::lock_guard l(self->mu_);
-          if (--self->host_tasks_ == 0) self->host_cv_.notify_all();
-        });
-      }
-    }
+    clear_host_places();  // and on each loop of a host lent to us
   }
   if (sid) delete_session(*sid);
   if (inside) {
@@ -218,8 +217,8 @@ bool Client::abort_stateless(const std::string& key) {
 }
 
 std::unique_ptr<ClientConn> Client::open_conn(bool& reused, bool fresh) {
-  Place& p = place_here();
-  const std::size_t index = &p == &own_ ? 0 : 1 + static_cast<std::size_t>(&p - host_places_.get());
+  const std::size_t index = place_index_here();
+  Place& p = place(index);
   std::lock_guard lock(mu_);
   reused = false;
   if (closed_ || (index != 0 && host_gone_)) return nullptr;
@@ -322,7 +321,7 @@ void Client::fail_request(const jsonrpc::Id& id, const Error& failure, Counted& 
   // An exchange on a host's loop that its evacuation ended (its connection aborted) fails saying
   // why, not with what the aborted read saw ("end of stream").
   Error e = failure;
-  if (&place_here() != &own_) {
+  if (place_index_here() != 0) {
     std::lock_guard lock(mu_);
     if (host_gone_) e = host_stopping();
   }
@@ -337,7 +336,8 @@ void Client::fail_request(const jsonrpc::Id& id, const Error& failure, Counted& 
 }
 
 Task<bool> Client::pause(std::chrono::milliseconds d) {
-  Place& p = place_here();
+  const std::size_t index = place_index_here();
+  Place& p = place(index);
   net::steady_timer timer(p.ex, d);
   p.waits.insert(&timer);
   struct Unlist {
@@ -346,7 +346,7 @@ Task<bool> Client::pause(std::chrono::milliseconds d) {
     ~Unlist() { waits.erase(t); }
   } unlist{p.waits, &timer};
   if (closed()) co_return false;  // close() cancelled the waits before this one was listed
-  if (&p != &own_) {
+  if (index != 0) {
     std::lock_guard lock(mu_);
     if (host_gone_) co_return false;  // its host retired: the exchange ends
   }

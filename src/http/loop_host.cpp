@@ -1,7 +1,5 @@
 #include "http/loop_host.hpp"
 
-#include <algorithm>
-
 namespace mcp::http {
 
 namespace {
@@ -15,14 +13,9 @@ const LoopHost::Here* LoopHost::here() { return t_here.host ? &t_here : nullptr;
 bool LoopHost::lend(const std::shared_ptr<LoopTenant>& tenant) {
   std::lock_guard lock(mu_);
   if (retired_) return false;
-  const bool known = std::any_of(tenants_.begin(), tenants_.end(), [&](const std::weak_ptr<LoopTenant>& t) {
-    return !t.owner_before(tenant) && !tenant.owner_before(t);
-  });
-  if (!known) {
-    // Those gone since are dropped on the way, so a host that outlives many tenants keeps none.
-    std::erase_if(tenants_, [](const std::weak_ptr<LoopTenant>& t) { return t.expired(); });
-    tenants_.push_back(tenant);
-  }
+  // Those gone since are dropped on the way, so a host that outlives many tenants keeps none.
+  std::erase_if(tenants_, [](const std::weak_ptr<LoopTenant>& t) { return t.expired(); });
+  tenants_.push_back(tenant);
   return true;
 }
 

@@ -51,7 +51,8 @@ class LoopHost : public std::enable_shared_from_this<LoopHost> {
   std::size_t size() const { return loops_.size(); }
   net::io_context& loop(std::size_t index) { return *loops_[index]; }
 
-  // Registers `tenant` (once; again is a no-op); false once the host is retiring: run elsewhere.
+  // Registers `tenant`, which asks once (a transport, on its first exchange here); false once the
+  // host is retiring: run elsewhere.
   bool lend(const std::shared_ptr<LoopTenant>& tenant);
   // No more lending; every tenant evacuates. From a thread not of the host, while its loops run.
   void retire();
