@@ -58,34 +58,16 @@ wait_for "$tmp/gateway.log" '^listening on ' >/dev/null
 # The peer: nginx proxying to the same upstream (its host:port from the upstream's URL).
 upstream_hostport=$(echo "$upstream" | sed -E 's|^http://([^/]+)/.*$|\1|')
 upstream_path=$(echo "$upstream" | sed -E 's|^http://[^/]+||')
-prefix="$tmp/nginx"
-mkdir -p "$prefix"
 ask() {  # ask URL: the status and body of an answer to one ping
   curl -s -w '%{http_code}' -X POST "$1" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
     -d '{"jsonrpc":"2.0","id":1,"method":"ping"}'
 }
-ask "$upstream" >"$prefix/expected"
-peer=""
-for _ in 1 2 3 4 5; do
-  port=$(free_port)
-  PREFIX=$prefix PORT=$port UPSTREAM=$upstream_hostport \
-    perl -pe 's/\@([A-Z_]+)\@/$ENV{$1}/g' "$root/bench/gateway/nginx_proxy.conf.in" >"$prefix/nginx.conf"
-  "$nginx_bin" -p "$prefix/" -c "$prefix/nginx.conf" -e "$prefix/error.log" >"$tmp/nginx.log" 2>&1 &
-  echo $! >"$tmp/nginx.pid"
-  for _ in $(seq 1 50); do
-    # Ready once it passes a request on and brings back what the upstream itself answers to it.
-    if ask "http://127.0.0.1:$port$upstream_path" >"$prefix/check" 2>/dev/null && cmp -s "$prefix/check" "$prefix/expected"; then
-      peer="http://127.0.0.1:$port$upstream_path"; break 2
-    fi
-    kill -0 "$(cat "$tmp/nginx.pid")" 2>/dev/null || break  # exited: port taken or bad conf
-    sleep 0.1
-  done
-  kill "$(cat "$tmp/nginx.pid")" 2>/dev/null || true; wait "$(cat "$tmp/nginx.pid")" 2>/dev/null || true
-  grep -q 'Address already in use' "$prefix/error.log" "$tmp/nginx.log" 2>/dev/null && continue
-  cat "$prefix/nginx.conf" "$prefix/error.log" "$tmp/nginx.log" >&2 2>/dev/null
-  echo "nginx did not start or did not pass a request on" >&2; exit 1
-done
-[ -n "$peer" ] || { echo "no free port found for nginx" >&2; exit 1; }
+ask "$upstream" >"$tmp/expected"
+# Ready once it passes a request on and brings back what the upstream itself answers to it.
+peer_ready() { ask "http://127.0.0.1:$1$upstream_path" >"$tmp/check" 2>/dev/null && cmp -s "$tmp/check" "$tmp/expected"; }
+export UPSTREAM_ADDRESS=$upstream_hostport
+port=$(start_nginx_from "$root/bench/gateway/nginx_proxy.conf.in" "$tmp/nginx" nginx peer_ready) || exit 1
+peer="http://127.0.0.1:$port$upstream_path"
 
 run() {  # run URL: requests/s
   local out

@@ -32,8 +32,8 @@ ensure_nginx() {  # sets nginx_bin; installs nginx-light when no nginx is found
 }
 
 # free_port: a TCP port below the ephemeral range (where wrk's and curl's client ports come from)
-# that nothing listens on now. nginx cannot listen on port 0; a caller retries if another process
-# takes the port meanwhile.
+# that nothing listens on now. nginx cannot listen on port 0: start_nginx_from retries if another
+# process takes the port meanwhile.
 free_port() {
   local port
   for _ in $(seq 1 50); do
@@ -41,4 +41,31 @@ free_port() {
     [ -z "$(ss -Hltn "sport = :$port")" ] && { echo "$port"; return; }
   done
   echo "no free port found" >&2; return 1
+}
+
+# start_nginx_from TEMPLATE PREFIX NAME READY -> prints the port of an nginx that is ready.
+# Fills TEMPLATE's @NAME@ fields from the environment (the caller exports its own; PREFIX and PORT
+# are set here) into PREFIX/nginx.conf and starts nginx from it in the foreground of a background
+# job, its pid in $tmp/NAME.pid (for the caller's EXIT trap) and its output in $tmp/NAME.log. Ready
+# once `READY PORT` succeeds (READY must print nothing). On another port if the one chosen was
+# taken meanwhile; exits, showing the configuration and logs, if nginx stops or never gets ready.
+start_nginx_from() {
+  local template=$1 prefix=$2 name=$3 ready=$4 port
+  mkdir -p "$prefix"
+  for _ in 1 2 3 4 5; do
+    port=$(free_port)
+    PREFIX=$prefix PORT=$port perl -pe 's/\@([A-Z_]+)\@/$ENV{$1}/g' "$template" >"$prefix/nginx.conf"
+    "$nginx_bin" -p "$prefix/" -c "$prefix/nginx.conf" -e "$prefix/error.log" >"$tmp/$name.log" 2>&1 &
+    echo $! >"$tmp/$name.pid"
+    for _ in $(seq 1 50); do
+      if "$ready" "$port"; then echo "$port"; return; fi
+      kill -0 "$(cat "$tmp/$name.pid")" 2>/dev/null || break  # exited: port taken or bad conf
+      sleep 0.1
+    done
+    kill "$(cat "$tmp/$name.pid")" 2>/dev/null || true; wait "$(cat "$tmp/$name.pid")" 2>/dev/null || true
+    grep -q 'Address already in use' "$prefix/error.log" "$tmp/$name.log" 2>/dev/null && continue
+    cat "$prefix/nginx.conf" "$prefix/error.log" "$tmp/$name.log" >&2 2>/dev/null
+    echo "nginx ($name) did not start or did not answer as expected" >&2; exit 1
+  done
+  echo "no free port found for nginx ($name)" >&2; exit 1
 }

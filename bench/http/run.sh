@@ -98,15 +98,12 @@ header() {  # header FILE NAME -> the value of header NAME in a curl -D dump (em
 }
 
 start_nginx() {  # start_nginx CAPTURE MODE -> prints the URL of an nginx answering /mcp with CAPTURE
-  local cap=$1 prefix="$tmp/nginx-$2" port url
-  mkdir -p "$prefix"
+  local cap=$1 port
   # The body goes into a single-quoted nginx string: nginx's config reader turns \\ \' \n \r back into
   # the bytes, so the SSE framing (blank lines, trailing "\n\n") survives exactly. `$` would start a
   # variable and has no escape; our echo reply never holds one, so refuse rather than guess.
   if grep -q '\$' "$cap.body"; then echo "reply body holds a '\$', cannot be put in nginx's return" >&2; exit 1; fi
-  local body type extra="" v
-  body=$(perl -0777 -pe 's/([\\\x27])/\\$1/g; s/\n/\\n/g; s/\r/\\r/g' "$cap.body")
-  type=$(header "$cap.head" Content-Type)
+  local extra="" v
   # Our other per-reply headers (SSE: Cache-Control; both modes: Mcp-Session-Id) are repeated, so
   # both heads are about the same size. What still differs: nginx adds Date, Server and
   # Connection, and sends the SSE reply with Content-Length where we send it chunked.
@@ -114,29 +111,17 @@ start_nginx() {  # start_nginx CAPTURE MODE -> prints the URL of an nginx answer
     v=$(header "$cap.head" "$h")
     [ -n "$v" ] && extra+="add_header $h \"$v\";"
   done
-  # A port nothing listens on (free_port, nginx_lib.sh); retry if another process takes it meanwhile.
-  for _ in 1 2 3 4 5; do
-    port=$(free_port)
-    PREFIX=$prefix WORKERS=$ours_io_threads PORT=$port CONTENT_TYPE=$type EXTRA_HEADERS=$extra BODY=$body \
-      perl -pe 's/\@([A-Z_]+)\@/$ENV{$1}/g' "$root/bench/http/nginx.conf.in" >"$prefix/nginx.conf"
-    "$nginx_bin" -p "$prefix/" -c "$prefix/nginx.conf" -e "$prefix/error.log" >"$tmp/nginx-$2.log" 2>&1 &
-    echo $! >"$tmp/nginx-$2.log.pid"
-    url="http://127.0.0.1:$port/mcp"
-    for _ in $(seq 1 50); do
-      # Ready when it answers with exactly the bytes we captured from our server.
-      if curl -s -o "$prefix/check" -X POST "$url" -H 'Content-Type: application/json' -d '{}' 2>/dev/null \
-         && cmp -s "$prefix/check" "$cap.body"; then
-        echo "$url"; return
-      fi
-      kill -0 "$(cat "$tmp/nginx-$2.log.pid")" 2>/dev/null || break  # exited: port taken or bad conf
-      sleep 0.1
-    done
-    kill "$(cat "$tmp/nginx-$2.log.pid")" 2>/dev/null || true; wait "$(cat "$tmp/nginx-$2.log.pid")" 2>/dev/null || true
-    grep -q 'Address already in use' "$prefix/error.log" "$tmp/nginx-$2.log" 2>/dev/null && continue
-    cat "$prefix/nginx.conf" "$prefix/error.log" "$tmp/nginx-$2.log" >&2 2>/dev/null
-    echo "nginx did not start or did not answer with our reply's bytes" >&2; exit 1
-  done
-  echo "no free port found for nginx" >&2; exit 1
+  WORKERS=$ours_io_threads CONTENT_TYPE=$(header "$cap.head" Content-Type) EXTRA_HEADERS=$extra
+  BODY=$(perl -0777 -pe 's/([\\\x27])/\\$1/g; s/\n/\\n/g; s/\r/\\r/g' "$cap.body")
+  export WORKERS CONTENT_TYPE EXTRA_HEADERS BODY
+  # Ready when it answers with exactly the bytes we captured from our server.
+  floor_ready() {
+    curl -s -o "$cap.check" -X POST "http://127.0.0.1:$1/mcp" -H 'Content-Type: application/json' -d '{}' 2>/dev/null \
+      && cmp -s "$cap.check" "$cap.body"
+  }
+  # (A command substitution does not inherit set -e: its failure is passed on by hand.)
+  port=$(start_nginx_from "$root/bench/http/nginx.conf.in" "$tmp/nginx-$2" "nginx-$2" floor_ready) || exit 1
+  echo "http://127.0.0.1:$port/mcp"
 }
 
 # Our server runs with HttpServerOptions::io_threads (default 2; bench_server.cpp does not change
