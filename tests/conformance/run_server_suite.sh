@@ -28,13 +28,34 @@ for _ in $(seq 1 200); do
 done
 [ -n "$url" ] || { echo "everything-server did not start:"; cat "$log"; exit 1; }
 echo "server at $url"
-cd "$(mktemp -d)"
+work=$(mktemp -d)
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$log"; rm -rf "$work"' EXIT
+cd "$work"
 set +e
 out=$("$node" "$suite" server --url "$url" --spec-version "$version" --suite all \
-        --expected-failures "$baseline" 2>&1)
+        --expected-failures "$baseline" -o "$work/results" 2>&1)
 status=$?
 set -e
-if [ "$status" -ne 0 ]; then echo "$out"; else echo "$out" | sed -n '/SUMMARY/,$p'; fi
+if [ "$status" -ne 0 ]; then
+  echo "$out"
+  # The summary names a failed scenario, not the check in it nor why: print each failed check's
+  # id, message and details (cut short), last, where a CI log's tail shows them; and what the
+  # server printed, its own view of those requests.
+  echo "--- the failed checks:"
+  "$node" -e '
+    const fs = require("fs"), path = require("path");
+    for (const dir of fs.readdirSync(process.argv[1])) {
+      const file = path.join(process.argv[1], dir, "checks.json");
+      if (!fs.existsSync(file)) continue;
+      for (const c of JSON.parse(fs.readFileSync(file, "utf8")))
+        if (c.status === "FAILURE")
+          console.log(`${dir}: ${c.id}: ${c.errorMessage ?? ""} ${JSON.stringify(c.details ?? {}).slice(0, 600)}`);
+    }' "$work/results"
+  echo "--- the server's last lines:"
+  tail -n 20 "$log" | cut -c1-300
+else
+  echo "$out" | sed -n '/SUMMARY/,$p'
+fi
 listed=$("$node" "$suite" list --server --spec-version "$version" | sed -n 's/^  - \([^ ]*\).*/\1/p')
 for s in $listed; do
   grep -qE "^[✓✗] $s:" <<<"$out" || { echo "scenario $s is listed for $version but was not run" >&2; status=1; }
