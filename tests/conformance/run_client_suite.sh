@@ -14,14 +14,23 @@ suite="$root/.deps/node/node_modules/@modelcontextprotocol/conformance/dist/inde
 baseline="$here/expected-failures/$version.yml"
 [ -x "$node" ] && [ -f "$suite" ] || { echo "conformance suite not installed: run scripts/setup.sh" >&2; exit 1; }
 [ -f "$baseline" ] || { echo "no expected-failures file for $version: $baseline" >&2; exit 1; }
-cd "$(mktemp -d)"
+work=$(mktemp -d)  # the suite's results
+trap 'rm -rf "$work"' EXIT
+cd "$work"
 set +e
 out=$("$node" "$suite" client --command "$client_bin" --suite all --spec-version "$version" \
-        --expected-failures "$baseline" 2>&1)
+        --expected-failures "$baseline" -o "$work/results" 2>&1)
 status=$?
 set -e
-# The per-scenario summary and the baseline verdict; everything on failure.
-if [ "$status" -ne 0 ]; then echo "$out"; else echo "$out" | sed -n '/SUITE SUMMARY/,$p'; fi
+# The per-scenario summary and the baseline verdict; everything on failure, and last the failed
+# checks, which the summary does not name.
+if [ "$status" -ne 0 ]; then
+  echo "$out"
+  echo "--- the failed checks:"
+  "$node" "$here/print_failed_checks.js" "$work/results"
+else
+  echo "$out" | sed -n '/SUITE SUMMARY/,$p'
+fi
 # Belt and braces: every scenario the suite lists for this revision appears in the summary.
 listed=$("$node" "$suite" list --client --spec-version "$version" | sed -n 's/^  - \([^ ]*\).*/\1/p')
 for s in $listed; do

@@ -15,10 +15,11 @@ baseline="$here/expected-failures/$version.yml"
 [ -x "$node" ] && [ -f "$suite" ] || { echo "conformance suite not installed: run scripts/setup.sh" >&2; exit 1; }
 [ -f "$baseline" ] || { echo "no expected-failures file for $version: $baseline" >&2; exit 1; }
 
-log=$(mktemp)
+work=$(mktemp -d)  # the server's log and the suite's results
+log="$work/server.log"
 "$server_bin" --http --port 0 >"$log" 2>&1 &
 pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$log"' EXIT
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT
 url=""
 for _ in $(seq 1 200); do
   url=$(grep -o 'http://localhost:[0-9]*/mcp' "$log" || true)
@@ -28,8 +29,6 @@ for _ in $(seq 1 200); do
 done
 [ -n "$url" ] || { echo "everything-server did not start:"; cat "$log"; exit 1; }
 echo "server at $url"
-work=$(mktemp -d)
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$log"; rm -rf "$work"' EXIT
 cd "$work"
 set +e
 out=$("$node" "$suite" server --url "$url" --spec-version "$version" --suite all \
@@ -38,19 +37,9 @@ status=$?
 set -e
 if [ "$status" -ne 0 ]; then
   echo "$out"
-  # The summary names a failed scenario, not the check in it nor why: print each failed check's
-  # id, message and details (cut short), last, where a CI log's tail shows them; and what the
-  # server printed, its own view of those requests.
   echo "--- the failed checks:"
-  "$node" -e '
-    const fs = require("fs"), path = require("path");
-    for (const dir of fs.readdirSync(process.argv[1])) {
-      const file = path.join(process.argv[1], dir, "checks.json");
-      if (!fs.existsSync(file)) continue;
-      for (const c of JSON.parse(fs.readFileSync(file, "utf8")))
-        if (c.status === "FAILURE")
-          console.log(`${dir}: ${c.id}: ${c.errorMessage ?? ""} ${JSON.stringify(c.details ?? {}).slice(0, 600)}`);
-    }' "$work/results"
+  "$node" "$here/print_failed_checks.js" "$work/results"
+  # And the server's own view of those requests.
   echo "--- the server's last lines:"
   tail -n 20 "$log" | cut -c1-300
 else
