@@ -103,6 +103,13 @@ net::awaitable<Result<void>> ClientConn::connect(const Endpoint& ep, std::chrono
   co_return Result<void>{};
 }
 
+void ClientConn::expire() {
+  if (!plain_ && !tls_) return;
+  fd_ = -1;  // abort() from another thread must not shut a descriptor number reused meanwhile
+  boost::system::error_code ignored;
+  lowest().socket().close(ignored);
+}
+
 bool ClientConn::peer_closed(const boost::system::error_code& ec) {
   return ec == bhttp::error::end_of_stream || ec == net::error::eof || ec == net::error::connection_reset ||
          ec == net::error::broken_pipe || ec == net::error::connection_aborted;
@@ -126,10 +133,10 @@ std::string wire_text(const bhttp::request<bhttp::string_body>& req) {
 
 net::awaitable<Result<void>> ClientConn::write(bhttp::request<bhttp::string_body>& req) {
   if (plain_ && !req.chunked() && (req.has_content_length() || req.body().empty())) co_return co_await write_plain(wire_text(req));
-  lowest().expires_after(timeouts_.write);
+  deadline_.expires_after(timeouts_.write);
   auto [ec, n] = tls_ ? co_await bhttp::async_write(*tls_, req, nothrow) : co_await bhttp::async_write(*plain_, req, nothrow);
   (void)n;
-  lowest().expires_never();
+  deadline_.expires_never();
   co_return written(ec);
 }
 
@@ -152,15 +159,15 @@ net::awaitable<Result<void>> ClientConn::write_plain(std::string text) {
     }
   }
   if (rest.empty()) co_return Result<void>{};
-  plain_->expires_after(timeouts_.write);
+  deadline_.expires_after(timeouts_.write);
   auto [ec, n] = co_await net::async_write(*plain_, net::buffer(rest.data(), rest.size()), nothrow);
   (void)n;
-  plain_->expires_never();
+  deadline_.expires_never();
   co_return written(ec);
 }
 
 Result<void> ClientConn::written(const boost::system::error_code& ec) {
-  if (ec == beast::error::timeout)
+  if (ec && deadline_.expired())
     return fail(Error::connection_closed("sending to " + where_ + " timed out after " +
                                          std::to_string(timeouts_.write.count()) + " ms (write_timeout)"));
   if (ec) {
@@ -171,12 +178,12 @@ Result<void> ClientConn::written(const boost::system::error_code& ec) {
 }
 
 net::awaitable<Result<void>> ClientConn::read_header(ResponseParser& parser) {
-  lowest().expires_after(timeouts_.response);
+  deadline_.expires_after(timeouts_.response);
   auto [ec, n] = tls_ ? co_await bhttp::async_read_header(*tls_, buffer_, parser, nothrow)
                       : co_await bhttp::async_read_header(*plain_, buffer_, parser, nothrow);
   (void)n;
-  lowest().expires_never();
-  if (ec == beast::error::timeout)
+  deadline_.expires_never();
+  if (ec && deadline_.expired())
     co_return fail(Error::connection_closed("no HTTP response from " + where_ + " within " +
                                             std::to_string(timeouts_.response.count()) + " ms (response_timeout)"));
   if (ec) {
@@ -198,16 +205,17 @@ net::awaitable<Result<void>> ClientConn::read_body(ResponseParser& parser,
     parser.get().body().data = chunk;
     parser.get().body().size = kChunk;
     // read_some, not read: read() would wait for the chunk buffer to fill, holding SSE events back.
-    lowest().expires_after(timeouts_.idle);
+    deadline_.expires_after(timeouts_.idle);
     auto [ec, got] = tls_ ? co_await bhttp::async_read_some(*tls_, buffer_, parser, nothrow)
                           : co_await bhttp::async_read_some(*plain_, buffer_, parser, nothrow);
     (void)got;
-    lowest().expires_never();
+    deadline_.expires_never();
+    const bool timed_out = ec && deadline_.expired();
     if (ec == bhttp::error::need_buffer) ec = {};
     std::size_t n = kChunk - parser.get().body().size;
     if (n && !on_data(std::string_view(chunk, n))) co_return Result<void>{};
     if (ec == bhttp::error::end_of_stream || ec == net::error::eof || ec == bhttp::error::partial_message) co_return Result<void>{};
-    if (ec == beast::error::timeout)
+    if (timed_out)
       co_return fail(Error::connection_closed("nothing from " + where_ + " for " + std::to_string(timeouts_.idle.count()) +
                                               " ms (stream_idle_timeout)"));
     if (ec) co_return fail(Error::connection_closed("reading from " + where_ + " failed: " + ec.message()));
@@ -242,6 +250,8 @@ Result<void> BlockingConn::run(net::awaitable<Result<void>> step) {
   std::optional<Result<void>> out;
   net::co_spawn(ioc_, std::move(step), [&](std::exception_ptr e, Result<void> r) {
     out = e ? fail(Error::internal("an HTTP exchange failed unexpectedly")) : std::move(r);
+    // Not run until out of work: the connection's deadline timer may stay armed between steps.
+    ioc_.stop();
   });
   ioc_.restart();
   ioc_.run();

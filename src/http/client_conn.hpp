@@ -1,8 +1,9 @@
 // Private: one HTTP/1.1 connection over TCP or TLS, for the client side. Its steps are coroutines
 // on the executor it was made with: the transport's event loop (client_loop.hpp) runs every
 // exchange of a transport on one thread, however many are in flight, and a one-off fetch runs them
-// on a loop of its own (BlockingConn, below). Every step has a deadline (the stream's expiry, or a
-// timer for resolution). abort() from any thread ends a pending step at once.
+// on a loop of its own (BlockingConn, below). Every step has a deadline: the stream's expiry for the
+// connect, a timer for resolution, a ConnDeadline (conn_deadline.hpp) for each read and write.
+// abort() from any thread ends a pending step at once.
 //
 // Until 2026-12-02 each exchange ran on a thread of its own, blocked in recv(2) and poll(2): a
 // gateway in front of an HTTP upstream spent half its CPU handing exchanges to those threads and
@@ -20,6 +21,7 @@
 #include <memory>
 #include <string>
 
+#include "http/conn_deadline.hpp"
 #include "mcp/error.hpp"
 
 namespace mcp::http {
@@ -53,7 +55,7 @@ using ResponseParser = bhttp::response_parser<bhttp::buffer_body>;
 class ClientConn {
  public:
   ClientConn(net::any_io_executor ex, net::ssl::context* tls, ConnTimeouts timeouts)
-      : ex_(std::move(ex)), tls_ctx_(tls), timeouts_(timeouts) {}
+      : ex_(std::move(ex)), tls_ctx_(tls), timeouts_(timeouts), deadline_(ex_, [this] { expire(); }) {}
 
   // Resolve, connect and (for https) the TLS handshake, within `timeout`.
   net::awaitable<Result<void>> connect(const Endpoint& ep, std::chrono::milliseconds timeout);
@@ -91,6 +93,8 @@ class ClientConn {
   // A plain connection's request, its bytes already put together; then how a write ended.
   net::awaitable<Result<void>> write_plain(std::string text);
   Result<void> written(const boost::system::error_code& ec);
+  // A read's or write's deadline passed: the socket is closed, which ends the step with an error.
+  void expire();
 
   net::any_io_executor ex_;
   net::ssl::context* tls_ctx_;
@@ -106,6 +110,9 @@ class ClientConn {
   std::atomic<bool> aborted_{false};
   bool closed_by_peer_ = false;
   static bool peer_closed(const boost::system::error_code& ec);
+  // Of each read and write after the connect (which keeps the stream's own expiry, once per
+  // connection). Last, so stopped before the streams it closes go.
+  ConnDeadline deadline_;
 };
 
 // A ClientConn whose steps the calling thread runs to completion on a loop of the connection's

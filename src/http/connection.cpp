@@ -8,6 +8,7 @@
 #include <mutex>
 #include <random>
 
+#include "http/conn_deadline.hpp"
 #include "http/request_checks.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "http/server_impl.hpp"
@@ -43,26 +44,34 @@ Response refusal_response(const Request& req, const Refusal& r) {
   return res;
 }
 
+// The connection's stream, the deadline of its reads and writes (conn_deadline.hpp: one timer
+// per connection, not one armed and cancelled per read and write, as the stream's own would be),
+// and what its requests wait for their answers on (stream_wait.hpp).
+template <class S>
+struct Wire {
+  S& io;
+  ConnDeadline& deadline;
+  Waiter& waiter;
+};
+
 // Every write has a deadline (write_timeout): a client that stops reading cannot pin a
 // connection, a coroutine and the response's bytes forever.
 template <class S, class Buffers>
-net::awaitable<bool> timed_write(ServerState& state, S& stream, const Buffers& buffers) {
-  auto& lowest = beast::get_lowest_layer(stream);
-  lowest.expires_after(state.opts.write_timeout);
-  auto [ec, n] = co_await net::async_write(stream, buffers, nothrow);
-  lowest.expires_never();
+net::awaitable<bool> timed_write(ServerState& state, Wire<S>& wire, const Buffers& buffers) {
+  wire.deadline.expires_after(state.opts.write_timeout);
+  auto [ec, n] = co_await net::async_write(wire.io, buffers, nothrow);
+  wire.deadline.expires_never();
   co_return !ec;
 }
 
 // Writes a whole response. Returns whether the connection may carry another request: the request
 // asked for keep-alive (HTTP/1.1 without "Connection: close") and the write went through.
 template <class S>
-net::awaitable<bool> write(ServerState& state, S& stream, const Request& req, Response res) {
+net::awaitable<bool> write(ServerState& state, Wire<S>& wire, const Request& req, Response res) {
   res.keep_alive(req.keep_alive());
-  auto& lowest = beast::get_lowest_layer(stream);
-  lowest.expires_after(state.opts.write_timeout);
-  auto [ec, n] = co_await bhttp::async_write(stream, res, nothrow);
-  lowest.expires_never();
+  wire.deadline.expires_after(state.opts.write_timeout);
+  auto [ec, n] = co_await bhttp::async_write(wire.io, res, nothrow);
+  wire.deadline.expires_never();
   co_return !ec && req.keep_alive();
 }
 
@@ -134,7 +143,7 @@ std::string sse_head(const Request& req, const std::string& session_id, const St
 // connection may carry another request.
 // `event_ids`: 2026-07-28 streams carry none (they cannot be resumed).
 template <class S>
-net::awaitable<bool> pump(ServerState& state, S& stream, const Request& req, Stream& st, std::uint64_t after,
+net::awaitable<bool> pump(ServerState& state, Wire<S>& wire, const Request& req, Stream& st, std::uint64_t after,
                           std::string head, bool take_over = false, bool event_ids = true) {
   const bool chunked = req.version() >= 11;
   auto exec = co_await net::this_coro::executor;
@@ -162,7 +171,7 @@ net::awaitable<bool> pump(ServerState& state, S& stream, const Request& req, Str
       st.detach(gen);
     }
     if (!out.empty()) {
-      bool written = co_await timed_write(state, stream, net::buffer(out));
+      bool written = co_await timed_write(state, wire, net::buffer(out));
       out.clear();
       // On failure the events stay stored: the client may resume with Last-Event-ID.
       if (!written) { ok = false; break; }
@@ -202,22 +211,22 @@ bhttp::status stateless_status(std::string_view answer) {
 // SSE: then the stream carries those and the answer, without event ids (2026-07-28 streams are not
 // resumed).
 template <class S>
-net::awaitable<bool> handle_stateless(ServerState& state, const McpEndpoint& ep, S& stream, const Request& req,
+net::awaitable<bool> handle_stateless(ServerState& state, const McpEndpoint& ep, Wire<S>& wire, const Request& req,
                                       CheckedPost& post, StatelessConn& conn) {
   const jsonrpc::Id id = std::get<jsonrpc::Request>(post.message).id;
   // A listen is a stream of notifications: a client that cannot read SSE cannot have one.
   const bool listen = std::get<jsonrpc::Request>(post.message).method == mcp::method::kSubscriptionsListen;
   if (listen && !post.sse_ok) {
-    co_return co_await write(state, stream, req, json_error(req, bhttp::status::bad_request, error_code::kInvalidRequest,
+    co_return co_await write(state, wire, req, json_error(req, bhttp::status::bad_request, error_code::kInvalidRequest,
                                                             "subscriptions/listen needs Accept: text/event-stream", id));
   }
   auto made = conn.transport_for(ep);
   if (!made) {
-    co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, made.error().message, id));
+    co_return co_await write(state, wire, req, json_error(req, bhttp::status::service_unavailable, -32000, made.error().message, id));
   }
   auto transport = *made;
   auto opened = transport->open_request_stream(id);
-  if (!opened) co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, opened.error().message, id));
+  if (!opened) co_return co_await write(state, wire, req, json_error(req, bhttp::status::service_unavailable, -32000, opened.error().message, id));
   auto st = *opened;
   // However the request ends, its stream goes with it: nothing resumes it, and the session outlives
   // it. If the client left mid-request, returning false ends the connection and its session, which
@@ -237,30 +246,30 @@ net::awaitable<bool> handle_stateless(ServerState& state, const McpEndpoint& ep,
 
   // Closing the connection cancels a stateless request (the revision's only cancellation over
   // HTTP): returning false ends the connection and with it its session, which cancels what still runs.
-  const std::function<bool()> gone = [&stream] { return peer_left(stream); };
-  auto first = co_await wait_until(*st, [](const Stream::Batch& b) { return b.finished || !b.events.empty(); }, gone);
+  const std::function<bool()> gone = [&wire] { return peer_left(wire.io); };
+  auto first = co_await wait_until(*st, wire.waiter, [](const Stream::Batch& b) { return b.finished || !b.events.empty(); }, gone);
   if (!first) co_return false;
   const bool only_the_answer = first->finished && first->events.size() == 1;
   if (post.sse_ok && !first->events.empty() && (!only_the_answer || !post.json_ok)) {
-    co_return co_await pump(state, stream, req, *st, 0, sse_head(req, "", *st, 0, std::nullopt), false, false);
+    co_return co_await pump(state, wire, req, *st, 0, sse_head(req, "", *st, 0, std::nullopt), false, false);
   }
   // No co_await inside a conditional expression: GCC 12 destroys such a temporary twice.
-  if (!first->finished) first = co_await wait_until(*st, [](const Stream::Batch& x) { return x.finished; }, gone);
+  if (!first->finished) first = co_await wait_until(*st, wire.waiter, [](const Stream::Batch& x) { return x.finished; }, gone);
   if (!first || !first->answered || first->events.empty()) co_return false;  // left, or closed first
   const std::string& answer = first->events.back().data;
   std::string out = json_answer(req, "", answer, stateless_status(answer));
-  co_return co_await timed_write(state, stream, net::buffer(out)) && req.keep_alive();
+  co_return co_await timed_write(state, wire, net::buffer(out)) && req.keep_alive();
 }
 
 template <class S>
-net::awaitable<bool> handle_post(ServerState& state, const McpEndpoint& ep, S& stream, const Request& req,
+net::awaitable<bool> handle_post(ServerState& state, const McpEndpoint& ep, Wire<S>& wire, const Request& req,
                                  StatelessConn& conn) {
   auto checked = check_post(ep.policy, req);
   if (auto* refused = std::get_if<Refusal>(&checked)) {
-    co_return co_await write(state, stream, req, refusal_response(req, *refused));
+    co_return co_await write(state, wire, req, refusal_response(req, *refused));
   }
   auto& post = std::get<CheckedPost>(checked);
-  if (post.stateless) co_return co_await handle_stateless(state, ep, stream, req, post, conn);
+  if (post.stateless) co_return co_await handle_stateless(state, ep, wire, req, post, conn);
   const bool sse_ok = post.sse_ok, json_ok = post.json_ok;
   const std::string& version = post.protocol_version;
   auto* decoded = &post.message;
@@ -268,16 +277,16 @@ net::awaitable<bool> handle_post(ServerState& state, const McpEndpoint& ep, S& s
   std::optional<HttpSessionEntry> entry;
   if (request && request->method == mcp::method::kInitialize) {
     auto created = state.create_session(ep.shared_from_this());
-    if (!created) co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, created.error().message));
+    if (!created) co_return co_await write(state, wire, req, json_error(req, bhttp::status::service_unavailable, -32000, created.error().message));
     entry = *created;
   } else {
     auto sid = req["mcp-session-id"];
     if (sid.empty()) {
-      co_return co_await write(state, stream, req, json_error(req, bhttp::status::bad_request, -32000,
+      co_return co_await write(state, wire, req, json_error(req, bhttp::status::bad_request, -32000,
                                                   "Bad Request: Mcp-Session-Id header is required"));
     }
     entry = state.find_session(std::string(sid), ep);
-    if (!entry) co_return co_await write(state, stream, req, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
+    if (!entry) co_return co_await write(state, wire, req, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
   }
   // Keep only the transport: holding the ServerSession here could make this I/O thread drop its
   // last reference, and its destructor joins the session's workers.
@@ -293,14 +302,14 @@ net::awaitable<bool> handle_post(ServerState& state, const McpEndpoint& ep, S& s
     Response res{bhttp::status::accepted, req.version()};
     res.keep_alive(req.keep_alive());
     res.prepare_payload();
-    co_return co_await write(state, stream, req, std::move(res));
+    co_return co_await write(state, wire, req, std::move(res));
   }
 
   auto opened = transport.open_request_stream(request->id);
   if (!opened) {
     auto status = opened.error().code == error_code::kInvalidRequest ? bhttp::status::bad_request
                                                                     : bhttp::status::too_many_requests;
-    co_return co_await write(state, stream, req, json_error(req, status, opened.error().code, opened.error().message, request->id));
+    co_return co_await write(state, wire, req, json_error(req, status, opened.error().code, opened.error().message, request->id));
   }
   auto st = *opened;
   ++state.active_requests;
@@ -309,30 +318,30 @@ net::awaitable<bool> handle_post(ServerState& state, const McpEndpoint& ep, S& s
 
   if (!sse_ok || (json_ok && state.opts.prefer_json_response)) {
     // JSON mode: only the answer is sent; anything else sent meanwhile stays in the stream's log.
-    auto waited = co_await wait_until(*st, [](const Stream::Batch& x) { return x.finished; });
+    auto waited = co_await wait_until(*st, wire.waiter, [](const Stream::Batch& x) { return x.finished; });
     auto& b = *waited;  // without `gone`, it waits until finished
     // Only the final answer is a body; a stream ended by a close or a cancellation has none.
     if (!b.answered || b.events.empty()) co_return false;  // the session closed first
     std::string out = json_answer(req, transport.session_id(), b.events.back().data);
-    co_return co_await timed_write(state, stream, net::buffer(out)) && req.keep_alive();
+    co_return co_await timed_write(state, wire, net::buffer(out)) && req.keep_alive();
   }
 
   std::optional<long> retry;
   if (version >= "2025-11-25") retry = static_cast<long>(state.opts.sse_retry.count());
-  co_return co_await pump(state, stream, req, *st, 0, sse_head(req, transport.session_id(), *st, 0, retry));
+  co_return co_await pump(state, wire, req, *st, 0, sse_head(req, transport.session_id(), *st, 0, retry));
 }
 
 template <class S>
-net::awaitable<bool> handle_get(ServerState& state, const McpEndpoint& ep, S& stream, const Request& req) {
+net::awaitable<bool> handle_get(ServerState& state, const McpEndpoint& ep, Wire<S>& wire, const Request& req) {
   if (!accepts(req, "text/event-stream")) {
-    co_return co_await write(state, stream, req, json_error(req, bhttp::status::not_acceptable, -32000, "Accept must include text/event-stream"));
+    co_return co_await write(state, wire, req, json_error(req, bhttp::status::not_acceptable, -32000, "Accept must include text/event-stream"));
   }
   auto sid = req["mcp-session-id"];
   if (sid.empty()) {
-    co_return co_await write(state, stream, req, json_error(req, bhttp::status::bad_request, -32000, "Bad Request: Mcp-Session-Id header is required"));
+    co_return co_await write(state, wire, req, json_error(req, bhttp::status::bad_request, -32000, "Bad Request: Mcp-Session-Id header is required"));
   }
   auto found_entry = state.find_session(std::string(sid), ep);
-  if (!found_entry) co_return co_await write(state, stream, req, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
+  if (!found_entry) co_return co_await write(state, wire, req, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
   // Only the transport, for the reason given in handle_post.
   auto transport = found_entry->transport;
   found_entry.reset();
@@ -344,42 +353,42 @@ net::awaitable<bool> handle_get(ServerState& state, const McpEndpoint& ep, S& st
   if (!last.empty()) {
     auto found = transport->find_event(std::string(last));
     if (!found) {
-      co_return co_await write(state, stream, req, json_error(req, bhttp::status::not_found, -32000,
+      co_return co_await write(state, wire, req, json_error(req, bhttp::status::not_found, -32000,
                                                   "Unknown Last-Event-ID: " + peer_text(last)));
     }
     st = found->first;
     after = found->second;
   } else {
     auto s = transport->standalone_stream();
-    if (!s) co_return co_await write(state, stream, req, json_error(req, bhttp::status::not_found, -32001, s.error().message));
+    if (!s) co_return co_await write(state, wire, req, json_error(req, bhttp::status::not_found, -32001, s.error().message));
     st = *s;
     after = st->last_seq();
   }
   // Refuse a second writer for one stream (two standalone GETs): 409, as the specification says. A
   // resumption (Last-Event-ID) takes the stream over instead: its old connection is most likely dead.
   if (last.empty() && st->attached()) {
-    co_return co_await write(state, stream, req, json_error(req, bhttp::status::conflict, -32000, "This stream already has a reader"));
+    co_return co_await write(state, wire, req, json_error(req, bhttp::status::conflict, -32000, "This stream already has a reader"));
   }
   auto version = req["mcp-protocol-version"];
   std::optional<long> retry;
   if (version.empty() || version >= "2025-11-25") retry = static_cast<long>(state.opts.sse_retry.count());
-  co_return co_await pump(state, stream, req, *st, after,
+  co_return co_await pump(state, wire, req, *st, after,
                           sse_head(req, transport->session_id(), *st, after, last.empty() ? retry : std::nullopt),
                           !last.empty());
   
 }
 
 template <class S>
-net::awaitable<bool> handle(ServerState& state, S& stream, const Request& req, StatelessConn& conn) {
+net::awaitable<bool> handle(ServerState& state, Wire<S>& wire, const Request& req, StatelessConn& conn) {
   std::string_view target = req.target();
   std::string path(target.substr(0, target.find('?')));
   if (state.stopping) {
-    co_return co_await write(state, stream, req, json_error(req, bhttp::status::service_unavailable, -32000, "server is shutting down"));
+    co_return co_await write(state, wire, req, json_error(req, bhttp::status::service_unavailable, -32000, "server is shutting down"));
   }
   if (auto handler = state.route_for(path)) {
     PlainRequest pr{std::string(req.method_string()), std::string(target), {}, req.body(), {}};
     boost::system::error_code peer_ec;
-    const auto remote = beast::get_lowest_layer(stream).socket().remote_endpoint(peer_ec);
+    const auto remote = beast::get_lowest_layer(wire.io).socket().remote_endpoint(peer_ec);
     if (!peer_ec) pr.peer = remote.address().to_string();
     for (const auto& f : req) {
       std::string name(f.name_string());
@@ -392,31 +401,31 @@ net::awaitable<bool> handle(ServerState& state, S& stream, const Request& req, S
     res.body() = std::move(out.body);
     res.keep_alive(req.keep_alive());
     res.prepare_payload();
-    co_return co_await write(state, stream, req, std::move(res));
+    co_return co_await write(state, wire, req, std::move(res));
   }
   // Held for as long as the request runs: the endpoint may be removed meanwhile.
   const auto held = state.endpoint_for(path);
   const McpEndpoint& ep = *held;
   auto route = route_request(ep.policy, req, false);
   if (auto* refused = std::get_if<Refusal>(&route)) {
-    co_return co_await write(state, stream, req, refusal_response(req, *refused));
+    co_return co_await write(state, wire, req, refusal_response(req, *refused));
   }
   switch (std::get<Route>(route)) {
-    case Route::mcp_post: co_return co_await handle_post(state, ep, stream, req, conn);
-    case Route::mcp_get: co_return co_await handle_get(state, ep, stream, req);
+    case Route::mcp_post: co_return co_await handle_post(state, ep, wire, req, conn);
+    case Route::mcp_get: co_return co_await handle_get(state, ep, wire, req);
     case Route::extra_route: co_return false;  // handled above
     case Route::mcp_delete: {
       auto sid = req["mcp-session-id"];
       if (sid.empty()) {
-        co_return co_await write(state, stream, req, json_error(req, bhttp::status::bad_request, -32000, "Bad Request: Mcp-Session-Id header is required"));
+        co_return co_await write(state, wire, req, json_error(req, bhttp::status::bad_request, -32000, "Bad Request: Mcp-Session-Id header is required"));
       }
       if (!state.find_session(std::string(sid), ep) || !state.end_session(std::string(sid))) {
-        co_return co_await write(state, stream, req, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
+        co_return co_await write(state, wire, req, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
       }
       Response res{bhttp::status::ok, req.version()};
       res.keep_alive(req.keep_alive());
       res.prepare_payload();
-      co_return co_await write(state, stream, req, std::move(res));
+      co_return co_await write(state, wire, req, std::move(res));
     }
   }
   co_return false;
@@ -455,6 +464,16 @@ net::awaitable<void> serve(ServerState& state, S stream, std::shared_ptr<Connect
       });
     };
   }
+  // Every deadline from here is the connection's own: none left on the stream (the TLS handshake's),
+  // so that Beast arms no timer per read or write. An expired one closes the socket, as Beast's
+  // would, and the pending read or write ends with an error.
+  lowest.expires_never();
+  ConnDeadline deadline(exec, [&lowest] {
+    boost::system::error_code ignored;
+    lowest.socket().close(ignored);
+  });
+  Waiter waiter(exec);
+  Wire<S> wire{stream, deadline, waiter};
   beast::flat_buffer buffer;
   StatelessConn stateless(state);  // closed when the connection ends, however it ends
   for (;;) {
@@ -462,18 +481,18 @@ net::awaitable<void> serve(ServerState& state, S stream, std::shared_ptr<Connect
     // Between requests: idle_timeout for the first byte; then request_timeout for the whole
     // request, so a slow sender (slowloris) cannot hold a connection for long.
     if (buffer.size() == 0) {
-      lowest.expires_after(state.opts.idle_timeout);
+      deadline.expires_after(state.opts.idle_timeout);
       auto [ec, n] = co_await stream.async_read_some(buffer.prepare(4096), nothrow);
       if (ec) break;
       buffer.commit(n);
     }
-    lowest.expires_after(state.opts.request_timeout);
+    deadline.expires_after(state.opts.request_timeout);
     bhttp::request_parser<bhttp::string_body> parser;
     parser.body_limit(state.opts.max_body_bytes);
     parser.header_limit(static_cast<std::uint32_t>(state.opts.max_header_bytes));
     auto [ec, n] = co_await bhttp::async_read(stream, buffer, parser, nothrow);
     // A request that did not arrive within request_timeout: the expired deadline has closed the
-    // socket already (Beast's timeouts do), so the slow sender just loses its connection.
+    // socket already, so the slow sender just loses its connection.
     if (ec == bhttp::error::body_limit || ec == bhttp::error::header_limit) {
       const bool body = ec == bhttp::error::body_limit;
       bhttp::status status = body ? bhttp::status::payload_too_large : bhttp::status::request_header_fields_too_large;
@@ -486,15 +505,15 @@ net::awaitable<void> serve(ServerState& state, S stream, std::shared_ptr<Connect
       res.keep_alive(false);
       res.prepare_payload();
       // A short deadline: the peer that caused this may not read either.
-      lowest.expires_after(std::chrono::seconds(1));
+      deadline.expires_after(std::chrono::seconds(1));
       co_await bhttp::async_write(stream, res, nothrow);
       break;
     }
     if (ec) break;
-    lowest.expires_never();  // handlers and SSE streams last as long as they need; writes have deadlines
+    deadline.expires_never();  // handlers and SSE streams last as long as they need; writes have deadlines
     state.set_phase(*control, ConnectionControl::Phase::busy);
     auto req = parser.release();
-    bool keep = co_await handle(state, stream, req, stateless);
+    bool keep = co_await handle(state, wire, req, stateless);
     if (!keep) break;
   }
   state.forget_connection(control);
@@ -502,7 +521,7 @@ net::awaitable<void> serve(ServerState& state, S stream, std::shared_ptr<Connect
   if constexpr (std::is_same_v<S, beast::tcp_stream>) {
     stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
   } else {
-    lowest.expires_after(std::chrono::seconds(5));
+    deadline.expires_after(std::chrono::seconds(5));
     co_await stream.async_shutdown(nothrow);
   }
 }

@@ -57,27 +57,45 @@ struct Disarm {
   ~Disarm() { waker->disarm(); }
 };
 
-// Waits, on the stream's waker, until `ready` holds for what the stream has (from its start).
+// A connection's timer and the waker that cancels it, made once for all its requests' waits
+// rather than for each (two allocations and their reference counts per request). A waker a
+// stream still holds from an earlier request may wake a later wait: it then looks again and waits
+// on. Disarmed when the connection's coroutine ends.
+class Waiter {
+ public:
+  explicit Waiter(net::any_io_executor exec)
+      : timer_(std::make_shared<net::steady_timer>(exec)), waker_(std::make_shared<TimerWaker>(exec, timer_)) {}
+  ~Waiter() { waker_->disarm(); }
+  Waiter(const Waiter&) = delete;
+  Waiter& operator=(const Waiter&) = delete;
+  net::steady_timer& timer() { return *timer_; }
+  std::function<void()> callback() { return waker_->callback(); }
+
+ private:
+  std::shared_ptr<net::steady_timer> timer_;
+  std::shared_ptr<TimerWaker> waker_;
+};
+
+// Waits, on the connection's waiter, until `ready` holds for what the stream has (from its start).
 // With `gone`, also looks once a second whether the client has left, and gives up (nullopt) if so.
+// Not before the first second: most answers come sooner, and the look is a system call.
 template <class Ready>
-net::awaitable<std::optional<Stream::Batch>> wait_until(Stream& st, Ready ready,
+net::awaitable<std::optional<Stream::Batch>> wait_until(Stream& st, Waiter& waiter, Ready ready,
                                                         const std::function<bool()>& gone = nullptr) {
   auto b = st.take_after(0);
   if (ready(b)) co_return b;  // a handler that ran inline has answered already: no timer, no waker
-  auto exec = co_await net::this_coro::executor;
-  auto timer = std::make_shared<net::steady_timer>(exec);
-  auto waker = std::make_shared<TimerWaker>(exec, timer);
-  Disarm disarm{waker};
-  st.attach(waker->callback());
+  st.attach(waiter.callback());
   std::optional<Stream::Batch> out;
-  for (b = st.take_after(0);; b = st.take_after(0)) {
+  auto& timer = waiter.timer();
+  for (bool first = true;; b = st.take_after(0)) {
     if (ready(b)) {
       out = std::move(b);
       break;
     }
-    if (gone && gone()) break;
-    timer->expires_after(gone ? std::chrono::seconds(1) : std::chrono::seconds(3600));
-    if (!st.consume_signal()) co_await timer->async_wait(net::as_tuple(net::use_awaitable));
+    if (!first && gone && gone()) break;
+    first = false;
+    timer.expires_after(gone ? std::chrono::seconds(1) : std::chrono::seconds(3600));
+    if (!st.consume_signal()) co_await timer.async_wait(net::as_tuple(net::use_awaitable));
   }
   st.detach();
   co_return out;
