@@ -80,17 +80,28 @@ TEST_P(GatewaySubscribe, AChangeAtTheUpstreamReachesTheSubscribersOnly) {
   ASSERT_TRUE(c->unsubscribe("file:///other.txt"));
 
   // The unsubscribed file changes first: had its change been passed on, it would arrive before
-  // the watched one's (one inotify queue, one upstream connection).
-  std::ofstream(dir.path / "root" / "other.txt", std::ios::app) << " two";
-  std::ofstream(dir.path / "root" / "watched.txt", std::ios::app) << " two";
+  // the watched one's (one inotify queue, one upstream connection). Over 2025-11-25 HTTP the update
+  // travels on the client's standalone GET stream, which the client opens on its own after the
+  // handshake: an update sent before it is open is not replayed to it (a fresh GET starts at the
+  // stream's end). So the pair of changes is made again, a second apart, until one arrives.
+  int changes = 0;
   std::unique_lock lock(mu);
-  ASSERT_TRUE(cv.wait_for(lock, 20s, [&] { return updated.contains("file:///watched.txt"); })) << gateway->err();
+  for (; changes < 20 && !updated.contains("file:///watched.txt"); ++changes) {
+    lock.unlock();
+    std::ofstream(dir.path / "root" / "other.txt", std::ios::app) << " two";
+    std::ofstream(dir.path / "root" / "watched.txt", std::ios::app) << " two";
+    lock.lock();
+    cv.wait_for(lock, 1s, [&] { return updated.contains("file:///watched.txt"); });
+  }
+  ASSERT_TRUE(updated.contains("file:///watched.txt")) << "no update after " << changes << " changes\n" << gateway->err();
   EXPECT_FALSE(updated.contains("file:///other.txt"));
   EXPECT_FALSE(arrived.contains("file:///other.txt")) << "the gateway passed on an update nobody is subscribed to";
   lock.unlock();
   auto read = c->read_resource("file:///watched.txt");
   ASSERT_TRUE(read) << read.error().message;
-  EXPECT_EQ(std::get<TextResourceContents>(read->contents.at(0)).text, "one two");
+  std::string expected = "one";
+  for (int i = 0; i < changes; ++i) expected += " two";
+  EXPECT_EQ(std::get<TextResourceContents>(read->contents.at(0)).text, expected);
 }
 
 TEST_P(GatewaySubscribe, ASubscriptionToWhatTheUpstreamDoesNotServeIsRefusedWithItsReason) {
