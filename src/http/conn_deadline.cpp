@@ -7,7 +7,11 @@ namespace mcp::http {
 
 namespace {
 constexpr auto kNever = ConnDeadline::clock::time_point::max();
-}
+// The floor is at least this: a zero or tiny timeout would otherwise have the timer fire and re-arm
+// itself at once, over and over, until a later deadline came. Shorter deadlines are kept all the
+// same (each re-arms the timer for itself).
+constexpr ConnDeadline::clock::duration kLeastFloor = std::chrono::milliseconds(100);
+}  // namespace
 
 struct ConnDeadline::State : std::enable_shared_from_this<State> {
   State(boost::asio::any_io_executor ex, std::function<void()> f) : timer(std::move(ex)), on_expire(std::move(f)) {}
@@ -55,7 +59,7 @@ void ConnDeadline::expires_after(clock::duration d) {
   const auto now = clock::now();
   s.expired = false;
   s.deadline = now + d;
-  s.floor = std::min(s.floor, d);
+  s.floor = std::min(s.floor, std::max(d, kLeastFloor));
   // Armed no later than the deadline: it re-arms for it when it fires. Whenever the timer is armed,
   // it is for at most `floor` after that moment, so this holds for every deadline at least `floor`
   // away, and only a shorter one than any before re-arms here.

@@ -5,6 +5,8 @@
 // thread, bounded (run_for), so a deadline that never fires fails rather than hangs.
 #include <gtest/gtest.h>
 
+#include <time.h>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
@@ -25,10 +27,14 @@ struct Loop {
                           ++expiries;
                           expired_at = Clock::now();
                         }};
-  // Runs until the first expiry, at most `most`.
+  // Runs until the next expiry, at most `most`, or until the loop has nothing left to run.
   void run_until_expired(Clock::duration most) {
+    const int before = expiries;
+    ioc.restart();
     const auto end = Clock::now() + most;
-    while (expiries == 0 && Clock::now() < end) ioc.run_one_for(end - Clock::now());
+    while (expiries == before && Clock::now() < end) {
+      if (ioc.run_one_for(end - Clock::now()) == 0 && ioc.stopped()) break;
+    }
   }
   // Runs `f` on the loop `after` from now.
   template <class F>
@@ -126,4 +132,24 @@ TEST(ConnDeadline, StoppedItNeverExpiresAndLeavesTheLoopNothingToWaitFor) {
   l.ioc.restart();
   l.ioc.run_for(100ms);
   EXPECT_EQ(l.expiries, 0);
+}
+
+TEST(ConnDeadline, AZeroDeadlineExpiresAtOnceAndLeavesNoBusyTimer) {
+  // A timeout of zero must not become the timer's floor: re-armed for "now" each time it fired,
+  // it would spin until the next deadline, a whole core for as long.
+  Loop l;
+  l.deadline.expires_after(0ms);
+  l.run_until_expired(5s);
+  ASSERT_EQ(l.expiries, 1);
+  timespec cpu0{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+  const auto start = Clock::now();
+  l.deadline.expires_after(300ms);
+  l.run_until_expired(5s);
+  ASSERT_EQ(l.expiries, 2);
+  EXPECT_GE(l.expired_at - start, 300ms);
+  timespec cpu1{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
+  const double cpu_ms = (cpu1.tv_sec - cpu0.tv_sec) * 1e3 + (cpu1.tv_nsec - cpu0.tv_nsec) / 1e6;
+  EXPECT_LT(cpu_ms, 150.0) << "the loop spun while it waited 300 ms for the deadline";
 }
