@@ -146,11 +146,8 @@ template <class S>
 net::awaitable<bool> pump(ServerState& state, Wire<S>& wire, const Request& req, Stream& st, std::uint64_t after,
                           std::string head, bool take_over = false, bool event_ids = true) {
   const bool chunked = req.version() >= 11;
-  auto exec = co_await net::this_coro::executor;
-  auto timer = std::make_shared<net::steady_timer>(exec);
-  auto waker_state = std::make_shared<TimerWaker>(exec, timer);
-  Disarm disarm{waker_state};
-  auto waker = waker_state->callback();
+  auto waker = wire.waiter.callback();  // the connection's waiter, as a request's wait uses
+  auto& timer = wire.waiter.timer();
   std::uint64_t gen = 0;
   if (take_over) gen = st.take_over(waker);
   else if (st.attach(waker)) gen = st.generation();
@@ -177,9 +174,9 @@ net::awaitable<bool> pump(ServerState& state, Wire<S>& wire, const Request& req,
       if (!written) { ok = false; break; }
     }
     if (batch.done) co_return ok && chunked && req.keep_alive();
-    timer->expires_after(state.opts.sse_keepalive);
+    timer.expires_after(state.opts.sse_keepalive);
     if (!st.consume_signal()) {
-      auto [ec] = co_await timer->async_wait(nothrow);
+      auto [ec] = co_await timer.async_wait(nothrow);
       // Idle: a comment line keeps proxies from timing out and reveals a vanished client.
       if (!ec) append_chunk(out, ": keepalive\n\n", chunked);
     }

@@ -51,16 +51,10 @@ class TimerWaker : public std::enable_shared_from_this<TimerWaker> {
   std::weak_ptr<net::steady_timer> timer_;
 };
 
-// Disarms a waker when the coroutine that made it ends, however it ends.
-struct Disarm {
-  std::shared_ptr<TimerWaker> waker;
-  ~Disarm() { waker->disarm(); }
-};
-
-// A connection's timer and the waker that cancels it, made once for all its requests' waits
-// rather than for each (two allocations and their reference counts per request). A waker a
-// stream still holds from an earlier request may wake a later wait: it then looks again and waits
-// on. Disarmed when the connection's coroutine ends.
+// A connection's timer and the waker that cancels it, made once for all its requests' waits and
+// SSE responses rather than for each (two allocations and their reference counts per request). A
+// waker a stream still holds from an earlier request may wake a later wait: it then looks again
+// and waits on. Disarmed when the connection's coroutine ends, however it ends.
 class Waiter {
  public:
   explicit Waiter(net::any_io_executor exec)
