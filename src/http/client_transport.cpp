@@ -16,19 +16,21 @@ namespace mcp::http {
 namespace client_impl {
 
 Result<void> Client::send(std::string frame, const SendInfo& info) {
-  {
-    std::lock_guard lock(mu_);
-    if (closed_) return fail(Error::connection_closed("transport closed"));
-  }
-  Outbound out = Outbound::read(frame);
   if (info.kind != SendInfo::Kind::request) {
+    {
+      std::lock_guard lock(mu_);
+      if (closed_) return fail(Error::connection_closed("transport closed"));
+    }
+    Outbound out = Outbound::read(frame);
     // 2026-07-28 over HTTP cancels a request by closing its connection (the revision has no
     // session a notifications/cancelled could name it in).
     if (out.cancels && abort_stateless(jsonrpc::id_key(*out.cancels))) return {};
     return post_sync(std::move(frame), std::move(out));
   }
   // A request's answer may stream for a long time; at most max_concurrent_requests are in
-  // flight at once (a flood of calls must not become unbounded connections and buffers).
+  // flight at once (a flood of calls must not become unbounded connections and buffers). Read
+  // before the lock, which a request then takes once.
+  Outbound out = Outbound::read(frame);
   std::lock_guard lock(mu_);
   if (closed_) return fail(Error::connection_closed("transport closed"));
   if (requests_running_ >= opts_.max_concurrent_requests) {
@@ -302,9 +304,12 @@ std::optional<std::string> Client::deliver(std::string frame, Counted* counted) 
   if (!peek.has_method && peek.id) {
     response_id = jsonrpc::id_key(*peek.id);
     if (counted && counted->key == *response_id) counted->answered();
-    // The negotiated version goes into every later request's MCP-Protocol-Version header.
-    std::lock_guard lock(mu_);
-    if (init_id_ && *init_id_ == *response_id && peek.result_version) protocol_version_ = std::move(peek.result_version);
+    // The negotiated version goes into every later request's MCP-Protocol-Version header. Only a
+    // result with a protocolVersion can be initialize's: other answers take no lock here.
+    if (peek.result_version) {
+      std::lock_guard lock(mu_);
+      if (init_id_ && *init_id_ == *response_id) protocol_version_ = std::move(peek.result_version);
+    }
   }
   std::lock_guard d(deliver_mu_);
   if (delivering_done_ || !cb_.on_message) return response_id;
