@@ -207,9 +207,9 @@ bhttp::status stateless_status(std::string_view answer) {
 // Why the coroutines below begin with a plain function that returns either the answer to write or
 // what the request goes on with: GCC 12 keeps every temporary that lives across a suspension in the
 // coroutine's frame, one slot per expression, so each `co_await write(..., json_error(...))` branch
-// used to add a Response (~200 bytes) to the frame of every request, errors or not. Past ~1 KiB a
+// used to add a Response to the frame of every request, errors or not. Past ~1 KiB a
 // frame misses both asio's recycling allocator and glibc's tcache and takes malloc's slow path, once
-// per request per frame (bench/RESULTS.md, 2026-12-02 night). One Response per coroutine keeps them
+// per request per frame (bench/RESULTS.md, 2026-12-03). One Response per coroutine keeps them
 // small.
 //
 // A stateless request, begun: its transport and the stream its answer comes on, or the error
