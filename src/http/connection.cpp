@@ -9,6 +9,7 @@
 #include <random>
 
 #include "http/conn_deadline.hpp"
+#include "http/request_begin.hpp"
 #include "http/request_checks.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "http/server_impl.hpp"
@@ -24,25 +25,9 @@ namespace mcp::http {
 namespace beast = boost::beast;
 namespace bhttp = beast::http;
 using tcp = net::ip::tcp;
-using Response = bhttp::response<bhttp::string_body>;
 constexpr auto nothrow = net::as_tuple(net::use_awaitable);
 
 namespace {
-
-Response json_error(const Request& req, bhttp::status status, int code, std::string message, const jsonrpc::Id& id = nullptr,
-                    std::optional<json::value> data = std::nullopt) {
-  Response res{status, req.version()};
-  res.set(bhttp::field::content_type, "application/json");
-  res.body() = jsonrpc::encode_error(id, Error{code, std::move(message), std::move(data)});
-  res.prepare_payload();
-  return res;
-}
-
-Response refusal_response(const Request& req, const Refusal& r) {
-  auto res = json_error(req, static_cast<bhttp::status>(r.status), r.code, r.message, r.id, r.data);
-  if (r.status == 405) res.set(bhttp::field::allow, "GET, POST, DELETE");
-  return res;
-}
 
 // The connection's stream, the deadline of its reads and writes (conn_deadline.hpp: one timer
 // per connection, not one armed and cancelled per read and write, as the stream's own would be),
@@ -67,7 +52,7 @@ net::awaitable<bool> timed_write(ServerState& state, Wire<S>& wire, const Buffer
 // Writes a whole response. Returns whether the connection may carry another request: the request
 // asked for keep-alive (HTTP/1.1 without "Connection: close") and the write went through. The
 // response is the caller's, alive until this returns: taken by value it would be a second copy in
-// the caller's coroutine frame and one in this one's (see BegunStateless on frame sizes).
+// the caller's coroutine frame and one in this one's (request_begin.hpp on frame sizes).
 template <class S>
 net::awaitable<bool> write(ServerState& state, Wire<S>& wire, const Request& req, Response&& res) {
   res.keep_alive(req.keep_alive());
@@ -204,36 +189,6 @@ bhttp::status stateless_status(std::string_view answer) {
   }
 }
 
-// Why the coroutines below begin with a plain function that returns either the answer to write or
-// what the request goes on with: GCC 12 keeps every temporary that lives across a suspension in the
-// coroutine's frame, one slot per expression, so each `co_await write(..., json_error(...))` branch
-// used to add a Response to the frame of every request, errors or not. Past ~1 KiB a
-// frame misses both asio's recycling allocator and glibc's tcache and takes malloc's slow path, once
-// per request per frame (bench/RESULTS.md, 2026-12-03). One Response per coroutine keeps them
-// small.
-//
-// A stateless request, begun: its transport and the stream its answer comes on, or the error
-// answered instead. Made outside the coroutine, which then holds one response, not one per error.
-struct BegunStateless {
-  std::optional<Response> refused;
-  std::shared_ptr<SessionTransport> transport;
-  std::shared_ptr<Stream> st;
-};
-
-BegunStateless begin_stateless(const McpEndpoint& ep, const Request& req, const CheckedPost& post, StatelessConn& conn) {
-  const jsonrpc::Id& id = std::get<jsonrpc::Request>(post.message).id;
-  // A listen is a stream of notifications: a client that cannot read SSE cannot have one.
-  if (std::get<jsonrpc::Request>(post.message).method == mcp::method::kSubscriptionsListen && !post.sse_ok) {
-    return {json_error(req, bhttp::status::bad_request, error_code::kInvalidRequest,
-                       "subscriptions/listen needs Accept: text/event-stream", id), {}, {}};
-  }
-  auto made = conn.transport_for(ep);
-  if (!made) return {json_error(req, bhttp::status::service_unavailable, -32000, made.error().message, id), {}, {}};
-  auto opened = (*made)->open_request_stream(id);
-  if (!opened) return {json_error(req, bhttp::status::service_unavailable, -32000, opened.error().message, id), {}, {}};
-  return {std::nullopt, *made, *opened};
-}
-
 // A stateless (2026-07-28) request: served by its connection's stateless session
 // (stateless_conn.hpp), which the connection's requests share one at a time. The answer goes back
 // as JSON, unless the server sends something first (progress, a log line) and the client accepts
@@ -243,8 +198,8 @@ template <class S>
 net::awaitable<bool> handle_stateless(ServerState& state, const McpEndpoint& ep, Wire<S>& wire, const Request& req,
                                       CheckedPost& post, StatelessConn& conn) {
   const bool listen = std::get<jsonrpc::Request>(post.message).method == mcp::method::kSubscriptionsListen;
-  BegunStateless begun = begin_stateless(ep, req, post, conn);
-  if (begun.refused) co_return co_await write(state, wire, req, std::move(*begun.refused));
+  Begun begun = begin_stateless(ep, req, post, conn);
+  if (begun.answer) co_return co_await write(state, wire, req, std::move(*begun.answer));
   SessionTransport* transport = begun.transport.get();
   const std::shared_ptr<Stream>& st = begun.st;
   // However the request ends, its stream goes with it: nothing resumes it, and the session outlives
@@ -280,73 +235,19 @@ net::awaitable<bool> handle_stateless(ServerState& state, const McpEndpoint& ep,
   co_return co_await timed_write(state, wire, net::buffer(out)) && req.keep_alive();
 }
 
-// A POST, begun: the answer to write now (a refusal, a session error, the 202 of a notification), or
-// the request's stream in its session, the request delivered, or a stateless request to serve.
-struct BegunPost {
-  std::optional<Response> answer;
-  bool stateless = false;
-  std::shared_ptr<SessionTransport> transport;
-  std::shared_ptr<Stream> st;  // set with ++active_requests, which the caller undoes when it ends
-};
-
-BegunPost begin_post(ServerState& state, const McpEndpoint& ep, const Request& req,
-                     std::variant<Refusal, CheckedPost>& checked) {
-  if (auto* refused = std::get_if<Refusal>(&checked)) return {refusal_response(req, *refused)};
-  auto& post = std::get<CheckedPost>(checked);
-  if (post.stateless) return {std::nullopt, true};
-  auto* request = std::get_if<jsonrpc::Request>(&post.message);
-  std::optional<HttpSessionEntry> entry;
-  if (request && request->method == mcp::method::kInitialize) {
-    auto created = state.create_session(ep.shared_from_this());
-    if (!created) return {json_error(req, bhttp::status::service_unavailable, -32000, created.error().message)};
-    entry = *created;
-  } else {
-    auto sid = req["mcp-session-id"];
-    if (sid.empty()) {
-      return {json_error(req, bhttp::status::bad_request, -32000, "Bad Request: Mcp-Session-Id header is required")};
-    }
-    entry = state.find_session(std::string(sid), ep);
-    if (!entry) return {json_error(req, bhttp::status::not_found, -32001, "Session not found")};
-  }
-  // Keep only the transport: holding the ServerSession here could make this I/O thread drop its
-  // last reference, and its destructor joins the session's workers.
-  auto transport = entry->transport;
-  entry.reset();
-
-  if (!request) {  // a notification or a response: accepted, nothing to answer
-    if (auto* n = std::get_if<jsonrpc::Notification>(&post.message); n && n->method == mcp::method::kInitialized) {
-      transport->mark_initialized();  // the handshake is complete: no longer reaped by initialize_timeout
-    }
-    transport->deliver(std::move(post.message), req.body().size());
-    Response res{bhttp::status::accepted, req.version()};
-    res.keep_alive(req.keep_alive());
-    res.prepare_payload();
-    return {std::move(res)};
-  }
-  auto opened = transport->open_request_stream(request->id);
-  if (!opened) {
-    auto status = opened.error().code == error_code::kInvalidRequest ? bhttp::status::bad_request
-                                                                    : bhttp::status::too_many_requests;
-    return {json_error(req, status, opened.error().code, opened.error().message, request->id)};
-  }
-  ++state.active_requests;
-  transport->deliver(std::move(post.message), req.body().size());  // `request` points into it: not used after
-  return {std::nullopt, false, std::move(transport), *opened};
-}
-
 template <class S>
 net::awaitable<bool> handle_post(ServerState& state, const McpEndpoint& ep, Wire<S>& wire, const Request& req,
                                  StatelessConn& conn) {
   auto checked = check_post(ep.policy, req);
-  BegunPost begun = begin_post(state, ep, req, checked);
+  auto* post = std::get_if<CheckedPost>(&checked);
+  if (post && post->stateless) co_return co_await handle_stateless(state, ep, wire, req, *post, conn);
+  Begun begun = post ? begin_session_post(state, ep, req, *post) : Begun{refusal_response(req, std::get<Refusal>(checked))};
   if (begun.answer) co_return co_await write(state, wire, req, std::move(*begun.answer));
-  auto& post = std::get<CheckedPost>(checked);
-  if (begun.stateless) co_return co_await handle_stateless(state, ep, wire, req, post, conn);
   struct Done { std::atomic<int>& n; ~Done() { --n; } } done{state.active_requests};
   SessionTransport& transport = *begun.transport;
   Stream& st = *begun.st;
 
-  if (!post.sse_ok || (post.json_ok && state.opts.prefer_json_response)) {
+  if (!post->sse_ok || (post->json_ok && state.opts.prefer_json_response)) {
     // JSON mode: only the answer is sent; anything else sent meanwhile stays in the stream's log.
     auto waited = co_await wait_until(st, wire.waiter, [](const Stream::Batch& x) { return x.finished; });
     auto& b = *waited;  // without `gone`, it waits until finished
@@ -357,7 +258,7 @@ net::awaitable<bool> handle_post(ServerState& state, const McpEndpoint& ep, Wire
   }
 
   std::optional<long> retry;
-  if (post.protocol_version >= "2025-11-25") retry = static_cast<long>(state.opts.sse_retry.count());
+  if (post->protocol_version >= "2025-11-25") retry = static_cast<long>(state.opts.sse_retry.count());
   co_return co_await pump(state, wire, req, st, 0, sse_head(req, transport.session_id(), st, 0, retry));
 }
 
@@ -366,15 +267,9 @@ net::awaitable<bool> handle_get(ServerState& state, const McpEndpoint& ep, Wire<
   if (!accepts(req, "text/event-stream")) {
     co_return co_await write(state, wire, req, json_error(req, bhttp::status::not_acceptable, -32000, "Accept must include text/event-stream"));
   }
-  auto sid = req["mcp-session-id"];
-  if (sid.empty()) {
-    co_return co_await write(state, wire, req, json_error(req, bhttp::status::bad_request, -32000, "Bad Request: Mcp-Session-Id header is required"));
-  }
-  auto found_entry = state.find_session(std::string(sid), ep);
-  if (!found_entry) co_return co_await write(state, wire, req, json_error(req, bhttp::status::not_found, -32001, "Session not found"));
-  // Only the transport, for the reason given in handle_post.
-  auto transport = found_entry->transport;
-  found_entry.reset();
+  auto named = named_session(state, ep, req);
+  if (auto* refused = std::get_if<Response>(&named)) co_return co_await write(state, wire, req, std::move(*refused));
+  auto transport = std::move(std::get<std::shared_ptr<SessionTransport>>(named));
   transport->touch();
 
   std::shared_ptr<Stream> st;
@@ -408,66 +303,9 @@ net::awaitable<bool> handle_get(ServerState& state, const McpEndpoint& ep, Wire<
   
 }
 
-// A plain route (ServerState::route_for, e.g. /metrics or a server card): answered by its handler.
-template <class S>
-Response answer_route(const RouteHandler& handler, Wire<S>& wire, const Request& req) {
-  std::string_view target = req.target();
-  PlainRequest pr{std::string(req.method_string()), std::string(target), {}, req.body(), {}};
-  boost::system::error_code peer_ec;
-  const auto remote = beast::get_lowest_layer(wire.io).socket().remote_endpoint(peer_ec);
-  if (!peer_ec) pr.peer = remote.address().to_string();
-  for (const auto& f : req) {
-    std::string name(f.name_string());
-    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    pr.headers[name] = std::string(f.value());
-  }
-  auto out = handler(pr);
-  Response res{static_cast<bhttp::status>(out.status), req.version()};
-  for (const auto& [k, v] : out.headers) res.set(k, v);
-  res.body() = std::move(out.body);
-  res.keep_alive(req.keep_alive());
-  res.prepare_payload();
-  return res;
-}
-
-// A DELETE of a session: its answer, nothing to wait for.
-Response delete_session(ServerState& state, const McpEndpoint& ep, const Request& req) {
-  auto sid = req["mcp-session-id"];
-  if (sid.empty()) return json_error(req, bhttp::status::bad_request, -32000, "Bad Request: Mcp-Session-Id header is required");
-  if (!state.find_session(std::string(sid), ep) || !state.end_session(std::string(sid))) {
-    return json_error(req, bhttp::status::not_found, -32001, "Session not found");
-  }
-  Response res{bhttp::status::ok, req.version()};
-  res.keep_alive(req.keep_alive());
-  res.prepare_payload();
-  return res;
-}
-
-// A request, routed: the answer to write now, or the MCP endpoint and what it is asked for. The
-// endpoint is held for as long as the request runs: it may be removed meanwhile.
-struct Routed {
-  std::optional<Response> answer;
-  std::shared_ptr<const McpEndpoint> endpoint;
-  Route route = Route::extra_route;
-};
-
-template <class S>
-Routed route_of(ServerState& state, Wire<S>& wire, const Request& req) {
-  std::string_view target = req.target();
-  const std::string path(target.substr(0, target.find('?')));
-  if (state.stopping) return {json_error(req, bhttp::status::service_unavailable, -32000, "server is shutting down")};
-  if (auto handler = state.route_for(path)) return {answer_route(*handler, wire, req)};
-  auto held = state.endpoint_for(path);
-  auto route = route_request(held->policy, req, false);
-  if (auto* refused = std::get_if<Refusal>(&route)) return {refusal_response(req, *refused)};
-  const Route r = std::get<Route>(route);
-  if (r == Route::mcp_delete) return {delete_session(state, *held, req)};
-  return {std::nullopt, std::move(held), r};
-}
-
 template <class S>
 net::awaitable<bool> handle(ServerState& state, Wire<S>& wire, const Request& req, StatelessConn& conn) {
-  Routed routed = route_of(state, wire, req);
+  Routed routed = route_of(state, beast::get_lowest_layer(wire.io).socket(), req);
   if (routed.answer) co_return co_await write(state, wire, req, std::move(*routed.answer));
   switch (routed.route) {
     case Route::mcp_post: co_return co_await handle_post(state, *routed.endpoint, wire, req, conn);
