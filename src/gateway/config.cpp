@@ -196,9 +196,9 @@ Result<void> apply_gateway_section(const json::value& section, GatewayConfig& co
   if (!section.is_object()) return fail(bad("\"gateway\"", "must be an object"));
   const auto& g = section.as_object();
   for (const auto& [k, v] : g) {
-    if (k != "listen" && k != "servers" && k != "ui" && k != "audit") {
-      return fail(
-          bad("\"gateway\"", "unknown key \"" + peer_text(std::string(k), 64) + "\" (listen, servers, ui, audit)"));
+    if (k != "listen" && k != "ioThreads" && k != "servers" && k != "ui" && k != "audit") {
+      return fail(bad("\"gateway\"",
+                      "unknown key \"" + peer_text(std::string(k), 64) + "\" (listen, ioThreads, servers, ui, audit)"));
     }
   }
   if (const auto* audit = g.if_contains("audit")) {
@@ -211,6 +211,14 @@ Result<void> apply_gateway_section(const json::value& section, GatewayConfig& co
     if (!listen->is_string()) return fail(bad("gateway.listen", "must be a string HOST:PORT"));
     config.listen = std::string(listen->as_string());
     if (auto ok = parse_listen(*config.listen); !ok) return fail(ok.error());
+  }
+  if (const auto* threads = g.if_contains("ioThreads")) {
+    // 64: past the cores of any machine this runs on; each thread is a loop with its own stack.
+    const double n = threads->is_number() ? threads->to_number<double>() : 0.0;
+    if (!(n >= 1 && n <= 64) || n != static_cast<double>(static_cast<int>(n))) {
+      return fail(bad("gateway.ioThreads", "must be a whole number from 1 to 64"));
+    }
+    config.io_threads = static_cast<std::size_t>(n);
   }
   const auto* servers = g.if_contains("servers");
   if (!servers) return {};

@@ -5,7 +5,7 @@
 //
 //   { "mcpServers": { "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv"] },
 //                     "remote": { "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer ..." } } },
-//     "gateway": { "listen": "127.0.0.1:7800",
+//     "gateway": { "listen": "127.0.0.1:7800", "ioThreads": 4,
 //                  "audit": { "keepRecords": 1000000, "keepDays": 90 },
 //                  "servers": { "remote": { "newItems": "quarantine", "timeoutSeconds": 30,
 //                                           "deny": ["*delete*"], "denyHints": ["destructiveHint"] } } } }
@@ -94,6 +94,10 @@ struct ReviewConfig {
 struct GatewayConfig {
   std::vector<UpstreamConfig> upstreams;  // in the file's order
   std::optional<std::string> listen;      // "HOST:PORT"
+  // "ioThreads": the HTTP front's event-loop threads, 1 to 64 (unset: HttpServerOptions' default,
+  // 2). Calls to HTTP upstreams run on the same loops (HttpClientOptions::run_on_server_loops), so
+  // this is the gateway's HTTP parallelism; a machine with more cores to give it wants more.
+  std::optional<std::size_t> io_threads;
   ReviewConfig ui;
   RetentionPolicy audit;                  // "audit": what the gateway prunes of its audit log itself
   std::vector<std::string> warnings;      // ignored keys, skipped (disabled) servers

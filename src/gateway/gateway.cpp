@@ -22,6 +22,7 @@ Result<std::unique_ptr<Gateway>> Gateway::start(const GatewayConfig& config, Sta
   // Call records go through a journal, off the calls' path (call_journal.hpp).
   if (auto j = g->state_.audit->start_journal(); !j) return fail(j.error());
   g->listen_ = config.listen;
+  g->io_threads_ = config.io_threads;
   g->ui_ = config.ui;
   g->retain(config.audit);
   std::vector<std::unique_ptr<Upstream>> started;
@@ -38,6 +39,7 @@ Result<std::unique_ptr<Gateway>> Gateway::start(const GatewayConfig& config, Sta
   g->aggregate_ = Aggregate::make(g->state_.key);
   auto http_options = std::move(options.http);
   http_options.path = std::string(kAggregatePath);
+  if (config.io_threads) http_options.io_threads = *config.io_threads;
   // The gateway outlives its HttpServer (declared after the upstreams, stopped first).
   http_options.routes.emplace("/metrics", [raw = g.get()](const http::PlainRequest&) {
     return http::PlainResponse{200, {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}, raw->metrics_text()};
@@ -95,6 +97,9 @@ void Gateway::retire(std::unique_ptr<Upstream> upstream) {
 ReloadOutcome Gateway::reload(const GatewayConfig& config) {
   ReloadOutcome out;
   if (config.listen != listen_) out.problems.push_back("gateway.listen changed: restart the gateway to listen elsewhere");
+  if (config.io_threads != io_threads_) {
+    out.problems.push_back("gateway.ioThreads changed: restart the gateway to run another number of I/O threads");
+  }
   if (config.ui != ui_) out.problems.push_back("gateway.ui changed: restart the gateway to apply it to the review page");
   retain(config.audit);
   std::vector<std::unique_ptr<Upstream>> running;

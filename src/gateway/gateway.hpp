@@ -67,8 +67,9 @@ class Gateway {
   // Applies a new configuration (SIGHUP): an upstream whose entries (in mcpServers and in
   // gateway.servers) are unchanged keeps running, and its clients' sessions with it; a changed one
   // is started anew and, once it runs, replaces the old one (whose sessions end; if it does not
-  // start, the old one keeps running); a removed one is stopped; a new one started. The listen address
-  // is not changed (a problem says so). Audited as a "config" record. From the owner's thread.
+  // start, the old one keeps running); a removed one is stopped; a new one started. The listen
+  // address, the number of I/O threads and the review page are not changed (a problem says so).
+  // Audited as a "config" record. From the owner's thread.
   ReloadOutcome reload(const GatewayConfig& config);
   void stop();
 
@@ -88,6 +89,7 @@ class Gateway {
   State state_;
   std::string state_dir_;
   std::optional<std::string> listen_;  // as the configuration said it
+  std::optional<std::size_t> io_threads_;  // likewise
   ReviewConfig ui_;                    // likewise (a reload does not re-apply it)
   std::shared_ptr<AuditRetention> retention_;  // null: the audit log is pruned only by a person
   std::shared_ptr<Metrics> metrics_ = std::make_shared<Metrics>();

@@ -8,6 +8,7 @@
 #include "log/log.hpp"
 #include "mcp/signature/derive.hpp"
 #include "mcp/protocol/methods.hpp"
+#include "session/thread_name.hpp"
 
 namespace mcp::gateway {
 
@@ -85,6 +86,7 @@ Result<std::shared_ptr<Proxy>> Proxy::start(std::shared_ptr<Client> upstream, st
   if (auto ok = p->refresh(); !ok) return fail(ok.error());
   // The proxy outlives its thread: the thread is its last member, stopped and joined first.
   p->refresher_ = std::jthread([raw = p.get()](std::stop_token stop) {
+    mcp::detail::name_this_thread("mcp-refresher");
     std::unique_lock lock(raw->mu_);
     for (;;) {
       raw->cv_.wait(lock, stop, [raw] { return raw->refresh_wanted_; });

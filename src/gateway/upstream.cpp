@@ -11,6 +11,7 @@
 #include "mcp/http/client_transport.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/stdio/child_process.hpp"
+#include "session/thread_name.hpp"
 
 namespace mcp::gateway {
 
@@ -236,7 +237,10 @@ Result<std::unique_ptr<Upstream>> Upstream::start(const UpstreamConfig& config, 
     std::lock_guard lock(u->shared_->mutex);
     u->shared_->proxy = u->proxy_;
   }
-  u->restarter_ = std::jthread([raw = u.get()](std::stop_token stop) { raw->restart_loop(stop); });
+  u->restarter_ = std::jthread([raw = u.get()](std::stop_token stop) {
+    mcp::detail::name_this_thread("mcp-restarter");
+    raw->restart_loop(stop);
+  });
   return u;
 }
 

@@ -12,6 +12,7 @@
 
 #include "http/server_impl.hpp"
 #include "log/log.hpp"
+#include "session/thread_name.hpp"
 
 namespace mcp::http {
 
@@ -378,6 +379,7 @@ Result<void> HttpServer::start() {
   st.loop_host = std::make_shared<LoopHost>(loops);
   for (std::size_t i = 0; i < loops.size(); ++i) {
     impl_->threads.emplace_back([host = st.loop_host, i] {
+      detail::name_this_thread("mcp-http-io");
       host->enter(i);
       host->loop(i).run();
     });

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "log/log.hpp"
+#include "session/thread_name.hpp"
 
 namespace mcp::detail {
 
@@ -27,7 +28,10 @@ class Reaper {
     }
     if (!thread_.joinable()) {
       try {
-        thread_ = std::thread([this] { loop(); });
+        thread_ = std::thread([this] {
+          detail::name_this_thread("mcp-reaper");
+          loop();
+        });
       } catch (const std::system_error& e) {
         lock.unlock();
         MCP_LOG_ERROR("reaper: cannot start its thread ({}); a finishing thread is detached", e.what());

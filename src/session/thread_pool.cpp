@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "log/log.hpp"
+#include "session/thread_name.hpp"
 
 namespace mcp {
 
@@ -80,7 +81,10 @@ bool ThreadPool::post(std::function<void()> job) {
   // Count queued jobs against idle threads: a woken thread has not yet left `idle`.
   if (state_->jobs.size() > state_->idle && state_->threads < state_->opts.max_threads) {
     try {
-      auto body = [s = state_] { State::run(s); };
+      auto body = [s = state_] {
+        detail::name_this_thread("mcp-worker");
+        State::run(s);
+      };
       if (state_->opts.start_thread) state_->opts.start_thread(std::move(body));
       else std::thread(std::move(body)).detach();
       ++state_->threads;

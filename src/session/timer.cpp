@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "log/log.hpp"
+#include "session/thread_name.hpp"
 
 namespace mcp::detail {
 
@@ -39,7 +40,10 @@ struct Timer {
       if (!started) {
         // Marked started only once it is: a system out of threads now leaves the next call to try.
         try {
-          std::thread([this] { loop(); }).detach();
+          std::thread([this] {
+            detail::name_this_thread("mcp-timer");
+            loop();
+          }).detach();
           started = true;
         } catch (const std::system_error& e) {
           MCP_LOG_ERROR("timer: cannot start its thread ({}); timeouts wait for the next try", e.what());

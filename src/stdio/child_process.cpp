@@ -16,6 +16,7 @@
 
 #include "stdio/fd_transport.hpp"
 #include "stdio/line_framer.hpp"
+#include "session/thread_name.hpp"
 
 extern char** environ;
 
@@ -49,7 +50,10 @@ class ChildProcess final : public ChildProcessTransport {
   ChildProcess(pid_t pid, int in_fd, int out_fd, int err_fd, ChildProcessOptions opts)
       : pid_(pid), err_fd_(err_fd), opts_(std::move(opts)),
         fd_(std::make_shared<detail::FdTransport>(out_fd, in_fd, opts_.framing)) {
-    stderr_thread_ = std::thread([this] { drain_stderr(); });
+    stderr_thread_ = std::thread([this] {
+      detail::name_this_thread("mcp-child-err");
+      drain_stderr();
+    });
   }
 
   ~ChildProcess() override {

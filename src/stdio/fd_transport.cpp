@@ -15,6 +15,7 @@
 #include "stdio/fd_transport.hpp"
 #include "stdio/line_framer.hpp"
 #include "session/reaper.hpp"
+#include "session/thread_name.hpp"
 
 namespace mcp::detail {
 
@@ -43,7 +44,10 @@ FdTransport::~FdTransport() {
 
 Result<void> FdTransport::start(Callbacks cb) {
   if (reader_.joinable()) return fail(Error::internal("transport already started"));
-  reader_ = std::thread([this, cb = std::move(cb)] { read_loop(cb); });
+  reader_ = std::thread([this, cb = std::move(cb)] {
+    detail::name_this_thread("mcp-fd-reader");
+    read_loop(cb);
+  });
   return {};
 }
 

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "session/reaper.hpp"
+#include "session/thread_name.hpp"
 
 namespace mcp {
 
@@ -31,7 +32,10 @@ class MemoryEnd final : public Transport {
 
   Result<void> start(Callbacks cb) override {
     if (thread_.joinable()) return fail(Error::internal("transport already started"));
-    thread_ = std::thread([this, cb = std::move(cb)] { run(cb); });
+    thread_ = std::thread([this, cb = std::move(cb)] {
+      detail::name_this_thread("mcp-memory");
+      run(cb);
+    });
     return {};
   }
 

@@ -219,6 +219,19 @@ TEST(GatewayConfig, TheReviewPageAndTheAskPolicy) {
             std::string::npos);
 }
 
+TEST(GatewayConfig, TheNumberOfIoThreads) {
+  auto c = parse_config(R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {"ioThreads": 4}})");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->io_threads, 4u);
+  auto plain = parse_config(R"({"mcpServers": {"a": {"command": "x"}}})");
+  ASSERT_TRUE(plain);
+  EXPECT_FALSE(plain->io_threads) << "unset: the HTTP server's default";
+  for (const char* bad : {"0", "65", "2.5", "-1", "\"4\"", "1e300", "true"}) {
+    const auto error = error_of(std::string(R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {"ioThreads": )") + bad + "}}");
+    EXPECT_NE(error.find("gateway.ioThreads: must be a whole number from 1 to 64"), std::string::npos) << bad << ": " << error;
+  }
+}
+
 TEST(GatewayConfig, TheAuditLogsRetention) {
   auto c = parse_config(
       R"({"mcpServers": {"a": {"command": "x"}}, "gateway": {"audit": {"keepRecords": 1e6, "keepDays": 0.5}}})");

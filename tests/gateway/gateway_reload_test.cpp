@@ -167,6 +167,39 @@ TEST_F(GatewayReload, AnAuditRetentionComesAndGoesWithTheFile) {
   EXPECT_TRUE(a->call_tool("test_simple_text", {})) << "the session went on throughout";
 }
 
+// The I/O threads the gateway process runs now (the HTTP server names them).
+std::size_t io_threads_of(int pid) {
+  std::size_t n = 0;
+  for (const auto& task : fs::directory_iterator("/proc/" + std::to_string(pid) + "/task")) {
+    std::ifstream comm(task.path() / "comm");
+    std::string name;
+    std::getline(comm, name);
+    n += name == "mcp-http-io";
+  }
+  return n;
+}
+
+TEST_F(GatewayReload, TheIoThreadsAreTheFilesAndAChangeWaitsForARestart) {
+  write_config({"a"}, R"({"ioThreads": 3})");
+  start();
+  EXPECT_EQ(io_threads_of(gateway->pid()), 3u) << "not the default of 2";
+  auto a = client_of(urls.at("a"));
+  ASSERT_TRUE(a);
+  // More calls at once than loops: each connection is served by one of the three.
+  std::vector<std::unique_ptr<Client>> more;
+  for (int i = 0; i < 4; ++i) more.push_back(client_of(urls.at("a")));
+  for (auto& c : more) {
+    ASSERT_TRUE(c);
+    EXPECT_TRUE(c->call_tool("test_simple_text", {}));
+  }
+
+  write_config({"a"}, R"({"ioThreads": 1})");
+  EXPECT_EQ(reload(), "reloaded kept=a started=- stopped=-") << gateway->err();
+  EXPECT_NE(gateway->err().find("gateway.ioThreads changed: restart the gateway"), std::string::npos) << gateway->err();
+  EXPECT_EQ(io_threads_of(gateway->pid()), 3u) << "a reload does not stop loops with connections on them";
+  EXPECT_TRUE(a->call_tool("test_simple_text", {})) << "the session went on";
+}
+
 TEST_F(GatewayReload, AFileThatDoesNotParseChangesNothing) {
   write_config({"a"});
   start();

@@ -2,11 +2,13 @@
 // jobs, and for what they captured to be destroyed, which is what lets a program (and every test
 // binary's main) exit only once no handler is still finishing.
 #include <gtest/gtest.h>
+#include <pthread.h>
 
 #include <atomic>
 #include <chrono>
 #include <future>
 #include <memory>
+#include <string>
 
 #include "mcp/session/thread_pool.hpp"
 #include "support/event.hpp"
@@ -58,6 +60,30 @@ TEST(ThreadPoolIdle, FromOneOfItsOwnJobsItWaitsForTheOthersOnly) {
 TEST(ThreadPoolIdle, APoolThatNeverRanAJobIsIdle) {
   auto pool = mcp::ThreadPool::create({});
   EXPECT_TRUE(pool->wait_idle(0ms));
+}
+
+}  // namespace
+
+namespace {
+
+// A worker names itself rather than keep the name of the thread that posted the job that started
+// it (an HTTP server's loop, say), so that top -H and /proc say what it is.
+TEST(ThreadPoolWorkers, NameThemselves) {
+  char own[16] = {};
+  pthread_getname_np(pthread_self(), own, sizeof own);
+  pthread_setname_np(pthread_self(), "test-poster");
+  auto pool = mcp::ThreadPool::create({});
+  std::promise<std::string> name;
+  ASSERT_TRUE(pool->post([&] {
+    char buf[16] = {};
+    pthread_getname_np(pthread_self(), buf, sizeof buf);
+    name.set_value(buf);
+  }));
+  auto got = name.get_future();
+  ASSERT_EQ(got.wait_for(10s), std::future_status::ready);
+  EXPECT_EQ(got.get(), "mcp-worker");
+  EXPECT_TRUE(pool->wait_idle(10s));
+  pthread_setname_np(pthread_self(), own);
 }
 
 }  // namespace

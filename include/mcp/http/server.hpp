@@ -64,7 +64,7 @@ struct HttpServerOptions {
   std::string host = "127.0.0.1";  // bind address
   unsigned short port = 0;          // 0: pick a free port (see HttpServer::port())
   std::string path = "/mcp";
-  std::size_t io_threads = 2;
+  std::size_t io_threads = 2;       // event-loop threads, named mcp-http-io (at least one)
 
   std::vector<std::string> allowed_hosts{};    // Host values (without port) accepted besides loopback ones
   std::vector<std::string> allowed_origins{};  // exact Origin values accepted besides loopback and same-origin ones
