@@ -15,6 +15,7 @@
 #include "mcp/client/client.hpp"
 #include "mcp/stdio/child_process.hpp"
 #include "gateway_test_util.hpp"
+#include "state_folder.hpp"
 #include "support/process.hpp"
 
 using namespace mcp;
@@ -119,6 +120,16 @@ TEST(GatewayCli, ARugPullIsQuarantinedShownAndRestoredByApproval) {
   auto still = mcp::test::run_program(bin("mcp-trust"), {"audit", "verify", "--state", state}, dir.path);
   EXPECT_EQ(still.code, 0) << still.err;
   EXPECT_EQ(still.out.rfind("intact: 4 records (records 1 to ", 0), 0u) << still.out;
+
+  // A record changed behind the gateway's back (the database edited directly): verify exits 4
+  // and names it.
+  // The four left are the ones after "records 1 to N pruned": the third of them is edited.
+  const auto edited = std::to_string(std::stoll(still.out.substr(still.out.find(" to ") + 4)) + 3);
+  mcp::test::tamper(dir.path / "state", "UPDATE audit SET body = '{\"n\":42}' WHERE seq = " + edited);
+  auto broken = mcp::test::run_program(bin("mcp-trust"), {"audit", "verify", "--state", state}, dir.path);
+  EXPECT_EQ(broken.code, 4) << broken.out << broken.err;
+  EXPECT_NE((broken.out + broken.err).find("the chain is broken at record " + edited + ":"), std::string::npos)
+      << broken.out << broken.err;
 }
 
 // With --config, --new-items is the default of every server whose entry does not say: items
