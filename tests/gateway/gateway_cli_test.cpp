@@ -83,6 +83,18 @@ TEST(GatewayCli, ARugPullIsQuarantinedShownAndRestoredByApproval) {
   ASSERT_TRUE(ok) << ok.error().message;
   EXPECT_FALSE(ok->is_error.value_or(false));
   EXPECT_TRUE(lists(client, "write_file"));
+
+  // A person rejects a tool from another process: the running gateway hides and refuses it from
+  // the next list or call on.
+  auto reject = mcp::test::run_program(bin("mcp-trust"), {"gateway", "reject", "--state", state, "fm", "read_file"},
+                                       dir.path);
+  EXPECT_EQ(reject.code, 0) << reject.err;
+  EXPECT_EQ(reject.out.rfind("rejected tool read_file", 0), 0u) << reject.out;
+  auto rejected = client.call_tool("read_file", json::object{{"path", "a.txt"}});
+  ASSERT_FALSE(rejected) << "a rejected tool was called";
+  EXPECT_NE(rejected.error().message.find("was rejected at the gateway"), std::string::npos) << rejected.error().message;
+  EXPECT_FALSE(lists(client, "read_file"));
+  EXPECT_TRUE(lists(client, "write_file")) << "only the one rejected";
   client.close();
 
   // A person drops a pin: gone from `pins`, recorded; the command says what it needs when unsure.
@@ -92,7 +104,7 @@ TEST(GatewayCli, ARugPullIsQuarantinedShownAndRestoredByApproval) {
   auto forget =
       mcp::test::run_program(bin("mcp-trust"), {"gateway", "forget", "--state", state, "fm", "read_file"}, dir.path);
   EXPECT_EQ(forget.code, 0) << forget.err;
-  EXPECT_EQ(forget.out, "forgot tool read_file of fm (it was approved)\n");
+  EXPECT_EQ(forget.out, "forgot tool read_file of fm (it was rejected)\n");
   auto none_new =
       mcp::test::run_program(bin("mcp-trust"), {"gateway", "forget", "--state", state, "--new-only", "fm"}, dir.path);
   EXPECT_EQ(none_new.code, 0) << none_new.err;
@@ -106,7 +118,8 @@ TEST(GatewayCli, ARugPullIsQuarantinedShownAndRestoredByApproval) {
   EXPECT_NE(verify.out.find("intact"), std::string::npos) << verify.out;
   auto exported = mcp::test::run_program(bin("mcp-trust"), {"audit", "export", "--state", state}, dir.path);
   EXPECT_EQ(exported.code, 0) << exported.err;
-  for (const char* kind : {"\"kind\":\"pin\"", "\"kind\":\"quarantine\"", "\"kind\":\"approve\"", "\"kind\":\"call\"",
+  for (const char* kind : {"\"kind\":\"pin\"", "\"kind\":\"quarantine\"", "\"kind\":\"approve\"", "\"kind\":\"reject\"",
+                           "\"kind\":\"call\"",
                            "\"kind\":\"forget\""})
     EXPECT_NE(exported.out.find(kind), std::string::npos) << kind << "\n" << exported.out;
 
