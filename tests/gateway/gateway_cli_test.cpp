@@ -135,14 +135,70 @@ TEST(GatewayCli, ARugPullIsQuarantinedShownAndRestoredByApproval) {
   EXPECT_EQ(still.out.rfind("intact: 4 records (records 1 to ", 0), 0u) << still.out;
 
   // A record changed behind the gateway's back (the database edited directly): verify exits 4
-  // and names it.
-  // The four left are the ones after "records 1 to N pruned": the third of them is edited.
+  // and names it. The four left are those after "records 1 to N pruned"; the third is edited.
   const auto edited = std::to_string(std::stoll(still.out.substr(still.out.find(" to ") + 4)) + 3);
   mcp::test::tamper(dir.path / "state", "UPDATE audit SET body = '{\"n\":42}' WHERE seq = " + edited);
   auto broken = mcp::test::run_program(bin("mcp-trust"), {"audit", "verify", "--state", state}, dir.path);
   EXPECT_EQ(broken.code, 4) << broken.out << broken.err;
   EXPECT_NE((broken.out + broken.err).find("the chain is broken at record " + edited + ":"), std::string::npos)
       << broken.out << broken.err;
+}
+
+// The other rug pull: a tool the upstream adds mid-session, to a gateway that holds new items
+// (--new-items quarantine). The tools seen in an earlier run stay served; the new one is hidden,
+// refused saying how to approve it, shown in `pins`, and served once approved.
+TEST(GatewayCli, AToolAddedMidSessionIsHeldUntilApproved) {
+  mcp::test::TmpDir dir;
+  const std::string state = (dir.path / "state").string();
+  ClientOptions co;
+  co.protocol_version = "2025-11-25";
+  co.session.request_timeout = std::chrono::seconds(20);
+  auto run_gateway = [&](std::vector<std::string> upstream_args, std::vector<std::string> gateway_args) {
+    ChildProcessOptions po;
+    po.program = bin("mcp-trust");
+    po.args = {"gateway", "--stdio", "--state", state, "--name", "fm"};
+    po.args.insert(po.args.end(), gateway_args.begin(), gateway_args.end());
+    po.args.push_back("--");
+    po.args.push_back(bin("file-manager"));
+    po.args.insert(po.args.end(), upstream_args.begin(), upstream_args.end());
+    return ChildProcessTransport::spawn(po);
+  };
+  {
+    // First sight, new items allowed: what the upstream lists now is approved.
+    Client first(co);
+    auto child = run_gateway({}, {});
+    ASSERT_TRUE(child) << child.error().message;
+    ASSERT_TRUE(first.connect(*child));
+    ASSERT_TRUE(lists(first, "write_file"));
+    first.close();
+  }
+  Client client(co);
+  auto child = run_gateway({"--misbehave=undeclared"}, {"--new-items", "quarantine"});
+  ASSERT_TRUE(child) << child.error().message;
+  ASSERT_TRUE(client.connect(*child));
+  ASSERT_TRUE(lists(client, "write_file")) << "approved in the earlier run";
+  // The upstream adds `exfiltrate` 200 ms after its first list; the gateway re-lists it and pins it
+  // as new. Each round waits for `pins` to answer.
+  std::string pins;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (pins.find("tool exfiltrate") == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+    pins = mcp::test::run_program(bin("mcp-trust"), {"gateway", "pins", "--state", state}, dir.path).out;
+  }
+  EXPECT_NE(pins.find("tool exfiltrate  quarantined (new, never approved)"), std::string::npos) << pins;
+  EXPECT_FALSE(lists(client, "exfiltrate")) << "a new tool was served before anyone approved it";
+  auto refused = client.call_tool("exfiltrate", json::object{});
+  ASSERT_FALSE(refused) << "a held tool was called";
+  EXPECT_NE(refused.error().message.find("mcp-trust gateway approve --state " + state + " fm exfiltrate"),
+            std::string::npos)
+      << refused.error().message;
+
+  auto approve =
+      mcp::test::run_program(bin("mcp-trust"), {"gateway", "approve", "--state", state, "fm", "exfiltrate"}, dir.path);
+  EXPECT_EQ(approve.code, 0) << approve.err;
+  EXPECT_TRUE(lists(client, "exfiltrate"));
+  auto called = client.call_tool("exfiltrate", json::object{});
+  EXPECT_TRUE(called) << called.error().message;
+  client.close();
 }
 
 // With --config, --new-items is the default of every server whose entry does not say: items
