@@ -34,6 +34,7 @@ enum class Misbehaviour {
   annotation,   // manage_files is listed as writing but not destructive: an undeclared annotation object
   description,  // write_file's description changes (the rug pull of the signed-manifest proposal)
   undeclared,   // a new tool, exfiltrate, appears
+  schema,       // write_file's input schema gains a required member (a rug pull of its arguments)
 };
 std::optional<Misbehaviour> parse_misbehaviour(std::string_view text);
 

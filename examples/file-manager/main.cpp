@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
                    "admin_delete (listed once admin is granted) and request_admin.\n"
                    "  --grant-admin-after DURATION  grant admin to everyone after DURATION (500ms, 2s, 1m)\n"
                    "  --misbehave[=KIND]            break the signature after the first tools/list:\n"
-                   "                                rename (default), annotation, description, undeclared\n"
+                   "                                rename (default), annotation, description, undeclared, schema\n"
                    "  --sign-key FILE               also serve tools/manifest, signed with the Ed25519 key in\n"
                    "                                FILE (PKCS#8 PEM or 64 hex digits)\n"
                    "  --profiles FILE               implement the server profiles FILE lists (a JSON array of\n"

@@ -3,7 +3,10 @@
 // pull of the signed-manifest proposal). Through the gateway, a client sees the changed tool
 // disappear and its calls refused saying how to approve it; `mcp-trust gateway pins` shows it
 // quarantined; `mcp-trust gateway approve`, another process, restores it; the audit chain holds
-// the whole story and verifies. Every wait is on an event (a list_changed, a process's exit).
+// the whole story and verifies, and an edited record makes `mcp-trust audit verify` exit 4. The
+// other rug pulls too: a tool added mid-session (held with --new-items quarantine) and a changed
+// input schema (--misbehave=undeclared, =schema). Every wait is on an event (a list_changed, a
+// process's exit, an answer of `pins`).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,6 +26,31 @@ using mcp::gateway_test::bin;
 using mcp::gateway_test::lists;
 
 namespace {
+
+// `mcp-trust gateway --stdio --state STATE --name fm GATEWAY_ARGS -- file-manager UPSTREAM_ARGS`.
+Result<std::shared_ptr<ChildProcessTransport>> spawn_gateway(const std::string& state,
+                                                             const std::vector<std::string>& gateway_args,
+                                                             const std::vector<std::string>& upstream_args) {
+  ChildProcessOptions po;
+  po.program = bin("mcp-trust");
+  po.args = {"gateway", "--stdio", "--state", state, "--name", "fm"};
+  po.args.insert(po.args.end(), gateway_args.begin(), gateway_args.end());
+  po.args.push_back("--");
+  po.args.push_back(bin("file-manager"));
+  po.args.insert(po.args.end(), upstream_args.begin(), upstream_args.end());
+  return ChildProcessTransport::spawn(po);
+}
+
+// `mcp-trust gateway pins` once it shows `line` (each round waits for its answer), or as it was
+// after 20 s.
+std::string pins_once_they_show(const std::string& state, const std::filesystem::path& dir, const std::string& line) {
+  std::string pins;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (pins.find(line) == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+    pins = mcp::test::run_program(bin("mcp-trust"), {"gateway", "pins", "--state", state}, dir).out;
+  }
+  return pins;
+}
 
 TEST(GatewayCli, ARugPullIsQuarantinedShownAndRestoredByApproval) {
   mcp::test::TmpDir dir;
@@ -153,37 +181,23 @@ TEST(GatewayCli, AToolAddedMidSessionIsHeldUntilApproved) {
   ClientOptions co;
   co.protocol_version = "2025-11-25";
   co.session.request_timeout = std::chrono::seconds(20);
-  auto run_gateway = [&](std::vector<std::string> upstream_args, std::vector<std::string> gateway_args) {
-    ChildProcessOptions po;
-    po.program = bin("mcp-trust");
-    po.args = {"gateway", "--stdio", "--state", state, "--name", "fm"};
-    po.args.insert(po.args.end(), gateway_args.begin(), gateway_args.end());
-    po.args.push_back("--");
-    po.args.push_back(bin("file-manager"));
-    po.args.insert(po.args.end(), upstream_args.begin(), upstream_args.end());
-    return ChildProcessTransport::spawn(po);
-  };
   {
     // First sight, new items allowed: what the upstream lists now is approved.
     Client first(co);
-    auto child = run_gateway({}, {});
+    auto child = spawn_gateway(state, {}, {});
     ASSERT_TRUE(child) << child.error().message;
     ASSERT_TRUE(first.connect(*child));
     ASSERT_TRUE(lists(first, "write_file"));
     first.close();
   }
   Client client(co);
-  auto child = run_gateway({"--misbehave=undeclared"}, {"--new-items", "quarantine"});
+  auto child = spawn_gateway(state, {"--new-items", "quarantine"}, {"--misbehave=undeclared"});
   ASSERT_TRUE(child) << child.error().message;
   ASSERT_TRUE(client.connect(*child));
   ASSERT_TRUE(lists(client, "write_file")) << "approved in the earlier run";
   // The upstream adds `exfiltrate` 200 ms after its first list; the gateway re-lists it and pins it
-  // as new. Each round waits for `pins` to answer.
-  std::string pins;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (pins.find("tool exfiltrate") == std::string::npos && std::chrono::steady_clock::now() < deadline) {
-    pins = mcp::test::run_program(bin("mcp-trust"), {"gateway", "pins", "--state", state}, dir.path).out;
-  }
+  // as new.
+  const auto pins = pins_once_they_show(state, dir.path, "tool exfiltrate");
   EXPECT_NE(pins.find("tool exfiltrate  quarantined (new, never approved)"), std::string::npos) << pins;
   EXPECT_FALSE(lists(client, "exfiltrate")) << "a new tool was served before anyone approved it";
   auto refused = client.call_tool("exfiltrate", json::object{});
@@ -198,6 +212,37 @@ TEST(GatewayCli, AToolAddedMidSessionIsHeldUntilApproved) {
   EXPECT_TRUE(lists(client, "exfiltrate"));
   auto called = client.call_tool("exfiltrate", json::object{});
   EXPECT_TRUE(called) << called.error().message;
+  client.close();
+}
+
+// A rug pull of a tool's arguments: write_file's input schema gains a required member after the
+// gateway pinned it. The changed tool is quarantined, whatever --new-items says, until approved.
+TEST(GatewayCli, AChangedInputSchemaIsQuarantinedUntilApproved) {
+  mcp::test::TmpDir dir;
+  const std::string state = (dir.path / "state").string();
+  ClientOptions co;
+  co.protocol_version = "2025-11-25";
+  co.session.request_timeout = std::chrono::seconds(20);
+  Client client(co);
+  auto child = spawn_gateway(state, {}, {"--misbehave=schema"});
+  ASSERT_TRUE(child) << child.error().message;
+  ASSERT_TRUE(client.connect(*child));
+  const auto pins = pins_once_they_show(state, dir.path, "tool write_file  quarantined");
+  EXPECT_NE(pins.find("tool write_file  quarantined (changed since approved)"), std::string::npos) << pins;
+  EXPECT_FALSE(lists(client, "write_file")) << "the changed schema was served";
+  EXPECT_TRUE(lists(client, "read_file"));
+  auto refused = client.call_tool("write_file", json::object{{"path", "a"}, {"content", "x"}, {"copy_to", "b"}});
+  ASSERT_FALSE(refused) << "a quarantined tool was called";
+  EXPECT_NE(refused.error().message.find("quarantined"), std::string::npos) << refused.error().message;
+
+  auto approve =
+      mcp::test::run_program(bin("mcp-trust"), {"gateway", "approve", "--state", state, "fm", "write_file"}, dir.path);
+  EXPECT_EQ(approve.code, 0) << approve.err;
+  auto listed = client.list_all_tools();
+  ASSERT_TRUE(listed) << listed.error().message;
+  auto it = std::find_if(listed->begin(), listed->end(), [](const Tool& t) { return t.name == "write_file"; });
+  ASSERT_NE(it, listed->end()) << "not served once approved";
+  EXPECT_TRUE(it->input_schema.at("properties").as_object().contains("copy_to")) << "the approved schema is the new one";
   client.close();
 }
 
