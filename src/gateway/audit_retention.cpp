@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <ctime>
 
-#include <pthread.h>
 
 #include "log/log.hpp"
+#include "session/thread_name.hpp"
 
 namespace mcp::gateway {
 
@@ -130,7 +130,7 @@ Result<RetentionPass> AuditRetention::run_once(std::chrono::system_clock::time_p
 }
 
 void AuditRetention::run() {
-  pthread_setname_np(pthread_self(), "mcp-retention");
+  mcp::detail::name_this_thread("mcp-retention");
   auto last_pass = std::chrono::steady_clock::now();
   std::int64_t anchor = 0;  // where the last pass left the chain's start
   for (bool first = true;; first = false) {

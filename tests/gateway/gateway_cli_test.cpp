@@ -27,6 +27,14 @@ using mcp::gateway_test::lists;
 
 namespace {
 
+// What every client of these tests speaks, and how long it waits for an answer.
+ClientOptions client_options() {
+  ClientOptions co;
+  co.protocol_version = "2025-11-25";
+  co.session.request_timeout = std::chrono::seconds(20);
+  return co;
+}
+
 // `mcp-trust gateway --stdio --state STATE --name fm GATEWAY_ARGS -- file-manager UPSTREAM_ARGS`.
 Result<std::shared_ptr<ChildProcessTransport>> spawn_gateway(const std::string& state,
                                                              const std::vector<std::string>& gateway_args,
@@ -58,9 +66,7 @@ TEST(GatewayCli, ARugPullIsQuarantinedShownAndRestoredByApproval) {
   std::mutex mu;
   std::condition_variable cv;
   int changes = 0;
-  ClientOptions co;
-  co.protocol_version = "2025-11-25";
-  co.session.request_timeout = std::chrono::seconds(20);
+  ClientOptions co = client_options();
   co.on_list_changed = [&](const std::string& list) {
     if (list != "tools") return;
     std::lock_guard lock(mu);
@@ -178,9 +184,7 @@ TEST(GatewayCli, ARugPullIsQuarantinedShownAndRestoredByApproval) {
 TEST(GatewayCli, AToolAddedMidSessionIsHeldUntilApproved) {
   mcp::test::TmpDir dir;
   const std::string state = (dir.path / "state").string();
-  ClientOptions co;
-  co.protocol_version = "2025-11-25";
-  co.session.request_timeout = std::chrono::seconds(20);
+  ClientOptions co = client_options();
   {
     // First sight, new items allowed: what the upstream lists now is approved.
     Client first(co);
@@ -220,10 +224,7 @@ TEST(GatewayCli, AToolAddedMidSessionIsHeldUntilApproved) {
 TEST(GatewayCli, AChangedInputSchemaIsQuarantinedUntilApproved) {
   mcp::test::TmpDir dir;
   const std::string state = (dir.path / "state").string();
-  ClientOptions co;
-  co.protocol_version = "2025-11-25";
-  co.session.request_timeout = std::chrono::seconds(20);
-  Client client(co);
+  Client client(client_options());
   auto child = spawn_gateway(state, {}, {"--misbehave=schema"});
   ASSERT_TRUE(child) << child.error().message;
   ASSERT_TRUE(client.connect(*child));
@@ -263,9 +264,7 @@ TEST(GatewayCli, NewItemsOnTheCommandLineHoldsTheServersOfAConfigThatDoNotSay) {
   auto gateway = mcp::gateway_test::start_gateway(dir.path / "servers.json", state, dir.path / "gw", urls, error,
                                                   {"--new-items", "quarantine"});
   ASSERT_TRUE(gateway) << error;
-  ClientOptions co;
-  co.protocol_version = "2025-11-25";
-  co.session.request_timeout = std::chrono::seconds(20);
+  ClientOptions co = client_options();
   auto held = mcp::gateway_test::connected_client(urls.at("held"), co);
   auto open = mcp::gateway_test::connected_client(urls.at("open"), co);
   EXPECT_FALSE(lists(*held, "read_file")) << "new, so held until approved";
@@ -310,10 +309,7 @@ TEST(GatewayCli, TheGatewayPrunesItsAuditLogAsTheCommandLineSays) {
   };
   auto child = ChildProcessTransport::spawn(po);
   ASSERT_TRUE(child) << child.error().message;
-  ClientOptions co;
-  co.protocol_version = "2025-11-25";
-  co.session.request_timeout = std::chrono::seconds(20);
-  Client client(co);
+  Client client(client_options());
   ASSERT_TRUE(client.connect(*child));
   for (int i = 0; i < 60; ++i) ASSERT_TRUE(client.call_tool("read_file", json::object{{"path", "none.txt"}}));
   {
