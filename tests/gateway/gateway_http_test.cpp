@@ -1,6 +1,6 @@
 // `mcp-trust gateway --config FILE` in front of real, unmodified servers: the reference
-// server-everything, server-filesystem and server-memory (stdio, Node), and our everything-server
-// as a Streamable HTTP upstream. One gateway for the suite; our client reaches each upstream at
+// server-everything, server-filesystem and server-memory (stdio, Node), and as Streamable HTTP
+// upstreams the reference server-everything (its streamableHttp mode) and our everything-server. One gateway for the suite; our client reaches each upstream at
 // /servers/NAME/mcp in both revisions (a 2026-07-28 client through to 2025-11-25 stdio upstreams),
 // lists and calls; a server that cannot start is reported and left out; every call lands in the
 // audit log, whose chain verifies. Every wait is on an event (a printed line, an answer, an exit).
@@ -33,6 +33,7 @@ class GatewayHttp : public ::testing::Test {
  protected:
   static inline std::unique_ptr<test::TmpDir> dir;
   static inline std::unique_ptr<test::BackgroundProgram> upstream_http;  // our everything-server
+  static inline std::unique_ptr<test::BackgroundProgram> reference_http;  // server-everything streamableHttp
   static inline std::unique_ptr<test::BackgroundProgram> gateway;
   static inline std::map<std::string, std::string> urls;  // upstream name -> its URL at the gateway
   static inline std::string state;
@@ -58,6 +59,36 @@ class GatewayHttp : public ::testing::Test {
     const std::string up_url = up_line.substr(std::string("listening on ").size());
 
     const std::string node = (node_dir() / "node_modules" / ".bin" / "node").string();
+    // The reference server-everything over Streamable HTTP takes its port from PORT and names
+    // it only on stderr, so it runs under sh with stderr on the pipe we read and its per-request
+    // stdout log discarded (unread, it would fill the pipe and stall the server). The port is one
+    // the kernel just gave us and took back; another program taking it meanwhile fails setup
+    // with the server's own "already in use".
+    const auto [probe, ref_port] = http::test::loopback_listener();
+    if (probe < 0) {
+      setup_error = "no free loopback port";
+      return;
+    }
+    ::close(probe);
+    fs::create_directories(dir->path / "ref");
+    const auto quoted = [](const std::string& s) { return "'" + s + "'"; };  // test paths hold no quote
+    reference_http = std::make_unique<test::BackgroundProgram>(
+        "/bin/sh",
+        std::vector<std::string>{"-c", "PORT=" + std::to_string(ref_port) + " exec " + quoted(node) + " " +
+                                           quoted(reference_server("server-everything")) +
+                                           " streamableHttp 2>&1 >/dev/null"},
+        dir->path / "ref");
+    if (reference_http->wait_for_line("MCP Streamable HTTP Server listening on port").empty()) {
+      setup_error = "server-everything streamableHttp did not start: " + reference_http->err() +
+                    [&] {
+                      std::string out;
+                      for (const auto& l : reference_http->lines()) out += l + "\n";
+                      return out;
+                    }();
+      return;
+    }
+    const std::string ref_url = "http://127.0.0.1:" + std::to_string(ref_port) + "/mcp";
+
     std::ofstream(dir->path / "servers.json")
         << R"({"mcpServers": {)"
         << R"("everything": {"command": )" << json_string(node) << R"(, "args": [)"
@@ -69,6 +100,7 @@ class GatewayHttp : public ::testing::Test {
         << json_string(reference_server("server-memory")) << R"(], "env": {"MEMORY_FILE_PATH": )"
         << json_string((dir->path / "memory.jsonl").string()) << "}},"
         << R"("ours": {"url": )" << json_string(up_url) << "},"
+        << R"("everything-http": {"url": )" << json_string(ref_url) << "},"
         << R"("broken": {"command": "/nonexistent/mcp-server"}},)"
         << R"("gateway": {"audit": {"keepRecords": 1000000}, "servers": {"memory": {"newItems": "allow"}}}})";
     gateway = gateway_test::start_gateway(dir->path / "servers.json", state, dir->path / "gw", urls, setup_error);
@@ -76,6 +108,7 @@ class GatewayHttp : public ::testing::Test {
   static void TearDownTestSuite() {
     gateway.reset();
     upstream_http.reset();
+    reference_http.reset();
     dir.reset();
   }
 
@@ -95,7 +128,7 @@ class GatewayHttp : public ::testing::Test {
 };
 
 TEST_F(GatewayHttp, EachUpstreamIsServedAtItsOwnPath) {
-  for (const char* name : {"everything", "filesystem", "memory", "ours"}) {
+  for (const char* name : {"everything", "filesystem", "memory", "ours", "everything-http"}) {
     ASSERT_TRUE(urls.contains(name)) << name << "\n" << gateway->err();
     EXPECT_EQ(urls[name].substr(urls[name].find("/servers/")), std::string("/servers/") + name + "/mcp");
   }
@@ -128,6 +161,46 @@ TEST_F(GatewayHttp, EachUpstreamIsServedAtItsOwnPath) {
   auto simple = ours->call_tool("test_simple_text", {});
   ASSERT_TRUE(simple) << simple.error().message;
   EXPECT_FALSE(text_of(*simple).empty());
+}
+
+// The reference server-everything (TypeScript SDK 1.x) as a Streamable HTTP upstream: it answers
+// in SSE streams and keeps a session of its own per gateway session; clients of both revisions
+// list, call and read through it, and its tools are pinned like any upstream's.
+TEST_F(GatewayHttp, AReferenceServerOverStreamableHttpIsAnUpstream) {
+  for (const char* revision : {"2025-11-25", "2026-07-28"}) {
+    SCOPED_TRACE(revision);
+    auto c = client_of("everything-http", revision);
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->server().server_info.name, "mcp-trust-gateway/everything-http");
+    ASSERT_TRUE(lists(*c, "echo"));
+    auto echo = c->call_tool("echo", {{"message", std::string("over http, ") + revision}});
+    ASSERT_TRUE(echo) << echo.error().message;
+    EXPECT_NE(text_of(*echo).find(std::string("over http, ") + revision), std::string::npos) << text_of(*echo);
+    auto sum = c->call_tool("get-sum", {{"a", 2}, {"b", 40}});
+    ASSERT_TRUE(sum) << sum.error().message;
+    EXPECT_NE(text_of(*sum).find("42"), std::string::npos) << text_of(*sum);
+    auto resources = c->list_all_resources();
+    ASSERT_TRUE(resources) << resources.error().message;
+    ASSERT_FALSE(resources->empty());
+    auto read = c->read_resource(resources->front().uri);
+    ASSERT_TRUE(read) << read.error().message;
+    EXPECT_FALSE(read->contents.empty());
+  }
+  auto all = client_of("(all)");
+  ASSERT_TRUE(all);
+  auto echo = all->call_tool("everything-http__echo", {{"message", "to all over http"}});
+  ASSERT_TRUE(echo) << echo.error().message;
+  EXPECT_NE(text_of(*echo).find("to all over http"), std::string::npos);
+
+  // Run in a folder of its own: a program run in the gateway's would take over its stderr file.
+  fs::create_directories(dir->path / "cli");
+  const auto pins = test::run_program(bin("mcp-trust"), {"gateway", "pins", "--state", state}, dir->path / "cli");
+  EXPECT_EQ(pins.code, 0) << pins.err;
+  bool pinned = false;
+  std::istringstream lines(pins.out);
+  for (std::string line; std::getline(lines, line);)
+    pinned = pinned || (line.find("everything-http") != std::string::npos && line.find("echo") != std::string::npos);
+  EXPECT_TRUE(pinned) << pins.out.substr(0, 3000);
 }
 
 TEST_F(GatewayHttp, EveryUpstreamTogetherAtMcpAsNameUnderscoreUnderscoreItem) {
