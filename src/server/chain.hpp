@@ -1,8 +1,9 @@
 // Private: running the stages of mcp/server/stage.hpp over one request.
 //
-// A session's chain is two runs of stages: its own outer ones (log, signature: they need the
-// session's signature) and the server's (those added with use(), then availability), which
-// use() may replace at any time; each request takes the server's list once, so one request
+// A session's chain is three runs of stages: the server's outermost ones (added with
+// use(..., StagePlace::outermost)), the session's own outer ones (log, signature: they need the
+// session's signature) and the server's inner ones (those added with use(), then availability).
+// use() may replace the server's lists at any time; each request takes them once, so one request
 // sees one chain from start to end.
 #pragma once
 
@@ -17,8 +18,9 @@ using StageList = std::vector<std::shared_ptr<Stage>>;
 
 class ChainView {
  public:
-  ChainView(std::shared_ptr<const StageList> outer, std::shared_ptr<const StageList> inner)
-      : outer_(std::move(outer)), inner_(std::move(inner)) {}
+  ChainView(std::shared_ptr<const StageList> first, std::shared_ptr<const StageList> outer,
+            std::shared_ptr<const StageList> inner)
+      : first_(std::move(first)), outer_(std::move(outer)), inner_(std::move(inner)) {}
 
   // on_request of each stage, outermost first, until one answers. `depth` is then how many stages
   // saw the request: only they see the answer in leave().
@@ -31,13 +33,19 @@ class ChainView {
   void leave(const Call& call, std::size_t depth, Result<json::value>& answer) const;
   // on_list_item of every stage, innermost first; false as soon as one hides the item.
   bool keep(const Call& call, ListedItem& item) const;
-  std::size_t size() const { return outer_size() + (inner_ ? inner_->size() : 0); }
+  std::size_t size() const { return first_size() + outer_size() + (inner_ ? inner_->size() : 0); }
 
  private:
+  std::size_t first_size() const { return first_ ? first_->size() : 0; }
   std::size_t outer_size() const { return outer_ ? outer_->size() : 0; }
-  Stage& at(std::size_t i) const { return i < outer_size() ? *(*outer_)[i] : *(*inner_)[i - outer_size()]; }
+  Stage& at(std::size_t i) const {
+    if (i < first_size()) return *(*first_)[i];
+    i -= first_size();
+    return i < outer_size() ? *(*outer_)[i] : *(*inner_)[i - outer_size()];
+  }
 
-  // Shared, never copied per request: a request holds both lists for its whole life.
+  // Shared, never copied per request: a request holds the lists for its whole life.
+  std::shared_ptr<const StageList> first_;
   std::shared_ptr<const StageList> outer_;
   std::shared_ptr<const StageList> inner_;
 };

@@ -154,9 +154,11 @@ void ServerSessionImpl::start_request(InboundRequest& in, Responder reply) {
 void ServerSessionImpl::dispatch(InboundRequest& in, Responder reply, std::shared_ptr<const ClientView> view,
                                  std::shared_ptr<const StageList> outer,
                                  std::shared_ptr<const SessionSignature> signature) {
+  std::shared_ptr<const StageList> first;
   std::shared_ptr<const StageList> inner;
   {
     std::lock_guard lock(server_->mu);
+    first = server_->outermost_stages;
     inner = server_->inner_stages;
   }
   // Where it runs was decided once, by the session engine (runs_inline): asking again could answer
@@ -164,7 +166,7 @@ void ServerSessionImpl::dispatch(InboundRequest& in, Responder reply, std::share
   const bool on_reader = in.on_reader;
   const bool stateless = view->stateless;
   auto r = std::make_shared<ServerRequest>(std::move(in), std::move(view), *this, std::move(reply),
-                                           ChainView(std::move(outer), std::move(inner)), shared_from_this());
+                                           ChainView(std::move(first), std::move(outer), std::move(inner)), shared_from_this());
   if (on_reader) r->ctx.forbid_nested_requests();
   // 2026-07-28 servers send no requests: what a handler needs from the client comes back through a
   // multi round-trip result (RequestContext::input_required).
@@ -202,6 +204,7 @@ void ServerSessionImpl::dispatch(InboundRequest& in, Responder reply, std::share
       finish(*r, fail(Error::method_not_found(r->in.method)));
       return;
     }
+    r->call.handled = true;
     route->second.handle(*this, r);
   } catch (const std::exception& e) {
     // A handler or stage bug must not take the connection down; the client gets a clear error.

@@ -137,8 +137,14 @@ void Server::Impl::rebuild_stages() {
   inner_stages = std::move(list);
 }
 
-void Server::use(std::shared_ptr<Stage> stage) {
+void Server::use(std::shared_ptr<Stage> stage, StagePlace place) {
   std::lock_guard lock(impl_->mu);
+  if (place == StagePlace::outermost) {
+    auto list = impl_->outermost_stages ? std::make_shared<StageList>(*impl_->outermost_stages) : std::make_shared<StageList>();
+    list->push_back(std::move(stage));
+    impl_->outermost_stages = std::move(list);
+    return;
+  }
   impl_->user_stages.push_back(std::move(stage));
   impl_->rebuild_stages();
 }

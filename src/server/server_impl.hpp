@@ -157,6 +157,8 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   // each change, so a request holds one list for its whole life.
   std::vector<std::shared_ptr<Stage>> user_stages;
   std::shared_ptr<const StageList> inner_stages;
+  // The stages added with StagePlace::outermost, outside every session's own; null: none.
+  std::shared_ptr<const StageList> outermost_stages;
   void rebuild_stages();  // requires mu
   // Registration (server.cpp), one per kind for both forms of handler: replace or append, then
   // send the list's list_changed. The completer is one, replaced whole.

@@ -11,6 +11,7 @@
 #include "mcp/client/client.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/server/server.hpp"
+#include "mcp/signature/signature.hpp"
 #include "mcp/transport/memory.hpp"
 #include "server/tools.hpp"
 #include "support/event.hpp"
@@ -116,6 +117,58 @@ TEST(Chain, AStageThatAnswersStopsTheRequestAndOnlyOuterStagesSeeTheAnswer) {
   EXPECT_EQ(handler_runs, 0);
   EXPECT_EQ(inner_saw, 0);
   EXPECT_TRUE(outer_saw_error);
+}
+
+// An outermost stage (an audit, say) sees what the built-in stages refuse, which an inside one
+// never does, and can tell a refusal from an answer its handler gave.
+TEST(Chain, AnOutermostStageSeesTheSignatureSelfChecksRefusalsAndWhetherAHandlerRan) {
+  auto server = std::make_shared<Server>();
+  server->add_tool(make_tool("declared"), echo_name);
+  server->add_tool(make_tool("smuggled"), echo_name);
+  ServerSignature signature;
+  signature.tools.push_back(SignatureTool{.tool = make_tool("declared")});
+  ASSERT_TRUE(server->set_signature(signature));
+  struct Seen {
+    std::string tool;
+    bool ok;
+    bool handled;
+    std::chrono::steady_clock::time_point received;
+  };
+  std::mutex mu;
+  std::vector<Seen> outermost, inside;
+  auto watcher = [&mu](std::vector<Seen>& into) {
+    return make_stage("watch", {.on_result = [&mu, &into](const Call& call, Result<json::value>& answer) {
+                          if (call.method != method::kToolsCall) return;
+                          const auto* name = call.params.if_contains("name");
+                          std::lock_guard l(mu);
+                          into.push_back({name && name->is_string() ? std::string(name->get_string()) : std::string(),
+                                          static_cast<bool>(answer), call.handled, call.received});
+                        }});
+  };
+  server->use(watcher(inside));
+  server->use(watcher(outermost), StagePlace::outermost);
+  Connected c(server);
+  const auto sent = std::chrono::steady_clock::now();
+  EXPECT_TRUE(c.client->call_tool("declared"));
+  auto smuggled = c.client->call_tool("smuggled");  // registered, outside the signature
+  ASSERT_FALSE(smuggled);
+  EXPECT_EQ(smuggled.error().message, "Unknown tool: smuggled");
+  EXPECT_FALSE(c.client->call_tool("missing"));  // nothing of that name: its handler says so
+  std::lock_guard l(mu);
+  ASSERT_EQ(outermost.size(), 3u);
+  EXPECT_EQ(outermost[0].tool, "declared");
+  EXPECT_TRUE(outermost[0].ok);
+  EXPECT_TRUE(outermost[0].handled);
+  EXPECT_EQ(outermost[1].tool, "smuggled");
+  EXPECT_FALSE(outermost[1].ok);
+  EXPECT_FALSE(outermost[1].handled) << "the signature stage answered it";
+  EXPECT_EQ(outermost[2].tool, "missing");
+  EXPECT_FALSE(outermost[2].ok);
+  for (const auto& s : outermost) EXPECT_GE(s.received, sent) << "received is when the server took the request in";
+  // An inside stage never saw the request the signature stage refused.
+  ASSERT_EQ(inside.size(), 2u);
+  EXPECT_EQ(inside[0].tool, "declared");
+  EXPECT_EQ(inside[1].tool, "missing");
 }
 
 TEST(Chain, StagesRewriteParamsAndAnswers) {

@@ -288,10 +288,11 @@ class Server : public std::enable_shared_from_this<Server> {
   // are told to list again.
   void require_capabilities(ListKind kind, std::string key, CapabilityRequirement requirement);
 
-  // Adds a stage to every session's chain (mcp/server/stage.hpp), inside the ones added before
-  // (and the signature self-check), outside availability. Requests already running keep the
-  // chain they started with.
-  void use(std::shared_ptr<Stage> stage);
+  // Adds a stage to every session's chain (mcp/server/stage.hpp). StagePlace::inside: inside the
+  // ones added before (and the signature self-check), outside availability. StagePlace::outermost:
+  // outside the built-in log and signature stages, so it sees every answer the chain gives, theirs
+  // included. Requests already running keep the chain they started with.
+  void use(std::shared_ptr<Stage> stage, StagePlace place = StagePlace::inside);
   // Availability changed (a permission granted, a feature switched on): sends the list's
   // notifications/*/list_changed to every session, so clients list again.
   void availability_changed(ListKind kind);

@@ -5,7 +5,10 @@
 // reaches the handler, hide or rewrite each item a list (or a signed manifest) shows, and rewrite the
 // answer. The server's own policies are stages (docs/design.md, "The chain"):
 //
-//   "log"          outermost: one debug line per request and its outcome
+//   ...            stages added with Server::use(stage, StagePlace::outermost), in the order added:
+//                  they see every request that reaches the chain and every answer as it leaves,
+//                  the built-in refusals included (an audit of refused calls, say)
+//   "log"          one debug line per request and its outcome
 //   "signature"    the self-check: refuses items outside the session's capability signature and
 //                  drops list items that break it (it sees items last, after every rewrite)
 //   ...            stages added with Server::use(), in the order added
@@ -29,6 +32,7 @@
 //       }}));
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -59,6 +63,11 @@ struct Call {
   json::object& params;  // a stage may rewrite them before the handler sees them
   RequestContext& context;
   const Target* target = nullptr;
+  // When the server took the request in (a stage measuring how long it took).
+  std::chrono::steady_clock::time_point received = std::chrono::steady_clock::now();
+  // Set once the request passed every stage and reached its method's handler. False in on_result:
+  // a stage answered it (refused it, most often), or the server has no such method.
+  bool handled = false;
 };
 
 // One item a list or a signed manifest is about to show this request, as JSON (a stage may rewrite it).
@@ -67,6 +76,12 @@ struct ListedItem {
   const std::string& key;  // name, uri or uriTemplate
   json::object& item;
   const Tool* tool = nullptr;  // the registered tool, for tools
+};
+
+// Where Server::use puts a stage.
+enum class StagePlace {
+  inside,     // inside the stages added before it and the signature self-check, outside availability
+  outermost,  // outside log and the signature self-check, inside the outermost stages added before
 };
 
 class Stage {
