@@ -1,5 +1,6 @@
 #include "gateway/aggregate.hpp"
 
+#include "gateway/call_audit.hpp"
 #include "gateway/forwarding.hpp"
 #include "gateway/key.hpp"
 #include "log/log_budget.hpp"
@@ -49,15 +50,28 @@ std::string aggregate_name(const std::string& upstream, const std::string& item)
   return full.substr(0, cut) + tag;
 }
 
-std::shared_ptr<Aggregate> Aggregate::make(std::shared_ptr<const trust::Ed25519SecretKey> key) {
+std::shared_ptr<Aggregate> Aggregate::make(std::shared_ptr<const trust::Ed25519SecretKey> key, std::shared_ptr<AuditLog> audit,
+                                           std::shared_ptr<Metrics> metrics) {
   std::shared_ptr<Aggregate> a(new Aggregate());
   ServerOptions so;
   so.info.name = "mcp-trust-gateway";
   a->server_ = std::make_shared<Server>(std::move(so));
+  std::weak_ptr<Aggregate> weak = a;
+  if (audit) {
+    // A refusal here is recorded under the upstream whose item it named, by that item's key there
+    // (as its forwarded calls are); a name no upstream serves, under "/mcp".
+    auto where = [weak](ListKind kind, const std::string& served) -> std::optional<Refused> {
+      auto self = weak.lock();
+      auto origin = self ? self->origin(kind, served) : std::nullopt;
+      auto proxy = origin ? origin->proxy.lock() : nullptr;
+      if (!proxy) return std::nullopt;
+      return Refused{proxy->name(), origin->key};
+    };
+    a->server_->use(refusal_stage(std::move(where), std::string(kUnmatchedServer), std::move(audit), std::move(metrics)), StagePlace::outermost);
+  }
   a->server_->use(std::make_shared<AggregateStage>(a));
   // Completion for NAME__prompt or a template's URI: the upstream that serves it, under its own
   // name there (an upstream without completions says so).
-  std::weak_ptr<Aggregate> weak = a;
   a->server_->set_async_completer([weak](const CompleteRequestParams& params, std::shared_ptr<RequestContext> ctx,
                                          Reply<CompleteResult> reply) {
     auto self = weak.lock();

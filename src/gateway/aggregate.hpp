@@ -37,8 +37,12 @@ std::string aggregate_name(const std::string& upstream, const std::string& item)
 
 class Aggregate final : public ProxyObserver, public std::enable_shared_from_this<Aggregate> {
  public:
-  // `key` (may be null) signs tools/manifest.
-  static std::shared_ptr<Aggregate> make(std::shared_ptr<const trust::Ed25519SecretKey> key);
+  // `key` (may be null) signs tools/manifest. `audit` (may be null) records the requests refused
+  // here, counted in `metrics` (may be null); those forwarded are their proxy's to record.
+  static std::shared_ptr<Aggregate> make(std::shared_ptr<const trust::Ed25519SecretKey> key,
+                                         std::shared_ptr<AuditLog> audit = nullptr, std::shared_ptr<Metrics> metrics = nullptr);
+  // The server a refusal of a name no upstream serves here is recorded under.
+  static constexpr std::string_view kUnmatchedServer = "/mcp";
   std::shared_ptr<Server> server() const { return server_; }
   // Serves `proxy`'s items too, now and as they change.
   void add(const std::shared_ptr<Proxy>& proxy);

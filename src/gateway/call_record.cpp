@@ -13,7 +13,7 @@ std::string arguments_digest(const Result<std::string>& canonical) {
 
 Result<std::string> call_record_text(const CallRecord& r) {
   std::string out;
-  out.reserve(192 + r.item.size() + r.client.size() + (r.error ? r.error->size() : 0));
+  out.reserve(192 + r.item.size() + r.client.size() + r.client_info.size() + (r.error ? r.error->size() : 0));
   bool ok = true;
   // Members in RFC 8785 order (by UTF-16 code units; these names are ASCII, so alphabetical).
   auto member = [&](std::string_view name, std::string_view value) {
@@ -22,6 +22,7 @@ Result<std::string> call_record_text(const CallRecord& r) {
   };
   member("arguments", r.arguments);
   member("client", r.client);
+  if (!r.client_info.empty()) member("clientInfo", r.client_info);
   if (r.error) member("error", *r.error);
   member("item", r.item);
   out.append(",\"latencyUs\":");

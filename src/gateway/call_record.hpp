@@ -21,8 +21,9 @@ struct CallRecord {
   std::string_view item;       // the tool's or prompt's name, or the resource's URI (peer text, bounded)
   std::string_view arguments;  // the arguments' digest ("sha256:...")
   std::string_view client;     // the client's session, as known
+  std::string_view client_info;  // its name and version as it gave them ("name/version"; empty: none)
   std::int64_t latency_us = 0;
-  std::string_view outcome;               // "ok", "tool-error", "error"
+  std::string_view outcome;               // "ok", "tool-error", "error", "refused"
   std::optional<std::string_view> error;  // the error's message (peer text, bounded)
 };
 
@@ -31,8 +32,8 @@ struct CallRecord {
 // recorded).
 std::string arguments_digest(const Result<std::string>& canonical);
 
-// The record's body as its RFC 8785 text: {"arguments","client","error"?,"item","latencyUs",
-// "method","outcome","server"}. An error if a string is not valid UTF-8 (JCS has no form for it).
+// The record's body as its RFC 8785 text: {"arguments","client","clientInfo"?,"error"?,"item",
+// "latencyUs","method","outcome","server"}. An error if a string is not valid UTF-8 (JCS has no form for it).
 [[nodiscard]] Result<std::string> call_record_text(const CallRecord& r);
 
 }  // namespace mcp::gateway

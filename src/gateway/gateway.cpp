@@ -36,7 +36,7 @@ Result<std::unique_ptr<Gateway>> Gateway::start(const GatewayConfig& config, Sta
   }
   if (started.empty()) return fail(Error::internal("gateway: no upstream could be started"));
   // The main path is the aggregate's; each upstream is an endpoint added to it, as a reload adds one.
-  g->aggregate_ = Aggregate::make(g->state_.key);
+  g->aggregate_ = Aggregate::make(g->state_.key, g->state_.audit, g->metrics_);
   auto http_options = std::move(options.http);
   http_options.path = std::string(kAggregatePath);
   if (config.io_threads) http_options.io_threads = *config.io_threads;

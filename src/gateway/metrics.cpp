@@ -22,15 +22,24 @@ std::string label(std::string_view v) {
 
 }  // namespace
 
+void Metrics::count_locked(std::string_view upstream, std::string_view method, std::string_view outcome) {
+  const std::tuple<std::string_view, std::string_view, std::string_view> series{upstream, method, outcome};
+  auto r = requests_.find(series);
+  if (r == requests_.end())
+    r = requests_.emplace(std::tuple{std::string(upstream), std::string(method), std::string(outcome)}, 0).first;
+  ++r->second;
+}
+
+void Metrics::count(std::string_view upstream, std::string_view method, std::string_view outcome) {
+  std::lock_guard lock(mu_);
+  count_locked(upstream, method, outcome);
+}
+
 void Metrics::observe(const std::string& upstream, std::string_view method, std::string_view outcome,
                       std::chrono::microseconds duration) {
   const double seconds = static_cast<double>(duration.count()) / 1e6;
   std::lock_guard lock(mu_);
-  const std::tuple<std::string_view, std::string_view, std::string_view> series{upstream, method, outcome};
-  auto r = requests_.find(series);
-  if (r == requests_.end())
-    r = requests_.emplace(std::tuple{upstream, std::string(method), std::string(outcome)}, 0).first;
-  ++r->second;
+  count_locked(upstream, method, outcome);
   const std::tuple<std::string_view, std::string_view> timed{upstream, method};
   auto d = durations_.find(timed);
   if (d == durations_.end()) d = durations_.emplace(std::tuple{upstream, std::string(method)}, Histogram{}).first;
@@ -47,7 +56,7 @@ void Metrics::observe(const std::string& upstream, std::string_view method, std:
 
 std::string Metrics::render(const std::vector<UpstreamGauges>& gauges) const {
   std::string out;
-  out += "# HELP mcp_gateway_requests_total Requests forwarded to an upstream, by outcome.\n";
+  out += "# HELP mcp_gateway_requests_total Requests for an upstream's items, by outcome (refused: answered by the gateway).\n";
   out += "# TYPE mcp_gateway_requests_total counter\n";
   std::lock_guard lock(mu_);
   for (const auto& [key, n] : requests_) {

@@ -1,6 +1,6 @@
 // Private to the gateway: its Prometheus metrics, served at /metrics in the text exposition format
 // (version 0.0.4):
-//   mcp_gateway_requests_total{upstream,method,outcome}            counter
+//   mcp_gateway_requests_total{upstream,method,outcome}            counter (refused ones too)
 //   mcp_gateway_request_duration_seconds{upstream,method}          histogram, the upstream's time
 //   mcp_gateway_quarantined_items{upstream}                        gauge (read from the pins at scrape)
 //   mcp_gateway_upstream_restarts_total{upstream}                  counter
@@ -29,6 +29,9 @@ class Metrics {
   // One forwarded request: `outcome` is "ok", "tool-error" or "error".
   void observe(const std::string& upstream, std::string_view method, std::string_view outcome,
                std::chrono::microseconds duration);
+  // One request counted, not timed: one the gateway refused itself (outcome "refused"; `upstream`
+  // is "/mcp" for a name no upstream serves there).
+  void count(std::string_view upstream, std::string_view method, std::string_view outcome);
 
   // Per-upstream values read at scrape time.
   struct UpstreamGauges {
@@ -48,6 +51,7 @@ class Metrics {
     double sum = 0;
   };
   mutable std::mutex mu_;
+  void count_locked(std::string_view upstream, std::string_view method, std::string_view outcome);
   // Transparent (std::less<>): observe() finds a series by views of its labels, and copies them
   // only for a new series, not on every call.
   std::map<std::tuple<std::string, std::string, std::string>, std::uint64_t, std::less<>> requests_;

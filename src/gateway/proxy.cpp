@@ -3,6 +3,7 @@
 #include <chrono>
 #include <set>
 
+#include "gateway/call_audit.hpp"
 #include "gateway/forwarding.hpp"
 #include "gateway/key.hpp"
 #include "log/log.hpp"
@@ -58,6 +59,11 @@ Result<std::shared_ptr<Proxy>> Proxy::start(std::shared_ptr<Client> upstream, st
   std::shared_ptr<Proxy> p(new Proxy(std::move(upstream), std::move(pins), std::move(audit), std::move(options),
                                      std::move(server_options)));
   std::weak_ptr<Proxy> weak = p;
+  // Outermost: every call, get or read refused on the way in (below, or by the SDK's own stages)
+  // is recorded; what passes is recorded when the upstream answers (record()).
+  p->server_->use(refusal_stage([name = p->options_.name](ListKind, const std::string& key) { return Refused{name, key}; },
+                                p->options_.name, p->audit_, p->options_.metrics),
+                  StagePlace::outermost);
   // Policy first: what the administrator denies is refused whatever its pin says.
   if (!p->options_.policy.empty()) p->server_->use(std::make_shared<PolicyStage>(p->options_.policy, p->options_.name));
   p->server_->use(std::make_shared<PinStage>([weak](ListKind kind, const std::string& key) -> std::optional<Error> {

@@ -165,6 +165,15 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   // Serves `vouched` as the signature if it differs from the one served.
   void vouch(ServerSignature vouched);
   SignatureServing serving(bool self_check) const;
+  // What the audit record of one request needs, gathered as it arrives.
+  struct CallFacts {
+    std::string method;
+    std::string item;
+    std::string digest;  // of the arguments (arguments_digest)
+    std::string client;  // the session id
+    std::string client_info;
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  };
   // One forwarded request, in flight at the upstream (a Flight, bridge.hpp): answered directly
   // when the upstream's answer lands (landed()); when the upstream asks for input first, its
   // rounds (round()) pass that on and take the client's answers from retries.
@@ -181,8 +190,7 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
                std::shared_ptr<RequestContext> ctx, Reply<R> reply, Start<R> start, Target admitted);
   // The first round of a forwarded request (once a person allowed it, if the policy asks).
   template <class R>
-  void begin(std::string_view method, const std::string& item, std::string digest, std::shared_ptr<RequestContext> ctx,
-             Reply<R> reply, Start<R> start);
+  void begin(CallFacts call, std::shared_ptr<RequestContext> ctx, Reply<R> reply, Start<R> start);
   // The upstream's answer to a forwarded request: to the client directly, or through the call's
   // round when the upstream asked for input on the way.
   template <class R>
@@ -193,11 +201,12 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   template <class R>
   void round(std::shared_ptr<PendingCall> call, std::shared_ptr<Forwarded<R>> fwd, std::shared_ptr<RequestContext> ctx,
              Reply<R> reply, std::shared_ptr<std::atomic<bool>> live = nullptr);
+  CallFacts facts(std::string_view method, const std::string& item, std::string digest, const RequestContext& ctx) const;
   // What a forwarded request's answer goes through: appended to the audit log (an unrecorded
-  // request is not answered), counted in the metrics, then sent.
+  // request is not answered), counted in the metrics, then sent. `refused`: the gateway answered
+  // it itself (an ask denied, a retry it cannot continue).
   template <class R>
-  Result<R> record(std::string_view method, const std::string& item, const std::string& arguments_digest,
-                   const std::string& client, std::chrono::steady_clock::time_point start, Result<R> r);
+  Result<R> record(const CallFacts& call, Result<R> r, bool refused = false);
   // Why a request for the item is refused (nothing: served). Notes a state the last refresh did
   // not see (a decision made elsewhere), so the derived signature follows it.
   std::optional<Error> refusal(ListKind kind, const std::string& key);

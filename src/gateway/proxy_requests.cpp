@@ -5,6 +5,7 @@
 #include <chrono>
 #include <utility>
 
+#include "gateway/call_audit.hpp"
 #include "gateway/call_record.hpp"
 #include "gateway/proxy.hpp"
 #include "log/log.hpp"
@@ -108,11 +109,8 @@ constexpr std::string_view kAskedState = "asked";
 // answered, and what the audit record needs.
 template <class R>
 struct Proxy::Forwarded final : Flight {
-  std::string method;
-  std::string item;
-  std::string digest;
-  std::string client;
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  explicit Forwarded(CallFacts f) : facts(std::move(f)) {}
+  const CallFacts facts;
   std::weak_ptr<Proxy> proxy;
   // The first round's request, answered when the upstream's answer lands, or by the round
   // promoted() starts if the upstream asks for input first (which of the two: Flight's lock).
@@ -139,6 +137,11 @@ struct Proxy::Forwarded final : Flight {
 template <class R>
 void Proxy::forward(std::string_view method, const std::string& item, const json::object& arguments,
                     std::shared_ptr<RequestContext> ctx, Reply<R> reply, Start<R> start, Target admitted) {
+  // A request the gateway answers itself is recorded as refused (call_audit.hpp).
+  auto refuse = [&](Error why, std::string digest = {}) {
+    if (digest.empty()) digest = arguments_digest(trust::canonicalize(arguments));
+    reply(record<R>(facts(method, item, std::move(digest), *ctx), fail(std::move(why)), true));
+  };
   if (const auto& state = ctx->request_state()) {
     // A retry: the call is waiting at the gateway; its client's answers go to the upstream's
     // requests that wait for them.
@@ -146,9 +149,9 @@ void Proxy::forward(std::string_view method, const std::string& item, const json
     const json::value* id = o ? o->if_contains(kCallState) : nullptr;
     auto call = id && id->is_string() ? bridge_.find(std::string(id->get_string())) : nullptr;
     auto fwd = call ? std::static_pointer_cast<Forwarded<R>>(call->payload()) : nullptr;
-    if (!call || !fwd || fwd->method != method || fwd->item != item) {
-      return void(reply(fail(Error::invalid_params("this " + std::string(method) + " is no longer waiting for input at the gateway (it ended "
-                                              "or was forgotten): send the original request again, without inputResponses or requestState"))));
+    if (!call || !fwd || fwd->facts.method != method || fwd->facts.item != item) {
+      return refuse(Error::invalid_params("this " + std::string(method) + " is no longer waiting for input at the gateway (it ended "
+                                          "or was forgotten): send the original request again, without inputResponses or requestState"));
     }
     // The state names the round it answers: a retry of an earlier round (replayed) is refused.
     const json::value* asked = o->if_contains(kAskedState);
@@ -156,8 +159,8 @@ void Proxy::forward(std::string_view method, const std::string& item, const json
     json::array awaiting;
     for (const auto& key : keys) awaiting.emplace_back(json::string(key));
     if (!asked || *asked != json::value(awaiting)) {
-      return void(reply(fail(Error::invalid_params("this retry answers an earlier round of the " + std::string(method) +
-                                                   " than the one waiting at the gateway: send the latest requestState"))));
+      return refuse(Error::invalid_params("this retry answers an earlier round of the " + std::string(method) +
+                                          " than the one waiting at the gateway: send the latest requestState"));
     }
     for (const auto& key : keys) {
       if (const json::object* answer = ctx->input_response(key)) call->answer(key, json::value(*answer));
@@ -168,33 +171,40 @@ void Proxy::forward(std::string_view method, const std::string& item, const json
   // The arguments in RFC 8785 form: hashed for the audit record, and shown to a person asked.
   auto canonical = trust::canonicalize(arguments);
   std::string digest = arguments_digest(canonical);
-  if (!options_.policy.asks(item)) return begin<R>(method, item, std::move(digest), std::move(ctx), std::move(reply), std::move(start));
+  if (!options_.policy.asks(item)) {
+    auto call = facts(method, item, std::move(digest), *ctx);  // before ctx is moved from
+    return begin<R>(std::move(call), std::move(ctx), std::move(reply), std::move(start));
+  }
   // The policy asks a person first (approvals.hpp): the request waits, holding no thread, and
   // its client is told where to decide while it waits.
   auto approvals = options_.approvals;
   if (!approvals) {
-    return void(reply(fail(Error::invalid_params(std::string(method) + " of " + peer_text(item) + " (upstream " + options_.name +
-                                                 ") waits for a person to allow it, and this gateway has nobody to ask"))));
+    return refuse(Error::invalid_params(std::string(method) + " of " + peer_text(item) + " (upstream " + options_.name +
+                                        ") waits for a person to allow it, and this gateway has nobody to ask"),
+                  std::move(digest));
   }
+  // The call's facts are taken now: a denial, or the call's record once allowed, measures the wait.
+  auto call_facts = facts(method, item, digest, *ctx);
   Ask ask{.server = options_.name, .method = std::string(method), .item = item, .client = ctx->session_id(),
-          .arguments = canonical ? *canonical : std::string("(not canonicalisable)"), .digest = digest};
+          .arguments = canonical ? *canonical : std::string("(not canonicalisable)"), .digest = std::move(digest)};
   const double total = std::chrono::duration<double>(options_.ask_timeout).count();
   auto asked = approvals->ask(
       std::move(ask), options_.ask_timeout,
       [ctx, total](std::chrono::seconds waited, const std::string& message) {
         ctx->progress(static_cast<double>(waited.count()), total, message);
       },
-      [weak = weak_from_this(), method = std::string(method), item, digest, ctx, reply, start,
-       admitted = std::move(admitted)](Result<void> allowed) mutable {
+      [weak = weak_from_this(), call_facts, ctx, reply, start, admitted = std::move(admitted)](Result<void> allowed) mutable {
         auto self = weak.lock();
-        if (!allowed || !self) return void(reply(fail(allowed ? Error::internal("the gateway is stopping") : allowed.error())));
-        if (ctx->cancelled()) return void(reply(fail(Error::cancelled("the request was cancelled while it waited"))));
+        if (!self) return void(reply(fail(Error::internal("the gateway is stopping"))));
+        auto refuse_waited = [&](Error why) { reply(self->record<R>(call_facts, fail(std::move(why)), true)); };
+        if (!allowed) return refuse_waited(std::move(allowed.error()));
+        if (ctx->cancelled()) return refuse_waited(Error::cancelled("the request was cancelled while it waited"));
         // The item may have changed while the call waited (a person allowed the call they saw,
         // not a definition quarantined since): it is admitted again, as it was the first time.
-        if (auto refused = self->admission(admitted)) return void(reply(fail(std::move(*refused))));
-        self->begin<R>(method, item, std::move(digest), std::move(ctx), std::move(reply), std::move(start));
+        if (auto refused = self->admission(admitted)) return refuse_waited(std::move(*refused));
+        self->begin<R>(std::move(call_facts), std::move(ctx), std::move(reply), std::move(start));
       });
-  if (!asked) return void(reply(fail(asked.error())));
+  if (!asked) return void(reply(record<R>(call_facts, fail(std::move(asked.error())), true)));
   // The context is held weakly: the token keeps this callback, and a callback holding the token
   // (through the context) would keep both forever.
   ctx->cancellation().on_cancel([weak = std::weak_ptr<Approvals>(approvals), id = asked->id,
@@ -207,15 +217,10 @@ void Proxy::forward(std::string_view method, const std::string& item, const json
 }
 
 template <class R>
-void Proxy::begin(std::string_view method, const std::string& item, std::string digest, std::shared_ptr<RequestContext> ctx,
-                  Reply<R> reply, Start<R> start) {
-  auto fwd = std::make_shared<Forwarded<R>>();
-  fwd->method = std::string(method);
-  fwd->item = item;
-  fwd->digest = std::move(digest);
-  fwd->client = ctx->session_id();
+void Proxy::begin(CallFacts call, std::shared_ptr<RequestContext> ctx, Reply<R> reply, Start<R> start) {
+  auto fwd = std::make_shared<Forwarded<R>>(std::move(call));
   fwd->proxy = weak_from_this();
-  if (auto entered = bridge_.enter(fwd); !entered) return void(reply(fail(entered.error())));
+  if (auto entered = bridge_.enter(fwd); !entered) return void(reply(record<R>(fwd->facts, fail(std::move(entered.error())), true)));
   // Held weakly: the context's token keeps this callback, and the flight keeps the context.
   ctx->cancellation().on_cancel([weak = std::weak_ptr<Forwarded<R>>(fwd)] {
     auto f = weak.lock();
@@ -244,7 +249,7 @@ void Proxy::landed(const std::shared_ptr<Forwarded<R>>& fwd, Result<R> r) {
   fwd->reply.reset();
   fwd->ctx.reset();
   if (!self) return void(reply(std::move(r)));
-  reply(self->template record<R>(fwd->method, fwd->item, fwd->digest, fwd->client, fwd->start, std::move(r)));
+  reply(self->template record<R>(fwd->facts, std::move(r)));
 }
 
 template <class R>
@@ -268,10 +273,13 @@ void Proxy::round(std::shared_ptr<PendingCall> call, std::shared_ptr<Forwarded<R
         std::lock_guard lock(fwd->mu);
         r.swap(fwd->result);
       }
-      if (!r) return void(reply(fail(Error::invalid_params("this " + fwd->method + " was already answered"))));
+      if (!r) {
+        if (!self) return void(reply(fail(Error::invalid_params("this " + fwd->facts.method + " was already answered"))));
+        return void(reply(self->record<R>(fwd->facts, fail(Error::invalid_params("this " + fwd->facts.method + " was already answered")), true)));
+      }
       if (!self) return void(reply(std::move(*r)));
       self->bridge_.finish(call->id());
-      return void(reply(self->record<R>(fwd->method, fwd->item, fwd->digest, fwd->client, fwd->start, std::move(*r))));
+      return void(reply(self->record<R>(fwd->facts, std::move(*r))));
     }
     // What this client cannot answer (it did not declare the capability) is refused at the
     // upstream, which may well go on without it; the rest is asked of the client.
@@ -296,39 +304,41 @@ void Proxy::round(std::shared_ptr<PendingCall> call, std::shared_ptr<Forwarded<R
   });
   if (!waiting) {
     live->store(false);
-    reply(fail(Error::invalid_params("another request is already continuing this " + fwd->method + " at the gateway")));
+    reply(record<R>(fwd->facts,
+                    fail(Error::invalid_params("another request is already continuing this " + fwd->facts.method + " at the gateway")),
+                    true));
   }
 }
 
+Proxy::CallFacts Proxy::facts(std::string_view method, const std::string& item, std::string digest,
+                              const RequestContext& ctx) const {
+  return CallFacts{.method = std::string(method),
+                   .item = item,
+                   .digest = std::move(digest),
+                   .client = ctx.session_id(),
+                   .client_info = client_info_text(ctx)};
+}
+
 template <class R>
-Result<R> Proxy::record(std::string_view method, const std::string& item, const std::string& arguments_digest,
-                        const std::string& client, std::chrono::steady_clock::time_point start, Result<R> r) {
+Result<R> Proxy::record(const CallFacts& call, Result<R> r, bool refused) {
   // The upstream's own errors pass as they are; ours (it exited, timed out, the connection
   // dropped) say which upstream.
-  if (!r && !r.error().from_peer) r.error().message = "upstream " + options_.name + ": " + r.error().message;
-  const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
-  const auto us = elapsed.count();
-  if (options_.metrics) options_.metrics->observe(options_.name, method, outcome_of(r), elapsed);
-  // An item's name as peer_text would show it: most are printable ASCII, shown as they are
-  // without a copy per call.
-  constexpr std::size_t kMaxItemText = 1024;
-  std::string item_copy;
-  std::string_view item_text = item;
-  const bool printable = std::ranges::all_of(item, [](char c) { return c >= 0x20 && c < 0x7f; });
-  if (!printable || item.size() > kMaxItemText) item_text = item_copy = peer_text(item, kMaxItemText);
-  const std::string error_text = r ? std::string() : peer_text(r.error().message);
-  auto text = call_record_text(CallRecord{.server = options_.name,
-                                          .method = method,
-                                          .item = item_text,
-                                          .arguments = arguments_digest,
-                                          .client = client,
-                                          .latency_us = us,
-                                          .outcome = outcome_of(r),
-                                          .error = r ? std::nullopt : std::optional<std::string_view>(error_text)});
+  if (!r && !refused && !r.error().from_peer) r.error().message = "upstream " + options_.name + ": " + r.error().message;
+  const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - call.start);
   // A call record survives the gateway being killed once this returns (journaled, or committed:
   // call_journal.hpp); it reaches the disk with the next decision or checkpoint (an fsync per
   // call would cost ~1 ms).
-  if (auto a = text ? audit_->append_call_canonical(*text) : Result<void>(fail(text.error())); !a) {
+  auto a = audit_call(*audit_, options_.metrics.get(),
+                      CallAudit{.server = options_.name,
+                                .method = call.method,
+                                .item = call.item,
+                                .arguments = call.digest,
+                                .client = call.client,
+                                .client_info = call.client_info,
+                                .latency = elapsed,
+                                .outcome = refused ? std::string_view("refused") : outcome_of(r),
+                                .error = r ? nullptr : &r.error()});
+  if (!a) {
     // An unrecorded request is not answered: the log must hold every call that happened.
     return fail(Error::internal("the gateway could not record the call: " + a.error().message));
   }

@@ -372,8 +372,18 @@ TEST_F(GatewayAskPolicy, ADeniedCallNeverReachesTheUpstream) {
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("was not allowed: denied by cli:eve"), std::string::npos) << r.error().message;
   std::vector<std::string> kinds = audit_kinds();
-  EXPECT_EQ(std::count(kinds.begin(), kinds.end(), "call"), 0) << "the upstream was called";
   EXPECT_EQ(std::count(kinds.begin(), kinds.end(), "deny"), 1);
+  // The call is recorded as refused by the gateway, never as one the upstream answered.
+  std::vector<std::string> outcomes;
+  ASSERT_TRUE(state.audit->each([&](const AuditRecord& rec) {
+    if (rec.kind != "call") return true;
+    outcomes.push_back(json::value_to<std::string>(rec.body.at("outcome")));
+    EXPECT_NE(json::value_to<std::string>(rec.body.at("error")).find("denied by cli:eve"), std::string::npos)
+        << json::serialize(rec.body);
+    EXPECT_EQ(rec.body.at("item"), "send");
+    return true;
+  }));
+  EXPECT_EQ(outcomes, std::vector<std::string>{"refused"}) << "the upstream was called";
 }
 
 TEST_F(GatewayAskPolicy, AToolThatChangedWhileTheCallWaitedIsRefusedEvenIfAllowed) {

@@ -15,6 +15,7 @@ std::string canonical_object(const CallRecord& r) {
   json::object o{{"server", r.server}, {"method", r.method},        {"item", r.item},      {"arguments", r.arguments},
                  {"client", r.client}, {"latencyUs", r.latency_us}, {"outcome", r.outcome}};
   if (r.error) o["error"] = *r.error;
+  if (!r.client_info.empty()) o["clientInfo"] = r.client_info;
   auto text = trust::canonicalize(o);
   EXPECT_TRUE(text) << text.error().message;
   return text ? *text : std::string();
@@ -31,6 +32,15 @@ TEST(CallRecordText, IsTheCanonicalTextOfItsMembers) {
        .client = "s-1",
        .latency_us = 42,
        .outcome = "ok"},
+      {.server = "files",
+       .method = "tools/call",
+       .item = "write_file",
+       .arguments = "sha256:00ff",
+       .client = "s-2",
+       .client_info = "claude-code/1.0 \"beta\"",
+       .latency_us = 7,
+       .outcome = "refused",
+       .error = "denied by the gateway's policy"},
       {.server = "a \"quoted\" name",
        .method = "prompts/get",
        .item = "caf\xC3\xA9 \xF0\x9F\x94\x91 \\ back",
@@ -71,6 +81,9 @@ TEST(CallRecordText, AFieldThatIsNotUtf8IsRefused) {
     r.error.reset();
     r.item = bad;
     EXPECT_FALSE(call_record_text(r)) << "in item";
+    r.item = "t";
+    r.client_info = bad;
+    EXPECT_FALSE(call_record_text(r)) << "in clientInfo";
     EXPECT_FALSE(trust::canonicalize(json::value(json::string(bad))));
   }
 }

@@ -285,6 +285,21 @@ TEST_F(GatewayHttp, EveryCallIsInTheAuditLogAndTheChainVerifies) {
   ASSERT_TRUE(c);
   auto echo = c->call_tool("echo", {{"message", "audited"}});
   ASSERT_TRUE(echo) << echo.error().message;
+  // Who called, as known: each client's session and the name and version it gave, in either
+  // revision (a 2026-07-28 client gives them in each request's _meta, with no initialize).
+  for (const char* revision : {"2025-11-25", "2026-07-28"}) {
+    ClientOptions co;
+    co.protocol_version = revision;
+    co.session.request_timeout = 20s;
+    co.info = Implementation{.name = std::string("identified-") + revision, .version = "7.1"};
+    auto identified = gateway_test::connected_client(urls.at("everything"), co);
+    ASSERT_TRUE(identified);
+    ASSERT_EQ(identified->server().protocol_version, revision);
+    auto r = identified->call_tool("echo", {{"message", revision}});
+    ASSERT_TRUE(r) << r.error().message;
+    // And a refused call: a name the upstream does not offer.
+    EXPECT_FALSE(identified->call_tool("no_such_tool", {}));
+  }
   // The running gateway commits a call's record within milliseconds of answering it (its journal
   // holds it meanwhile: call_journal.hpp); another process reads it once it is in.
   test::ProgramOutcome exported;
@@ -292,7 +307,10 @@ TEST_F(GatewayHttp, EveryCallIsInTheAuditLogAndTheChainVerifies) {
   do {
     exported = test::run_program(bin("mcp-trust"), {"audit", "export", "--state", state}, dir->path / "gw");
     ASSERT_EQ(exported.code, 0) << exported.err;
-  } while (exported.out.find(R"("item":"echo")") == std::string::npos && std::chrono::steady_clock::now() < deadline);
+  } while ((exported.out.find(R"("item":"echo")") == std::string::npos ||
+            exported.out.find(R"("clientInfo":"identified-2026-07-28/7.1")") == std::string::npos ||
+            exported.out.find(R"("clientInfo":"identified-2026-07-28/7.1","error")") == std::string::npos) &&
+           std::chrono::steady_clock::now() < deadline);
   const auto verify = test::run_program(bin("mcp-trust"), {"audit", "verify", "--state", state}, dir->path / "gw");
   EXPECT_EQ(verify.code, 0) << verify.out << verify.err;
   EXPECT_NE(exported.out.find(R"("server":"everything")"), std::string::npos) << exported.out.substr(0, 2000);
@@ -306,6 +324,22 @@ TEST_F(GatewayHttp, EveryCallIsInTheAuditLogAndTheChainVerifies) {
       ++echoes_with_digest;
   }
   EXPECT_GE(echoes_with_digest, 1u) << exported.out.substr(0, 2000);
+  for (const std::string revision : {"2025-11-25", "2026-07-28"}) {
+    SCOPED_TRACE(revision);
+    const std::string who = R"("clientInfo":"identified-)" + revision + R"(/7.1")";
+    std::istringstream again(exported.out);
+    int calls = 0, refusals = 0;
+    for (std::string line; std::getline(again, line);) {
+      if (line.find(who) == std::string::npos) continue;
+      EXPECT_EQ(line.find(R"("client":"")"), std::string::npos) << "a record without the client's session: " << line;
+      calls += line.find(R"("item":"echo","latencyUs")") != std::string::npos && line.find(R"("outcome":"ok")") != std::string::npos;
+      refusals += line.find(R"("item":"no_such_tool")") != std::string::npos &&
+                  line.find(R"("outcome":"refused")") != std::string::npos &&
+                  line.find(R"("server":"everything")") != std::string::npos;
+    }
+    EXPECT_EQ(calls, 1) << exported.out.substr(0, 4000);
+    EXPECT_EQ(refusals, 1) << exported.out.substr(0, 4000);
+  }
 }
 
 TEST_F(GatewayHttp, MetricsCountRequestsByUpstreamMethodAndOutcome) {

@@ -327,6 +327,43 @@ TEST(GatewayAggregateName, PrefixedAndShortenedDeterministically) {
   EXPECT_EQ(aggregate_name("files", fits), "files__" + fits);
 }
 
+// A tool whose NAME__item is past MCP's 128 characters is listed at /mcp under its shortened name,
+// and a call of that name reaches the upstream's tool under its own, and is recorded so.
+TEST_F(GatewayProxy, ACallThroughAShortenedNameReachesTheUpstreamsTool) {
+  const std::string long_name = "summarise_" + std::string(130, 'q');
+  Tool t;
+  t.name = long_name;
+  t.input_schema = json::object{{"type", "object"}};
+  std::atomic<int> calls{0};
+  upstream->add_tool(t, [&](const json::object& args, RequestContext&) {
+    ++calls;
+    return Result<CallToolResult>(CallToolResult::text("called with " + json::serialize(args)));
+  });
+  ASSERT_TRUE(proxy->refresh());
+  auto aggregate = Aggregate::make(nullptr);
+  aggregate->add(proxy);
+  auto connected = aggregate_client(*aggregate);
+  ASSERT_TRUE(connected);
+  auto tools = connected->list_all_tools();
+  ASSERT_TRUE(tools) << tools.error().message;
+  ASSERT_EQ(tools->size(), 1u);
+  const std::string shortened = tools->front().name;
+  EXPECT_EQ(shortened, aggregate_name("up", long_name));
+  EXPECT_EQ(shortened.size(), kMaxAggregateName);
+  auto r = connected->call_tool(shortened, {{"n", 1}});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(calls.load(), 1);
+  ASSERT_FALSE(r->content.empty());
+  EXPECT_EQ(std::get<TextContent>(r->content.front()).text, R"(called with {"n":1})");
+  std::vector<std::string> items;
+  ASSERT_TRUE(state.audit->each([&](const AuditRecord& rec) {
+    if (rec.kind == "call") items.push_back(json::value_to<std::string>(rec.body.at("item")));
+    return true;
+  }));
+  EXPECT_EQ(items, std::vector<std::string>{long_name}) << "recorded under the upstream's own name";
+  connected->close();
+}
+
 TEST_F(GatewayProxy, TheAggregateServesTheUpstreamsItemsUnderItsNameAndItsPins) {
   auto aggregate = Aggregate::make(nullptr);
   aggregate->add(proxy);
@@ -409,6 +446,65 @@ TEST_F(GatewayDeclared, AResourceExpandingADeclaredTemplateIsDeclaredAtBothPaths
   all.close();
 }
 
+// A refused call, get or read is a call too: each is in the audit log as "refused", with the
+// error its client got, under the upstream and the item's key there, whichever path refused it
+// (the SDK's signature self-check, which runs outside the gateway's own stages, included).
+TEST_F(GatewayDeclared, EveryRefusalIsRecordedUnderItsUpstreamAtBothPaths) {
+  auto metrics = std::make_shared<Metrics>();
+  auto aggregate = Aggregate::make(nullptr, state.audit, metrics);
+  aggregate->add(proxy);
+  auto connected = aggregate_client(*aggregate);
+  ASSERT_TRUE(connected);
+  Client& all = *connected;
+  EXPECT_FALSE(client->get_prompt("greet"));                   // outside the signature: the SDK's stage
+  EXPECT_FALSE(client->call_tool("no_such_tool", {{"a", 1}})); // nothing of that name
+  EXPECT_FALSE(all.get_prompt("up__greet"));                   // outside it, at /mcp
+  EXPECT_FALSE(all.call_tool("nobody__tool", {}));             // no upstream serves it at /mcp
+  EXPECT_TRUE(all.read_resource("mem://note"));                // forwarded: recorded as ok
+  struct Seen {
+    std::string server, method, item, outcome, error, client;
+  };
+  std::vector<Seen> seen;
+  ASSERT_TRUE(state.audit->each([&](const AuditRecord& r) {
+    if (r.kind != "call") return true;
+    auto text = [&](const char* key) {
+      const auto* v = r.body.if_contains(key);
+      return v && v->is_string() ? std::string(v->get_string()) : std::string();
+    };
+    seen.push_back({text("server"), text("method"), text("item"), text("outcome"), text("error"), text("client")});
+    EXPECT_TRUE(r.body.contains("latencyUs")) << json::serialize(r.body);
+    EXPECT_TRUE(r.body.contains("arguments")) << json::serialize(r.body);
+    return true;
+  }));
+  ASSERT_EQ(seen.size(), 5u);
+  EXPECT_EQ(seen[0].server, "up");
+  EXPECT_EQ(seen[0].method, "prompts/get");
+  EXPECT_EQ(seen[0].item, "greet");
+  EXPECT_EQ(seen[0].outcome, "refused");
+  EXPECT_NE(seen[0].error.find("Unknown prompt: greet"), std::string::npos) << seen[0].error;
+  EXPECT_FALSE(seen[0].client.empty());
+  EXPECT_EQ(seen[1].server, "up");
+  EXPECT_EQ(seen[1].item, "no_such_tool");
+  EXPECT_EQ(seen[1].outcome, "refused");
+  EXPECT_NE(seen[1].error.find("Unknown tool"), std::string::npos) << seen[1].error;
+  EXPECT_EQ(seen[2].server, "up");
+  EXPECT_EQ(seen[2].item, "greet");
+  EXPECT_EQ(seen[2].outcome, "refused");
+  EXPECT_NE(seen[2].error.find("outside the signature configured for it"), std::string::npos) << seen[2].error;
+  EXPECT_NE(seen[2].client, seen[0].client) << "the two clients' sessions are told apart";
+  EXPECT_EQ(seen[3].server, "/mcp");
+  EXPECT_EQ(seen[3].item, "nobody__tool");
+  EXPECT_EQ(seen[3].outcome, "refused");
+  EXPECT_EQ(seen[4].server, "up");
+  EXPECT_EQ(seen[4].item, "mem://note");
+  EXPECT_EQ(seen[4].outcome, "ok");
+  // Counted, by upstream and method, as refused.
+  const std::string text = metrics->render({});
+  EXPECT_NE(text.find(R"(mcp_gateway_requests_total{upstream="/mcp",method="tools/call",outcome="refused"} 1)"), std::string::npos)
+      << text;
+  all.close();
+}
+
 class GatewayPolicy : public GatewayProxy {
  protected:
   ItemPolicy policy() const override {
@@ -458,13 +554,23 @@ TEST_F(GatewayPolicy, DeniedItemsAreHiddenAndRefusedNamingTheRule) {
   auto by_hint = client->call_tool("format_disk", {});
   ASSERT_FALSE(by_hint);
   EXPECT_NE(by_hint.error().message.find("destructiveHint, which is denied"), std::string::npos) << by_hint.error().message;
-  // A denied call never reaches the upstream, so it is not in the audit log either.
-  int calls = 0;
+  // A denied call never reaches the upstream, and is in the audit log as refused, saying why.
+  std::vector<std::string> outcomes;
+  std::map<std::string, std::string> refused;  // item -> error
   ASSERT_TRUE(state.audit->each([&](const AuditRecord& r) {
-    calls += r.kind == "call";
+    if (r.kind != "call") return true;
+    outcomes.push_back(json::value_to<std::string>(r.body.at("outcome")));
+    if (outcomes.back() == "refused") {
+      EXPECT_EQ(r.body.at("server"), "up") << json::serialize(r.body);
+      EXPECT_EQ(r.body.at("method"), "tools/call") << json::serialize(r.body);
+      refused[json::value_to<std::string>(r.body.at("item"))] = json::value_to<std::string>(r.body.at("error"));
+    }
     return true;
   }));
-  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(outcomes, (std::vector<std::string>{"ok", "ok", "refused", "refused"}));
+  ASSERT_EQ(refused.size(), 2u);
+  EXPECT_NE(refused["delete_all"].find("deny pattern \"*delete*\""), std::string::npos) << refused["delete_all"];
+  EXPECT_NE(refused["format_disk"].find("destructiveHint"), std::string::npos) << refused["format_disk"];
 }
 
 }  // namespace
