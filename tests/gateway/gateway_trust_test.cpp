@@ -9,7 +9,11 @@
 //     and verified (the "signed" profile, end to end);
 //   - an upstream held to its own signed manifest, and an HTTP upstream to its server card (its
 //     proof verified with a configured key before connecting): signed with another key, either is
-//     refused, reported and the violation audited.
+//     refused, reported and the violation audited;
+//   - an upstream that breaks its own capability signature (file-manager --misbehave: a tool renamed
+//     outside it), held in each signatureMode: strict ends its session, serves nothing outside the
+//     signature and restarts it; permissive and advisory serve on; every mode audits the violation.
+//     The same run shows the metrics move: restarts, quarantines and each request outcome.
 // Every wait is on an event (a printed line, an answer, a notification, an exit).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -389,6 +393,103 @@ TEST_F(GatewayTrust, AnHttpUpstreamsCardIsVerifiedBeforeConnectingAndItsSignatur
   ASSERT_EQ(exported.code, 0) << exported.err;
   // A body is stored as its canonical text: members sorted by name.
   EXPECT_NE(exported.out.find(R"("rule":"card-proof","server":"miscarded")"), std::string::npos) << exported.out.substr(0, 3000);
+}
+
+// A round of `probe` (each one waits for its answer) until it holds, for at most 30 s.
+template <class Probe>
+bool once(Probe probe) {
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (!probe())
+    if (std::chrono::steady_clock::now() > deadline) return false;
+  return true;
+}
+
+TEST(GatewaySignatureModes, AnUpstreamBreakingItsOwnSignatureIsHeldInTheConfiguredMode) {
+  test::TmpDir dir;
+  const std::string state = (dir.path / "state").string();
+  // Each file-manager declares a signature, then renames read_file to read_file_v2 (outside it)
+  // 200 ms after its first list. "held" has no signatureMode and changes write_file's description
+  // instead (a rug pull the pins catch, whatever the signature).
+  const std::string fm = json_string(bin("file-manager"));
+  std::ofstream(dir.path / "servers.json")
+      << R"({"mcpServers": {)"
+      << R"("strict": {"command": )" << fm << R"(, "args": ["--misbehave=rename"]},)"
+      << R"("permissive": {"command": )" << fm << R"(, "args": ["--misbehave=rename"]},)"
+      << R"("advisory": {"command": )" << fm << R"(, "args": ["--misbehave=rename"]},)"
+      << R"("held": {"command": )" << fm << R"(, "args": ["--misbehave=description"]}},)"
+      << R"("gateway": {"servers": {"strict": {"signatureMode": "strict"}, "permissive": {"signatureMode": "permissive"},)"
+      << R"( "advisory": {"signatureMode": "advisory"}}}})";
+  std::map<std::string, std::string> urls;
+  std::string error;
+  auto gateway = gateway_test::start_gateway(dir.path / "servers.json", state, dir.path / "gw", urls, error);
+  ASSERT_TRUE(gateway) << error;
+  fs::create_directories(dir.path / "cli");
+  const auto exported = [&] {
+    return test::run_program(bin("mcp-trust"), {"audit", "export", "--state", state}, dir.path / "cli").out;
+  };
+  // A violation record is stored canonically: detail, field, item, rule, server.
+  const auto violation = [](const std::string& server) {
+    return R"("item":"read_file_v2","rule":"completeness","server":")" + server + R"(")";
+  };
+  std::string audit;
+  ASSERT_TRUE(once([&] {
+    audit = exported();
+    return audit.find(violation("strict")) != std::string::npos && audit.find(violation("permissive")) != std::string::npos &&
+           audit.find(violation("advisory")) != std::string::npos;
+  })) << audit.substr(0, 4000) << gateway->err();
+  EXPECT_EQ(audit.find(violation("held")), std::string::npos) << "held to a signature nobody configured";
+
+  ClientOptions co;
+  co.protocol_version = "2025-11-25";
+  co.session.request_timeout = 20s;
+  // permissive and advisory: the session goes on and what it now lists is served (new items are
+  // allowed here), the tool outside the signature included.
+  for (const char* mode : {"permissive", "advisory"}) {
+    SCOPED_TRACE(mode);
+    auto c = gateway_test::connected_client(urls.at(mode), co);
+    ASSERT_TRUE(once([&] { return lists(*c, "read_file_v2"); }));
+    auto read = c->call_tool("read_file_v2", {{"path", "README.md"}});
+    EXPECT_TRUE(read) << read.error().message;
+  }
+  // strict: the session with the upstream ends and it is started again (and breaks its word again,
+  // so again); what it listed outside its signature is never served.
+  const std::string base = urls.at("strict").substr(0, urls.at("strict").find("/servers/"));
+  const auto port = static_cast<unsigned short>(std::stoi(base.substr(base.rfind(':') + 1)));
+  std::string metrics;
+  ASSERT_TRUE(once([&] {
+    metrics = http::test::raw_exchange(port, "GET", {}, {}, "/metrics").body;
+    return metrics.find(R"(mcp_gateway_upstream_restarts_total{upstream="strict"} 0)") == std::string::npos &&
+           metrics.find(R"(mcp_gateway_upstream_restarts_total{upstream="strict"} )") != std::string::npos;
+  })) << metrics << gateway->err();
+  EXPECT_NE(gateway->err().find("ending the session (strict mode)"), std::string::npos) << gateway->err();
+  EXPECT_NE(metrics.find(R"(mcp_gateway_upstream_restarts_total{upstream="permissive"} 0)"), std::string::npos) << metrics;
+  {
+    auto c = gateway_test::connected_client(urls.at("strict"), co);
+    EXPECT_FALSE(lists(*c, "read_file_v2"));
+    auto refused = c->call_tool("read_file_v2", {{"path", "README.md"}});
+    EXPECT_FALSE(refused) << "a tool outside the upstream's signature was served in strict mode";
+  }
+  audit = exported();
+  EXPECT_NE(audit.find(R"("event":"restarted","restarts":1,"server":"strict")"), std::string::npos) << audit.substr(0, 4000);
+
+  // "held": the changed write_file is quarantined, and the gauge says so; each outcome is counted.
+  ASSERT_TRUE(once([&] {
+    metrics = http::test::raw_exchange(port, "GET", {}, {}, "/metrics").body;
+    return metrics.find(R"(mcp_gateway_quarantined_items{upstream="held"} 1)") != std::string::npos;
+  })) << metrics;
+  auto held = gateway_test::connected_client(urls.at("held"), co);
+  EXPECT_FALSE(lists(*held, "write_file"));
+  auto missing = held->call_tool("read_file", {{"path", "no-such-file"}});  // the upstream answers isError
+  ASSERT_TRUE(missing) << missing.error().message;
+  EXPECT_TRUE(missing->is_error.value_or(false));
+  EXPECT_FALSE(held->read_resource("file:///no-such-file"));  // the upstream answers an error
+  metrics = http::test::raw_exchange(port, "GET", {}, {}, "/metrics").body;
+  EXPECT_NE(metrics.find(R"(mcp_gateway_requests_total{upstream="held",method="tools/call",outcome="tool-error"} 1)"),
+            std::string::npos)
+      << metrics;
+  EXPECT_NE(metrics.find(R"(mcp_gateway_requests_total{upstream="held",method="resources/read",outcome="error"} 1)"),
+            std::string::npos)
+      << metrics;
 }
 
 }  // namespace
