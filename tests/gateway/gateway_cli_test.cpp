@@ -329,3 +329,34 @@ TEST(GatewayCli, TheGatewayPrunesItsAuditLogAsTheCommandLineSays) {
 }
 
 }  // namespace
+
+namespace {
+
+// Without --state, the gateway keeps its state under $XDG_STATE_HOME/mcp-trust, or
+// ~/.local/state/mcp-trust when that is unset or empty: what `pins` then reads there.
+TEST(GatewayCli, WithoutStateTheFolderIsTheUsersStateHome) {
+  mcp::test::TmpDir dir;
+  for (const bool xdg : {false, true}) {
+    SCOPED_TRACE(xdg ? "XDG_STATE_HOME set" : "HOME only");
+    const auto home = dir.path / (xdg ? "home-xdg" : "home");
+    const auto expected = xdg ? dir.path / "xdg" / "mcp-trust" : home / ".local" / "state" / "mcp-trust";
+    std::filesystem::create_directories(home);
+    ChildProcessOptions po;
+    po.program = bin("mcp-trust");
+    po.args = {"gateway", "--stdio", "--name", "fm", "--", bin("file-manager")};
+    po.env = {{"HOME", home.string()}, {"XDG_STATE_HOME", xdg ? (dir.path / "xdg").string() : std::string()}};
+    auto child = ChildProcessTransport::spawn(po);
+    ASSERT_TRUE(child) << child.error().message;
+    Client client(client_options());
+    auto init = client.connect(*child);
+    ASSERT_TRUE(init) << init.error().message;
+    EXPECT_TRUE(lists(client, "read_file"));  // pinned on first use, in the default folder
+    client.close();
+    EXPECT_TRUE(std::filesystem::exists(expected / "gateway.db")) << expected;
+    auto pins = mcp::test::run_program(bin("mcp-trust"), {"gateway", "pins", "--state", expected.string()}, dir.path);
+    EXPECT_EQ(pins.code, 0) << pins.err;
+    EXPECT_NE(pins.out.find("tool read_file  approved"), std::string::npos) << pins.out;
+  }
+}
+
+}  // namespace
