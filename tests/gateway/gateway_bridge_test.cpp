@@ -105,6 +105,20 @@ TEST_F(GatewayBridge, A2025SessionAnswersA2025ServersElicitationInItsSession) {
   EXPECT_NE(text_of(*r).find("- Name: Ada"), std::string::npos) << text_of(*r);
 }
 
+// The elicitation a 2025-11-25 server sends in its session, answered by a 2026-07-28 client in a
+// retry of its call (form mode: the user's answer reaches the upstream's tool whole).
+TEST_F(GatewayBridge, A2026ClientAnswersA2025ServersElicitationAsAMultiRoundTrip) {
+  std::atomic<int> asked{0};
+  ClientOptions co;
+  co.on_elicitation = user(asked);
+  auto c = client(urls.at("reference"), "2026-07-28", co);
+  ASSERT_EQ(c->server().protocol_version, "2026-07-28");
+  auto r = c->call_tool("trigger-elicitation-request", {});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(asked.load(), 1);
+  EXPECT_NE(text_of(*r).find("- Name: Ada"), std::string::npos) << text_of(*r);
+}
+
 TEST_F(GatewayBridge, BothSidesMultiRoundTripAndTheAggregateToo) {
   std::atomic<int> asked{0};
   ClientOptions co;

@@ -1,15 +1,18 @@
 // The gateway as its upstreams' client and as the judge of its own clients, against the real
 // program: what an item needs of the client that uses it (requireCapabilities, policy.hpp), the
 // roots it answers an upstream with and the log messages it asks an upstream for (config.hpp,
-// upstream_log.hpp). Upstreams: the reference server-filesystem (which takes its allowed folders
-// from its client's roots) and server-everything (which logs on request), and our
-// everything-server (2026-07-28 to the gateway).
+// upstream_log.hpp), and what its entry in the mcpServers file gives it (a stdio upstream's `cwd`,
+// an HTTP upstream's `headers`). Upstreams: the reference server-filesystem (which takes its
+// allowed folders from its client's roots) and server-everything (which logs on request), our
+// everything-server (2026-07-28 to the gateway) and file-manager (serving the folder it runs in),
+// and a scripted HTTP server that records what it is sent and answers 503.
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "../examples/tmp_dir.hpp"
 #include "gateway_test_util.hpp"
+#include "http/http_test_util.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/protocol/capabilities.hpp"
 #include "support/process.hpp"
@@ -31,11 +34,24 @@ class GatewayClientSide : public ::testing::Test {
   static inline std::unique_ptr<test::BackgroundProgram> gateway;
   static inline std::map<std::string, std::string> urls;
   static inline std::string setup_error;
+  // An "upstream" that records the head of every request sent to it and refuses it (503): the
+  // gateway reports it and leaves it out, having sent what its entry says.
+  static inline std::unique_ptr<http::test::ScriptedHttpServer> recorder;
+  static inline std::mutex recorded_mu;
+  static inline std::vector<std::string> recorded_heads;
 
   static void SetUpTestSuite() {
     dir = std::make_unique<test::TmpDir>();
     std::filesystem::create_directories(dir->path / "shared");
     std::ofstream(dir->path / "shared" / "hello.txt") << "hello from the root";
+    recorder = std::make_unique<http::test::ScriptedHttpServer>([](const http::test::ScriptedRequest& r, const auto& send) {
+      {
+        std::lock_guard lock(recorded_mu);
+        recorded_heads.push_back(r.head);
+      }
+      send("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n");
+    });
+    const std::string recorder_url = "http://127.0.0.1:" + std::to_string(recorder->port) + "/mcp";
     const std::string node = (node_dir() / "node_modules" / ".bin" / "node").string();
     const std::string root_uri = "file://" + (dir->path / "shared").string();
     std::ofstream(dir->path / "servers.json")
@@ -45,7 +61,12 @@ class GatewayClientSide : public ::testing::Test {
         // No folder on its command line: it serves only the roots its client gives it.
         << R"("files": {"command": )" << json_string(node) << R"(, "args": [)" << json_string(reference_server("server-filesystem"))
         << "]},"
-        << R"("ours": {"command": )" << json_string(bin("everything-server")) << "}},"
+        << R"("ours": {"command": )" << json_string(bin("everything-server")) << "},"
+        // Serves "." as file:///: the folder its entry's cwd names.
+        << R"("rooted": {"command": )" << json_string(bin("file-manager")) << R"(, "args": ["--root", "."], "cwd": )"
+        << json_string((dir->path / "shared").string()) << "},"
+        << R"("recorded": {"url": )" << json_string(recorder_url)
+        << R"(, "headers": {"X-Gateway-Test": "from-the-entry", "Authorization": "Bearer t0ken"}}},)"
         << R"("gateway": {"servers": {)"
         << R"("reference": {"logLevel": "debug"},)"
         << R"("files": {"roots": [{"uri": )" << json_string(root_uri) << R"(, "name": "shared"}], "logLevel": "off"},)"
@@ -57,11 +78,12 @@ class GatewayClientSide : public ::testing::Test {
   }
   static void TearDownTestSuite() {
     gateway.reset();
+    recorder.reset();
     dir.reset();
   }
   void SetUp() override {
     ASSERT_TRUE(gateway) << setup_error;
-    for (const char* name : {"reference", "files", "ours", "(all)"})
+    for (const char* name : {"reference", "files", "ours", "rooted", "(all)"})
       ASSERT_TRUE(urls.contains(name)) << name << " is not served: " << gateway->err();
   }
 
@@ -199,4 +221,31 @@ TEST_F(GatewayClientSide, AnUpstreamsLogMessagesGoToTheGatewaysLogWithItsName) {
   EXPECT_NE(line.find("[reference]"), std::string::npos) << line;
   EXPECT_NE(line.find("notifications/message ["), std::string::npos) << line;
   (void)c->call_tool("toggle-simulated-logging", {});  // stops it
+}
+
+TEST_F(GatewayClientSide, AStdioUpstreamRunsInItsEntrysCwd) {
+  auto c = client(urls.at("rooted"), "2025-11-25");
+  auto read = c->read_resource("file:///hello.txt");
+  ASSERT_TRUE(read) << read.error().message;
+  ASSERT_FALSE(read->contents.empty());
+  const auto* text = std::get_if<TextResourceContents>(&read->contents.front());
+  ASSERT_NE(text, nullptr);
+  EXPECT_EQ(text->text, "hello from the root");
+}
+
+TEST_F(GatewayClientSide, AnHttpUpstreamIsSentItsEntrysHeaders) {
+  // It answered 503 to the gateway's first request: reported and left out.
+  EXPECT_FALSE(urls.contains("recorded"));
+  EXPECT_NE(gateway->err().find("recorded"), std::string::npos) << gateway->err();
+  std::vector<std::string> heads;
+  {
+    std::lock_guard lock(recorded_mu);
+    heads = recorded_heads;
+  }
+  ASSERT_FALSE(heads.empty()) << "the gateway never reached the HTTP upstream";
+  for (const auto& head : heads) {
+    EXPECT_EQ(head.rfind("POST /mcp ", 0), 0u) << head;
+    EXPECT_NE(head.find("X-Gateway-Test: from-the-entry\r\n"), std::string::npos) << head;
+    EXPECT_NE(head.find("Authorization: Bearer t0ken\r\n"), std::string::npos) << head;
+  }
 }

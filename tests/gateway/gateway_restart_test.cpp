@@ -106,6 +106,24 @@ TEST_F(GatewayRestart, ACrashedUpstreamFailsItsCallClearlyAndIsStartedAgain) {
   EXPECT_NE(exported.out.find(R"("event":"restarted")"), std::string::npos);
 }
 
+// An upstream that crashes again soon after it was started waits longer each time before the next
+// start (0.5 s, then 1 s, ...): a crash loop is never a restart loop. Read from the gateway's log
+// line for each restart, which says how long it waits.
+TEST_F(GatewayRestart, AnUpstreamThatKeepsCrashingWaitsLongerEachTime) {
+  ASSERT_FALSE(pid().empty());
+  (void)crash_and_wait_for_restart("crash");
+  ASSERT_FALSE(HasFailure()) << "the upstream was not restarted";
+  (void)crash_and_wait_for_restart("crash");
+  ASSERT_FALSE(HasFailure()) << "the upstream was not restarted a second time";
+  const std::string err = gateway->err();
+  const auto first = err.find("starting it again in 500 ms");
+  const auto second = err.find("starting it again in 1000 ms");
+  ASSERT_NE(first, std::string::npos) << err.substr(0, 3000);
+  ASSERT_NE(second, std::string::npos) << err.substr(0, 3000);
+  EXPECT_LT(first, second);
+  EXPECT_FALSE(pid().empty()) << "serving again after the second restart";
+}
+
 // What the upstream wrote on its way out is quoted cut short and escaped: in the failed call's
 // error, the gateway's log and the review page's status. Its own stderr lines, passed through
 // prefixed "[flaky] ", are cut and escaped too.
