@@ -34,9 +34,11 @@ class ChainView {
   // on_list_item of every stage, innermost first; false as soon as one hides the item.
   bool keep(const Call& call, ListedItem& item) const;
   std::size_t size() const { return first_size() + outer_size() + (inner_ ? inner_->size() : 0); }
+  // The server's outermost stages: they see the answer of a request refused before the chain too
+  // (leave() with this depth), though not the request.
+  std::size_t first_size() const { return first_ ? first_->size() : 0; }
 
  private:
-  std::size_t first_size() const { return first_ ? first_->size() : 0; }
   std::size_t outer_size() const { return outer_ ? outer_->size() : 0; }
   Stage& at(std::size_t i) const {
     if (i < first_size()) return *(*first_)[i];

@@ -178,6 +178,7 @@ void ServerSessionImpl::dispatch(InboundRequest& in, Responder reply, std::share
   // A stateless retry brings the answers to what the handler asked for last time.
   if (stateless && accepts_input_responses(r->in.method)) {
     if (auto ok = accept_input(*r); !ok) {
+      r->depth = r->chain.first_size();  // the outermost stages see every answer (an audit's)
       finish(*r, fail(std::move(ok.error())));
       return;
     }
@@ -188,7 +189,7 @@ void ServerSessionImpl::dispatch(InboundRequest& in, Responder reply, std::share
     if (route != routes().end() && route->second.find) {
       // Malformed params are refused before the chain: there is nothing for a stage to judge.
       if (auto found = (this->*route->second.find)(*r); !found) {
-        r->depth = 0;
+        r->depth = r->chain.first_size();  // only the outermost stages, which see every answer
         finish(*r, fail(found.error()));
         return;
       }
@@ -204,7 +205,6 @@ void ServerSessionImpl::dispatch(InboundRequest& in, Responder reply, std::share
       finish(*r, fail(Error::method_not_found(r->in.method)));
       return;
     }
-    r->call.handled = true;
     route->second.handle(*this, r);
   } catch (const std::exception& e) {
     // A handler or stage bug must not take the connection down; the client gets a clear error.

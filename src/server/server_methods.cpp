@@ -118,6 +118,7 @@ void start_async(ServerSessionImpl& self, const std::shared_ptr<ServerRequest>& 
     });
     return true;
   });
+  r->call.handled = true;  // before the handler: its answer may come from another thread at once
   try {
     handler(args..., std::move(ctx), std::move(reply));
   } catch (const std::exception& e) {
@@ -137,6 +138,7 @@ void run_handler(ServerSessionImpl& self, const std::shared_ptr<ServerRequest>& 
     start_async<T>(self, r, handler.async, args...);
     return;
   }
+  r->call.handled = true;
   for (;;) {
     Result<T> answer = [&]() -> Result<T> {
       try {

@@ -7,7 +7,9 @@
 //
 //   ...            stages added with Server::use(stage, StagePlace::outermost), in the order added:
 //                  they see every request that reaches the chain and every answer as it leaves,
-//                  the built-in refusals included (an audit of refused calls, say)
+//                  the built-in refusals included (an audit of refused calls, say), and the answer
+//                  of a request refused before the chain (malformed params, a retry whose request
+//                  state does not hold), whose on_request they never saw
 //   "log"          one debug line per request and its outcome
 //   "signature"    the self-check: refuses items outside the session's capability signature and
 //                  drops list items that break it (it sees items last, after every rewrite)
@@ -65,8 +67,9 @@ struct Call {
   const Target* target = nullptr;
   // When the server took the request in (a stage measuring how long it took).
   std::chrono::steady_clock::time_point received = std::chrono::steady_clock::now();
-  // Set once the request passed every stage and reached its method's handler. False in on_result:
-  // a stage answered it (refused it, most often), or the server has no such method.
+  // Set once a handler the application registered for the request's item (a tool's, a prompt's,
+  // a resource's or template's, the completer) started. False in on_result: the server answered
+  // it itself: a stage refused it, nothing of that name exists, its params were wrong.
   bool handled = false;
 };
 
