@@ -4,6 +4,7 @@
 
 #include "gateway/call_record.hpp"
 #include "log/log.hpp"
+#include "log/log_budget.hpp"
 #include "mcp/protocol/methods.hpp"
 #include "mcp/trust/jcs.hpp"
 
@@ -30,8 +31,9 @@ std::string_view string_member(const json::object& o, std::string_view key) {
 
 std::string client_info_text(const RequestContext& ctx) {
   const auto& info = ctx.client_info();
-  const auto name = string_member(info, "name");
-  const auto version = string_member(info, "version");
+  // Each part cut first: a client chooses how long they are, and this runs on every call.
+  const auto name = string_member(info, "name").substr(0, kMaxClientInfoText);
+  const auto version = string_member(info, "version").substr(0, kMaxClientInfoText);
   if (name.empty() && version.empty()) return {};
   std::string text;
   text.reserve(name.size() + 1 + version.size());
@@ -74,7 +76,7 @@ class RefusalStage final : public Stage {
   void on_result(const Call& call, Result<json::value>& answer) override {
     // A forwarding handler (the request named a served item and passed every stage) records its
     // own answer when the upstream's arrives; anything else answered with an error was refused here.
-    if (answer || (call.handled && call.target)) return;
+    if (answer || call.handled) return;
     ListKind kind;
     std::string_view named_key = "name";
     if (call.method == method::kToolsCall) {
@@ -120,8 +122,10 @@ class RefusalStage final : public Stage {
                                          .outcome = "refused",
                                          .error = &answer.error()});
     if (!recorded) {
-      // The refusal stands (nothing reached the upstream); the log's failure is the operator's.
-      MCP_LOG_ERROR("gateway {}: could not record a refused {}: {}", server, call.method, recorded.error().message);
+      // As for a forwarded call (Proxy::record): what the log cannot hold is answered as such.
+      MCP_LOG_ERROR_WITHIN(failures_, "gateway {}: could not record a refused {}: {}", server, call.method,
+                           recorded.error().message);
+      answer = fail(Error::internal("the gateway could not record the call: " + recorded.error().message));
     }
   }
 
@@ -130,6 +134,7 @@ class RefusalStage final : public Stage {
   std::string unmatched_;
   std::shared_ptr<AuditLog> audit_;
   std::shared_ptr<Metrics> metrics_;
+  detail::LogBudget failures_;  // a client chooses how many refusals a failing log must report
 };
 
 }  // namespace

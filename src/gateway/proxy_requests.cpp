@@ -153,6 +153,9 @@ void Proxy::forward(std::string_view method, const std::string& item, const json
       return refuse(Error::invalid_params("this " + std::string(method) + " is no longer waiting for input at the gateway (it ended "
                                           "or was forgotten): send the original request again, without inputResponses or requestState"));
     }
+    // The upstream answered while the client was away (its questions went unanswered): the retry
+    // takes that answer, whatever round it answers; only the first retry gets it (round()).
+    if (call->ended()) return round<R>(std::move(call), std::move(fwd), std::move(ctx), std::move(reply));
     // The state names the round it answers: a retry of an earlier round (replayed) is refused.
     const json::value* asked = o->if_contains(kAskedState);
     const auto keys = call->awaiting();
@@ -218,6 +221,8 @@ void Proxy::forward(std::string_view method, const std::string& item, const json
 
 template <class R>
 void Proxy::begin(CallFacts call, std::shared_ptr<RequestContext> ctx, Reply<R> reply, Start<R> start) {
+  // A forwarded call's latency is the upstream's time, not a person's who was asked first.
+  call.start = std::chrono::steady_clock::now();
   auto fwd = std::make_shared<Forwarded<R>>(std::move(call));
   fwd->proxy = weak_from_this();
   if (auto entered = bridge_.enter(fwd); !entered) return void(reply(record<R>(fwd->facts, fail(std::move(entered.error())), true)));
@@ -237,7 +242,10 @@ template <class R>
 void Proxy::landed(const std::shared_ptr<Forwarded<R>>& fwd, Result<R> r) {
   auto self = fwd->proxy.lock();
   if (auto call = self ? self->bridge_.land(*fwd) : fwd->land()) {
-    // Asked for input on the way: the call's round answers its client (round()), once ended.
+    // Asked for input on the way: the call's round answers its client (round()), once ended. It
+    // is recorded now, when the upstream has answered, not when a retry claims the answer: its
+    // client may never come back for it.
+    if (self) r = self->template record<R>(fwd->facts, std::move(r));
     {
       std::lock_guard lock(fwd->mu);
       fwd->result = std::move(r);
@@ -274,12 +282,15 @@ void Proxy::round(std::shared_ptr<PendingCall> call, std::shared_ptr<Forwarded<R
         r.swap(fwd->result);
       }
       if (!r) {
-        if (!self) return void(reply(fail(Error::invalid_params("this " + fwd->facts.method + " was already answered"))));
-        return void(reply(self->record<R>(fwd->facts, fail(Error::invalid_params("this " + fwd->facts.method + " was already answered")), true)));
+        Error again = Error::invalid_params("this " + fwd->facts.method + " was already answered");
+        if (!self) return void(reply(fail(std::move(again))));
+        // A record of this retry's own (its session, its client), not of the call it named.
+        auto retry = self->facts(fwd->facts.method, fwd->facts.item, fwd->facts.digest, *ctx);
+        return void(reply(self->record<R>(retry, fail(std::move(again)), true)));
       }
       if (!self) return void(reply(std::move(*r)));
       self->bridge_.finish(call->id());
-      return void(reply(self->record<R>(fwd->facts, std::move(*r))));
+      return void(reply(std::move(*r)));  // recorded when it landed
     }
     // What this client cannot answer (it did not declare the capability) is refused at the
     // upstream, which may well go on without it; the rest is asked of the client.
@@ -304,7 +315,7 @@ void Proxy::round(std::shared_ptr<PendingCall> call, std::shared_ptr<Forwarded<R
   });
   if (!waiting) {
     live->store(false);
-    reply(record<R>(fwd->facts,
+    reply(record<R>(facts(fwd->facts.method, fwd->facts.item, fwd->facts.digest, *ctx),
                     fail(Error::invalid_params("another request is already continuing this " + fwd->facts.method + " at the gateway")),
                     true));
   }

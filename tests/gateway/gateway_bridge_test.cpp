@@ -8,6 +8,8 @@
 
 #include <atomic>
 #include <fstream>
+#include <future>
+#include <sstream>
 
 #include "../examples/tmp_dir.hpp"
 #include "gateway_test_util.hpp"
@@ -38,7 +40,11 @@ class GatewayBridge : public ::testing::Test {
     std::ofstream(dir->path / "servers.json")
         << R"({"mcpServers": {"reference": {"command": )" << json_string(node) << R"(, "args": [)"
         << json_string(reference_server("server-everything")) << R"(, "stdio"]},)"
-        << R"("ours": {"command": )" << json_string(bin("everything-server")) << "}}}";
+        // The same server, whose requests to its client wait at most 2 s at the gateway.
+        << R"("impatient": {"command": )" << json_string(node) << R"(, "args": [)"
+        << json_string(reference_server("server-everything")) << R"(, "stdio"]},)"
+        << R"("ours": {"command": )" << json_string(bin("everything-server")) << "}},"
+        << R"("gateway": {"servers": {"impatient": {"timeoutSeconds": 2}}}})";
     gateway = gateway_test::start_gateway(dir->path / "servers.json", (dir->path / "state").string(), dir->path / "gw", urls,
                                           setup_error);
   }
@@ -48,7 +54,7 @@ class GatewayBridge : public ::testing::Test {
   }
   void SetUp() override {
     ASSERT_TRUE(gateway) << setup_error;
-    for (const char* name : {"reference", "ours", "(all)"}) ASSERT_TRUE(urls.contains(name)) << name << " is not served: " << gateway->err();
+    for (const char* name : {"reference", "impatient", "ours", "(all)"}) ASSERT_TRUE(urls.contains(name)) << name << " is not served: " << gateway->err();
   }
 
   // A client of `revision` at `url` with the handlers in `co`.
@@ -117,6 +123,47 @@ TEST_F(GatewayBridge, A2026ClientAnswersA2025ServersElicitationAsAMultiRoundTrip
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(asked.load(), 1);
   EXPECT_NE(text_of(*r).find("- Name: Ada"), std::string::npos) << text_of(*r);
+}
+
+// A call whose client was asked for input and has not come back is recorded once the upstream
+// answers it (here, after the gateway told the upstream its client did not answer in time), not
+// when a retry claims the answer: a client that never returns leaves no call unrecorded. The
+// retry that comes later gets that answer, and adds no record.
+TEST_F(GatewayBridge, ACallIsRecordedWhenTheUpstreamAnswersNotWhenItsClientComesBack) {
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<int> asked{0};
+  ClientOptions co;
+  co.on_elicitation = [&asked, released](const json::object&, const CancellationToken&) -> Result<json::value> {
+    ++asked;
+    released.wait();  // the user takes their time
+    return json::value(json::object{{"action", "decline"}});
+  };
+  auto c = client(urls.at("impatient"), "2026-07-28", co);
+  auto call = std::async(std::launch::async, [&] { return c->call_tool("trigger-elicitation-request", {}); });
+  const std::string state = (dir->path / "state").string();
+  const auto records = [&] {
+    auto exported = test::run_program(bin("mcp-trust"), {"audit", "export", "--state", state}, dir->path / "gw").out;
+    std::istringstream lines(exported);
+    std::vector<std::string> found;
+    for (std::string line; std::getline(lines, line);)
+      if (line.find(R"("item":"trigger-elicitation-request")") != std::string::npos &&
+          line.find(R"("server":"impatient")") != std::string::npos)
+        found.push_back(line);
+    return found;
+  };
+  std::vector<std::string> found;
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while ((found = records()).empty() && std::chrono::steady_clock::now() < deadline) {
+  }
+  ASSERT_EQ(found.size(), 1u) << "not recorded while the client was away";
+  EXPECT_EQ(asked.load(), 1);
+  EXPECT_EQ(found.front().find(R"("outcome":"refused")"), std::string::npos) << found.front();
+  release.set_value();
+  auto r = call.get();  // the retry gets the upstream's answer, whatever it made of the silence
+  EXPECT_TRUE(r || r.error().from_peer) << r.error().message;
+  found = records();
+  EXPECT_EQ(found.size(), 1u) << "the retry that claimed the answer was recorded again: " << found.back();
 }
 
 TEST_F(GatewayBridge, BothSidesMultiRoundTripAndTheAggregateToo) {

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "../examples/tmp_dir.hpp"
 #include "gateway_test_util.hpp"
@@ -43,6 +44,7 @@ class GatewayClientSide : public ::testing::Test {
   static void SetUpTestSuite() {
     dir = std::make_unique<test::TmpDir>();
     std::filesystem::create_directories(dir->path / "shared");
+    std::filesystem::create_directories(dir->path / "cli");
     std::ofstream(dir->path / "shared" / "hello.txt") << "hello from the root";
     recorder = std::make_unique<http::test::ScriptedHttpServer>([](const http::test::ScriptedRequest& r, const auto& send) {
       {
@@ -141,6 +143,26 @@ TEST_F(GatewayClientSide, AToolNeedingACapabilityIsHiddenFromAndRefusedToClients
     ASSERT_TRUE(ok) << ok.error().message;
     EXPECT_NE(text_of(*ok).find("Ada"), std::string::npos) << text_of(*ok);
   }
+  // Each refusal is a call in the audit log, with the error its client got. (The running gateway
+  // commits a record within milliseconds of the answer; another process reads it once it is in.)
+  const auto refusals = [](const std::string& exported) {
+    std::istringstream lines(exported);
+    int n = 0;
+    for (std::string line; std::getline(lines, line);) {
+      n += line.find(R"("item":"test_input_required_result_elicitation")") != std::string::npos &&
+           line.find(R"("outcome":"refused")") != std::string::npos &&
+           line.find("needs client capabilities this request did not declare") != std::string::npos;
+    }
+    return n;
+  };
+  std::string exported;
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  do {
+    // Run in a folder of its own: in the gateway's, it would write over the gateway's stderr file.
+    exported = test::run_program(bin("mcp-trust"), {"audit", "export", "--state", (dir->path / "state").string()},
+                                 dir->path / "cli").out;
+  } while (refusals(exported) < 2 && std::chrono::steady_clock::now() < deadline);
+  EXPECT_GE(refusals(exported), 2) << exported.substr(0, 4000);
 }
 
 TEST_F(GatewayClientSide, AShownRequirementMarksTheToolWithWhatItNeeds) {

@@ -327,6 +327,39 @@ TEST(GatewayAggregateName, PrefixedAndShortenedDeterministically) {
   EXPECT_EQ(aggregate_name("files", fits), "files__" + fits);
 }
 
+// What the SDK refuses itself, before the stages (malformed params) or after them (a prompt's
+// missing argument), is a refused call in the audit log too.
+TEST_F(GatewayProxy, RequestsTheSdkRefusesItselfAreRecordedAsRefused) {
+  Prompt letter;
+  letter.name = "letter";
+  letter.arguments = {PromptArgument{.name = "to", .required = true}};
+  upstream->add_prompt(letter, [](const std::map<std::string, std::string>&, RequestContext&) {
+    return Result<GetPromptResult>(GetPromptResult{});
+  });
+  ASSERT_TRUE(proxy->refresh());
+  auto missing = client->get_prompt("letter");
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("missing required argument 'to'"), std::string::npos) << missing.error().message;
+  auto malformed = client->request("tools/call", json::object{{"name", "some_tool"}, {"arguments", 5}});
+  ASSERT_FALSE(malformed);
+  auto nameless = client->request("tools/call", json::object{{"arguments", json::object{}}});
+  ASSERT_FALSE(nameless);
+  std::vector<std::pair<std::string, std::string>> refused;  // item, error
+  ASSERT_TRUE(state.audit->each([&](const AuditRecord& r) {
+    if (r.kind == "call") {
+      EXPECT_EQ(r.body.at("outcome"), "refused") << json::serialize(r.body);
+      refused.emplace_back(json::value_to<std::string>(r.body.at("item")), json::value_to<std::string>(r.body.at("error")));
+    }
+    return true;
+  }));
+  ASSERT_EQ(refused.size(), 3u);
+  EXPECT_EQ(refused[0].first, "letter");
+  EXPECT_NE(refused[0].second.find("missing required argument"), std::string::npos) << refused[0].second;
+  EXPECT_EQ(refused[1].first, "some_tool");
+  EXPECT_NE(refused[1].second.find("arguments"), std::string::npos) << refused[1].second;
+  EXPECT_EQ(refused[2].first, "");
+}
+
 // A tool whose NAME__item is past MCP's 128 characters is listed at /mcp under its shortened name,
 // and a call of that name reaches the upstream's tool under its own, and is recorded so.
 TEST_F(GatewayProxy, ACallThroughAShortenedNameReachesTheUpstreamsTool) {

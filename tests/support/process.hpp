@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
@@ -68,12 +69,16 @@ inline Reaped reap_within(pid_t pid, std::chrono::milliseconds bound) {
 // The exit status, or -signal if the process was killed.
 inline int exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status); }
 
-// Runs `program` with `args`, stdin from /dev/null, stdout and stderr into files in `dir`.
+// Runs `program` with `args`, stdin from /dev/null, stdout and stderr into files in `dir`, each
+// run's of its own (removed once read): a run in the folder of a BackgroundProgram, or beside
+// another run, never writes over their files.
 inline ProgramOutcome run_program(const std::string& program, const std::vector<std::string>& args,
                                   const std::filesystem::path& dir,
                                   std::chrono::milliseconds bound = std::chrono::seconds(60)) {
   ProgramOutcome r;
-  const auto out = dir / "stdout", err = dir / "stderr";
+  static std::atomic<unsigned> runs{0};
+  const std::string tag = ".run-" + std::to_string(::getpid()) + "-" + std::to_string(++runs);
+  const auto out = dir / (tag + ".stdout"), err = dir / (tag + ".stderr");
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -95,6 +100,9 @@ inline ProgramOutcome run_program(const std::string& program, const std::vector<
   r.code = exit_code(reaped.status);
   r.out = slurp_file(out);
   r.err = slurp_file(err);
+  std::error_code ignored;
+  std::filesystem::remove(out, ignored);
+  std::filesystem::remove(err, ignored);
   return r;
 }
 
