@@ -1,5 +1,7 @@
 #include "mcp/server/context.hpp"
 
+#include <algorithm>
+
 #include "mcp/protocol/capabilities.hpp"
 #include "mcp/protocol/logging.hpp"
 #include "mcp/protocol/methods.hpp"
@@ -16,6 +18,22 @@ RequestContext::RequestContext(std::shared_ptr<const ClientView> client, ClientC
                                const json::object& params, CancellationToken cancel)
     : client_(std::move(client)), channel_(channel), request_id_(std::move(request_id)), params_(&params),
       cancel_(std::move(cancel)) {}
+
+std::string client_label_of(const json::object& client_info) {
+  const auto part = [&](std::string_view key) {
+    const json::value* v = client_info.if_contains(key);
+    return v && v->is_string() ? std::string_view(v->get_string()).substr(0, kMaxClientLabelBytes) : std::string_view();
+  };
+  const auto name = part("name");
+  const auto version = part("version");
+  if (name.empty() && version.empty()) return {};
+  std::string label;
+  label.append(name).append("/").append(version);
+  // Printable ASCII (the common case) as it is; anything else escaped and cut as any peer text.
+  const bool plain = std::all_of(label.begin(), label.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+  if (plain && label.size() <= kMaxClientLabelBytes) return label;
+  return peer_text(label, kMaxClientLabelBytes);
+}
 
 const json::object* RequestContext::request_meta() const {
   const json::value* meta = params_->if_contains("_meta");

@@ -164,6 +164,7 @@ Result<json::value> ServerSessionImpl::initialize(const json::object& params) {
                                                                                     : std::string(kLatestProtocolVersion);
   view->capabilities = to_json(request->capabilities).as_object();
   view->client_info = to_json(request->client_info).as_object();
+  view->client_label = client_label_of(view->client_info);
   view->session_id = id_;
   // Server profiles: the one this session is served under, or a refusal naming ours.
   auto requested = read_requested_profiles(params.if_contains("requestedProfiles"));

@@ -138,6 +138,7 @@ std::shared_ptr<const ClientView> ServerSessionImpl::stateless_view(const Reques
   view->protocol_version = std::string(meta.protocol_version);
   view->capabilities = *meta.client_capabilities;
   view->client_info = info;
+  view->client_label = client_label_of(info);
   if (level) view->log_level = std::string(*level);
   view->profile = std::move(profile);
   view->session_id = id_;

@@ -559,3 +559,37 @@ TEST(Server, NonBlockingToolsRunAndCannotSendNestedRequests) {
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_NE(std::get<TextContent>(r->content[0]).text.find("non_blocking"), std::string::npos);
 }
+
+// What logs and audit records name a client by: its name and version on one printable line, made
+// once per view, bounded whatever the client sends.
+TEST(ClientLabel, IsTheNameAndVersionPrintableAndBounded) {
+  EXPECT_EQ(mcp::client_label_of(mcp::json::object{{"name", "claude-code"}, {"version", "1.2.3"}}), "claude-code/1.2.3");
+  EXPECT_EQ(mcp::client_label_of(mcp::json::object{{"name", "no-version"}}), "no-version/");
+  EXPECT_EQ(mcp::client_label_of(mcp::json::object{}), "");
+  EXPECT_EQ(mcp::client_label_of(mcp::json::object{{"name", 42}}), "");  // not a string: not a name
+  const auto forged = mcp::client_label_of(mcp::json::object{{"name", "evil\n[gateway] approved"}, {"version", "1"}});
+  EXPECT_EQ(forged.find('\n'), std::string::npos) << forged;
+  const auto huge = mcp::client_label_of(mcp::json::object{{"name", std::string(1 << 20, 'n')}, {"version", std::string(1 << 20, 'v')}});
+  EXPECT_LE(huge.size(), mcp::kMaxClientLabelBytes + 32) << "cut to the bound, with peer_text's note of the length";
+  EXPECT_EQ(huge.rfind("nnnn", 0), 0u);
+}
+
+// Both revisions' requests carry it: a 2025-11-25 session's from initialize, a 2026-07-28
+// request's from its own _meta.
+TEST(ClientLabel, EachRequestSeesItsClientsLabel) {
+  for (const char* revision : {"2025-11-25", "2026-07-28"}) {
+    SCOPED_TRACE(revision);
+    auto server = std::make_shared<mcp::Server>();
+    std::string seen;
+    server->add_tool(mcp::test::make_tool("who"), [&](const mcp::json::object&, mcp::RequestContext& ctx) {
+      seen = ctx.client_label();
+      return mcp::Result<mcp::CallToolResult>(mcp::CallToolResult::text("ok"));
+    });
+    mcp::ClientOptions co;
+    co.protocol_version = revision;
+    co.info = mcp::Implementation{.name = "labelled", .version = "9.9"};
+    mcp::test::Connected c(server, co);
+    ASSERT_TRUE(c.client->call_tool("who"));
+    EXPECT_EQ(seen, "labelled/9.9");
+  }
+}

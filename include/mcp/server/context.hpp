@@ -29,10 +29,19 @@
 
 namespace mcp {
 
+inline constexpr std::size_t kMaxClientLabelBytes = 128;
+// ClientView::client_label of an Implementation object (each part cut before it is joined: a
+// client chooses how long they are).
+std::string client_label_of(const json::object& client_info);
+
 // The client as one request sees it.
 struct ClientView {
   std::string protocol_version{};
   json::object client_info{};    // the client's Implementation {name, version, ...}
+  // client_info's name and version as one printable line, "name/version" (empty: it gave
+  // neither), at most kMaxClientLabelBytes: what logs and audit records name the client by. Made
+  // once with the view (client_label_of), not per request.
+  std::string client_label{};
   json::object capabilities{};   // the client's ClientCapabilities, as sent
   // Unique within the process for the ServerSession's lifetime ("s1", "s2", ...): a key for state
   // a server keeps per connection (a permission granted mid-session, say).
@@ -84,6 +93,9 @@ class RequestContext {
 
   const std::string& protocol_version() const { return client_->protocol_version; }
   const json::object& client_info() const { return client_->client_info; }
+  const std::string& client_label() const { return client_->client_label; }
+  // The whole view, for what must outlive the request (an audit record made when an answer lands).
+  const std::shared_ptr<const ClientView>& client_view() const { return client_; }
   const json::object& client_capabilities() const { return client_->capabilities; }
   const std::string& session_id() const { return client_->session_id; }
   const std::optional<std::string>& identity() const { return client_->identity; }
