@@ -13,7 +13,6 @@ namespace mcp::gateway {
 namespace {
 
 constexpr std::size_t kMaxItemText = 1024;
-constexpr std::size_t kMaxClientInfoText = 128;
 
 // A string a peer chose, as a record keeps it: most are short printable ASCII, kept without a copy.
 std::string_view bounded(std::string_view s, std::size_t max, std::string& storage) {
@@ -28,20 +27,6 @@ std::string_view string_member(const json::object& o, std::string_view key) {
 }
 
 }  // namespace
-
-std::string client_info_text(const RequestContext& ctx) {
-  const auto& info = ctx.client_info();
-  // Each part cut first: a client chooses how long they are, and this runs on every call.
-  const auto name = string_member(info, "name").substr(0, kMaxClientInfoText);
-  const auto version = string_member(info, "version").substr(0, kMaxClientInfoText);
-  if (name.empty() && version.empty()) return {};
-  std::string text;
-  text.reserve(name.size() + 1 + version.size());
-  text.append(name).append("/").append(version);
-  std::string storage;
-  const auto shown = bounded(text, kMaxClientInfoText, storage);
-  return shown.data() == text.data() ? text : std::string(shown);
-}
 
 Result<void> audit_call(AuditLog& audit, Metrics* metrics, const CallAudit& call) {
   if (metrics) {
@@ -110,14 +95,13 @@ class RefusalStage final : public Stage {
                                                                                     : trust::canonicalize(json::object{}));
     const auto latency =
         std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - call.received);
-    const std::string info = client_info_text(call.context);
     auto recorded = audit_call(*audit_, metrics_.get(),
                                CallAudit{.server = server,
                                          .method = call.method,
                                          .item = item,
                                          .arguments = digest,
                                          .client = call.context.session_id(),
-                                         .client_info = info,
+                                         .client_info = call.context.client_label(),
                                          .latency = latency,
                                          .outcome = "refused",
                                          .error = &answer.error()});

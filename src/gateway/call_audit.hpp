@@ -25,17 +25,13 @@
 
 namespace mcp::gateway {
 
-// Who made a request, as the gateway knows it: the client's name and version as it gave them
-// ("name/version", bounded; empty if it gave none). The session id is the record's "client".
-std::string client_info_text(const RequestContext& ctx);
-
 struct CallAudit {
   std::string_view server;  // the upstream's name ("/mcp" for a name no upstream serves there)
   std::string_view method;
   std::string_view item;       // peer text: bounded and made printable here
   std::string_view arguments;  // the digest (arguments_digest)
-  std::string_view client;     // the session id
-  std::string_view client_info;
+  std::string_view client;       // the session id
+  std::string_view client_info;  // RequestContext::client_label: "name/version" as it gave them
   std::chrono::microseconds latency{};
   std::string_view outcome;  // "ok", "tool-error", "error", "refused"
   const Error* error = nullptr;

@@ -167,11 +167,10 @@ class Proxy : public std::enable_shared_from_this<Proxy> {
   SignatureServing serving(bool self_check) const;
   // What the audit record of one request needs, gathered as it arrives.
   struct CallFacts {
-    std::string method;
+    std::string_view method;  // one of mcp/protocol/methods.hpp's constants
     std::string item;
     std::string digest;  // of the arguments (arguments_digest)
-    std::string client;  // the session id
-    std::string client_info;
+    std::shared_ptr<const ClientView> client;  // its session and label (held, not copied per call)
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   };
   // One forwarded request, in flight at the upstream (a Flight, bridge.hpp): answered directly

@@ -282,7 +282,7 @@ void Proxy::round(std::shared_ptr<PendingCall> call, std::shared_ptr<Forwarded<R
         r.swap(fwd->result);
       }
       if (!r) {
-        Error again = Error::invalid_params("this " + fwd->facts.method + " was already answered");
+        Error again = Error::invalid_params("this " + std::string(fwd->facts.method) + " was already answered");
         if (!self) return void(reply(fail(std::move(again))));
         // A record of this retry's own (its session, its client), not of the call it named.
         auto retry = self->facts(fwd->facts.method, fwd->facts.item, fwd->facts.digest, *ctx);
@@ -316,18 +316,14 @@ void Proxy::round(std::shared_ptr<PendingCall> call, std::shared_ptr<Forwarded<R
   if (!waiting) {
     live->store(false);
     reply(record<R>(facts(fwd->facts.method, fwd->facts.item, fwd->facts.digest, *ctx),
-                    fail(Error::invalid_params("another request is already continuing this " + fwd->facts.method + " at the gateway")),
+                    fail(Error::invalid_params("another request is already continuing this " + std::string(fwd->facts.method) + " at the gateway")),
                     true));
   }
 }
 
 Proxy::CallFacts Proxy::facts(std::string_view method, const std::string& item, std::string digest,
                               const RequestContext& ctx) const {
-  return CallFacts{.method = std::string(method),
-                   .item = item,
-                   .digest = std::move(digest),
-                   .client = ctx.session_id(),
-                   .client_info = client_info_text(ctx)};
+  return CallFacts{.method = method, .item = item, .digest = std::move(digest), .client = ctx.client_view()};
 }
 
 template <class R>
@@ -344,8 +340,8 @@ Result<R> Proxy::record(const CallFacts& call, Result<R> r, bool refused) {
                                 .method = call.method,
                                 .item = call.item,
                                 .arguments = call.digest,
-                                .client = call.client,
-                                .client_info = call.client_info,
+                                .client = call.client->session_id,
+                                .client_info = call.client->client_label,
                                 .latency = elapsed,
                                 .outcome = refused ? std::string_view("refused") : outcome_of(r),
                                 .error = r ? nullptr : &r.error()});
