@@ -1,7 +1,5 @@
 #include "mcp/server/context.hpp"
 
-#include <algorithm>
-
 #include "mcp/protocol/capabilities.hpp"
 #include "mcp/protocol/logging.hpp"
 #include "mcp/protocol/methods.hpp"
@@ -20,19 +18,17 @@ RequestContext::RequestContext(std::shared_ptr<const ClientView> client, ClientC
       cancel_(std::move(cancel)) {}
 
 std::string client_label_of(const json::object& client_info) {
+  // Each part through peer_text before they are joined: cut on a character's boundary (a byte cut
+  // could leave half a UTF-8 sequence, which no audit record can hold) and made printable. Made
+  // once per view, so the copies cost nothing per request.
   const auto part = [&](std::string_view key) {
     const json::value* v = client_info.if_contains(key);
-    return v && v->is_string() ? std::string_view(v->get_string()).substr(0, kMaxClientLabelBytes) : std::string_view();
+    return v && v->is_string() ? peer_text(v->get_string(), kMaxClientLabelBytes) : std::string();
   };
-  const auto name = part("name");
-  const auto version = part("version");
+  const std::string name = part("name");
+  const std::string version = part("version");
   if (name.empty() && version.empty()) return {};
-  std::string label;
-  label.append(name).append("/").append(version);
-  // Printable ASCII (the common case) as it is; anything else escaped and cut as any peer text.
-  const bool plain = std::all_of(label.begin(), label.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
-  if (plain && label.size() <= kMaxClientLabelBytes) return label;
-  return peer_text(label, kMaxClientLabelBytes);
+  return peer_text(name + "/" + version, kMaxClientLabelBytes);
 }
 
 const json::object* RequestContext::request_meta() const {

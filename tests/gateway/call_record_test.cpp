@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "gateway/call_record.hpp"
+#include "mcp/server/context.hpp"
 #include "mcp/trust/jcs.hpp"
 
 using namespace mcp;
@@ -69,6 +70,20 @@ TEST(CallRecordText, IsTheCanonicalTextOfItsMembers) {
     auto text = call_record_text(r);
     ASSERT_TRUE(text) << text.error().message;
     EXPECT_EQ(*text, canonical_object(r));
+  }
+}
+
+// A client's label cut inside a character is still a label a record can hold (a cut by bytes
+// left half a UTF-8 sequence, and every call of that client failed to be recorded).
+TEST(CallRecordText, AClientLabelCutInsideACharacterCanBeRecorded) {
+  for (std::size_t pad = kMaxClientLabelBytes - 3; pad <= kMaxClientLabelBytes + 1; ++pad) {
+    SCOPED_TRACE(pad);
+    const std::string name = std::string(pad, 'a') + "\xC3\xA9\xE2\x82\xAC";  // é, then €
+    const std::string label = client_label_of(json::object{{"name", name}, {"version", std::string(pad, 'v') + "\xC3\xA9"}});
+    EXPECT_LE(label.size(), kMaxClientLabelBytes + 32);
+    auto text = call_record_text(
+        CallRecord{.server = "s", .method = "tools/call", .item = "t", .arguments = "d", .client = "c", .client_info = label, .outcome = "ok"});
+    EXPECT_TRUE(text) << text.error().message;
   }
 }
 
