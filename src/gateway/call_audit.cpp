@@ -33,7 +33,7 @@ Result<void> audit_call(AuditLog& audit, Metrics* metrics, const CallAudit& call
     if (call.outcome == "refused")
       metrics->count(call.server, call.method, call.outcome);
     else
-      metrics->observe(std::string(call.server), call.method, call.outcome, call.latency);
+      metrics->observe(call.server, call.method, call.outcome, call.latency);
   }
   std::string item_storage;
   const std::string error_text = call.error ? peer_text(call.error->message) : std::string();

@@ -35,14 +35,14 @@ void Metrics::count(std::string_view upstream, std::string_view method, std::str
   count_locked(upstream, method, outcome);
 }
 
-void Metrics::observe(const std::string& upstream, std::string_view method, std::string_view outcome,
+void Metrics::observe(std::string_view upstream, std::string_view method, std::string_view outcome,
                       std::chrono::microseconds duration) {
   const double seconds = static_cast<double>(duration.count()) / 1e6;
   std::lock_guard lock(mu_);
   count_locked(upstream, method, outcome);
   const std::tuple<std::string_view, std::string_view> timed{upstream, method};
   auto d = durations_.find(timed);
-  if (d == durations_.end()) d = durations_.emplace(std::tuple{upstream, std::string(method)}, Histogram{}).first;
+  if (d == durations_.end()) d = durations_.emplace(std::tuple{std::string(upstream), std::string(method)}, Histogram{}).first;
   auto& h = d->second;
   for (std::size_t i = 0; i < kBuckets.size(); ++i) {
     if (seconds <= kBuckets[i]) {

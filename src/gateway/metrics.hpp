@@ -27,7 +27,7 @@ namespace mcp::gateway {
 class Metrics {
  public:
   // One forwarded request: `outcome` is "ok", "tool-error" or "error".
-  void observe(const std::string& upstream, std::string_view method, std::string_view outcome,
+  void observe(std::string_view upstream, std::string_view method, std::string_view outcome,
                std::chrono::microseconds duration);
   // One request counted, not timed: one the gateway refused itself (outcome "refused"; `upstream`
   // is "/mcp" for a name no upstream serves there).
