@@ -8,7 +8,7 @@
 #   4. a smoke pass of every fuzzer (scripts/fuzz.sh, FUZZ_SECONDS per target, default 10).
 # Why the suite runs once, under the sanitizers, and not also in release: each test binary built a
 # third time cost CI ~10 minutes of its 90 on a cold cache (docs/ci.md). The price: no test runs
-# against -O2 code in CI (the sanitizer builds are -O1; the tests' own code -O0). `scripts/build.sh
+# against -O2 code in CI (the sanitizer builds are -Og; the tests' own code -O0). `scripts/build.sh
 # && cd build && ctest` still runs the suite in release.
 # Every stage runs even if an earlier one failed; the exit status is non-zero if any failed, and a
 # summary says which. Extra arguments go to the ASan stage's ctest.
