@@ -6,7 +6,11 @@
 // column calls a tool of the same upstream whose handler does the gateway's per-call trust work,
 // the most a gateway of any design, with that work on, could keep. One more, stdio-node, has the
 // reference TypeScript server-everything as its stdio upstream (its echo tool): a server people
-// run, whose own work per call is far more than our C++ one's. Prints p50/p99 of each path and the added p50, then throughput with 4
+// run, whose own work per call is far more than our C++ one's. Four more, stdio-relay-floor,
+// http-relay-floor and their -same-links variants, are not through the gateway either: their
+// second column is the relay floor (relay_floor.hpp), the least any relay with the trust work on
+// could spend over those links, so the gap between a row and its floor is what the gateway's two
+// sessions and proxy cost. Prints p50/p99 of each path and the added p50, then throughput with 4
 // concurrent callers (alternating in rounds as well), then the memory of 1,000 idle client
 // sessions on the proxy's server.
 //
@@ -15,7 +19,8 @@
 //     N: calls per path per round (default 5000); DIR: where everything-server is (default: this
 //     program's folder); --state: the state folder (default: a new folder under the current one,
 //     so on disk, not tmpfs); --only: one row (in-process, in-process-threaded, in-process-inline,
-//     in-process-floor, stdio, stdio-same-links, stdio-node, http, http-same-links);
+//     in-process-floor, stdio, stdio-relay-floor, stdio-relay-floor-same-links, stdio-same-links,
+//     stdio-node, http, http-relay-floor, http-relay-floor-same-links, http-same-links);
 //     --profile gateway|direct: only that column's throughput loop of each row, N calls, with
 //     the CPU each call took, and nothing else (a run to attach a profiler to); --callers: the
 //     concurrent callers of the throughput loops (default 4); --argument-bytes: every call sends
@@ -42,6 +47,7 @@
 #include "gateway/policy.hpp"
 #include "gateway/proxy.hpp"
 #include "gateway/state.hpp"
+#include "relay_floor.hpp"
 #include "mcp/trust/jcs.hpp"
 #include "mcp/client/client.hpp"
 #include "mcp/http/client_transport.hpp"
@@ -309,6 +315,38 @@ int main(int argc, char** argv) {
                          .proxy = nullptr, .through_tool = "echo_audited"});
   }
   pairs.push_back(make_pair("stdio", "test_simple_text", child({}), child({}), *state, state_dir));
+  // Not through the gateway: an upstream behind the relay floor (relay_floor.hpp), with the link
+  // the gateway column of the stdio and http rows has in front: what a relay around both sessions
+  // could at best keep, with the trust work on.
+  const std::string relay_server = "relay";
+  {
+    Tool relayed;
+    relayed.name = "test_simple_text";
+    if (!state->pins->observe(relay_server, ListKind::tools, relayed.name, to_json(relayed).as_object(), gateway::NewItems::allow))
+      die("pin the relayed tool");
+  }
+  auto relay_floor_pair = [&](std::string name, std::shared_ptr<Client> direct, std::shared_ptr<Transport> upstream_link,
+                              bool inline_client = false) {
+    auto [a, b] = inline_client ? make_direct_transport_pair() : make_memory_transport_pair();
+    bench::start_relay_floor(a, std::move(upstream_link),
+                             bench::RelayFloorTrust{.server = relay_server,
+                                                    .policy = {.deny = {"*delete*"}},
+                                                    .pins = state->pins,
+                                                    .audit = state->audit,
+                                                    .metrics = std::make_shared<gateway::Metrics>()});
+    return Pair{.name = std::move(name), .tool = "test_simple_text", .direct = std::move(direct), .through = connected(b)};
+  };
+  {
+    ChildProcessOptions cp;
+    cp.program = bin + "/everything-server";
+    auto upstream_link = ChildProcessTransport::spawn(cp);
+    if (!upstream_link) die(upstream_link.error().message);
+    pairs.push_back(relay_floor_pair("stdio-relay-floor", child({}), *upstream_link));
+    // With the links of stdio-same-links: the relay's client reaches it inline.
+    auto inline_upstream = ChildProcessTransport::spawn(cp);
+    if (!inline_upstream) die(inline_upstream.error().message);
+    pairs.push_back(relay_floor_pair("stdio-relay-floor-same-links", child({}), *inline_upstream, true));
+  }
   // The same stdio upstream with the same threaded links on both paths: the gateway's client
   // reaches it inline, so the difference is the gateway's own work over a stdio upstream, as the
   // in-process row measures it over an in-process one. The row above adds a threaded link to the
@@ -348,6 +386,15 @@ int main(int argc, char** argv) {
     return connected(*t);
   };
   pairs.push_back(make_pair("http", "test_simple_text", http_client(), http_client(), *state, state_dir));
+  {
+    // The relay floor (above) in front of the HTTP upstream, with the http row's links.
+    auto upstream_link = http::HttpClientTransport::create({.url = url});
+    if (!upstream_link) die(upstream_link.error().message);
+    pairs.push_back(relay_floor_pair("http-relay-floor", http_client(), *upstream_link));
+    auto inline_upstream = http::HttpClientTransport::create({.url = url});
+    if (!inline_upstream) die(inline_upstream.error().message);
+    pairs.push_back(relay_floor_pair("http-relay-floor-same-links", http_client(), *inline_upstream, true));
+  }
   pairs.push_back(make_pair("http-same-links", "test_simple_text", http_client(), http_client(), *state, state_dir, true));
 
   if (!profile.empty()) {
