@@ -176,7 +176,7 @@ void report(const Pair& p, int iterations) {
     high = std::max(high, rg / rd);
   }
   const double td = d_calls / d_seconds, tg = g_calls / g_seconds;
-  std::printf("%-19s direct p50 %7.1f us p99 %7.1f | gateway p50 %7.1f us p99 %7.1f | added p50 %6.1f us | "
+  std::printf("%-28s direct p50 %7.1f us p99 %7.1f | gateway p50 %7.1f us p99 %7.1f | added p50 %6.1f us | "
               "%d callers: direct %7.0f/s gateway %7.0f/s (%.0f%%; rounds %.0f-%.0f%%)\n",
               p.name.c_str(), sd.p50, sd.p99, sg.p50, sg.p99, sg.p50 - sd.p50, g_callers, td, tg, 100.0 * tg / td,
               100.0 * low, 100.0 * high);
@@ -190,7 +190,7 @@ void report_peak(const Pair& p, int iterations) {
   constexpr int kCallers[] = {4, 8, 16, 32};
   double best_d = 0, best_g = 0;
   int at_d = 0, at_g = 0;
-  std::printf("%-19s peak:", p.name.c_str());
+  std::printf("%-28s peak:", p.name.c_str());
   for (int k : kCallers) {
     double d_seconds = 0, g_seconds = 0;
     const double calls = iterations / 4 / k * k;
@@ -300,24 +300,35 @@ int main(int argc, char** argv) {
   };
   auto child = [&](std::vector<std::string> args) { return spawned(bin + "/everything-server", std::move(args)); };
   std::vector<Pair> pairs;
+  // Only the rows asked for are set up (--only): each stdio row has two children, stdio-node two
+  // Node processes, and a profile of one row should not hold the others' start-up.
+  auto wanted = [&](std::string_view name) { return only.empty() || only == name; };
   // The client of either path reaches its server through a memory transport (a delivery thread per
   // end, as a socket's reader would be). The proxy reaches the in-process upstream inline (the
   // direct transport: what an embedding would use, so the difference is the gateway's own work),
   // or, in the second row, through a memory transport too (two more thread hand-offs per call).
-  pairs.push_back(make_pair("in-process", "echo", in_process(false), in_process(true), *state, state_dir));
-  pairs.push_back(make_pair("in-process-threaded", "echo", in_process(false), in_process(false), *state, state_dir));
+  if (wanted("in-process")) pairs.push_back(make_pair("in-process", "echo", in_process(false), in_process(true), *state, state_dir));
+  if (wanted("in-process-threaded"))
+    pairs.push_back(make_pair("in-process-threaded", "echo", in_process(false), in_process(false), *state, state_dir));
   // Every link inline, the clients' too: no thread hand-off on either path, so both columns are
   // the work alone (what a call costs in CPU, and what the gateway adds to it).
-  pairs.push_back(make_pair("in-process-inline", "echo", in_process(true), in_process(true), *state, state_dir, true));
-  {
+  if (wanted("in-process-inline"))
+    pairs.push_back(make_pair("in-process-inline", "echo", in_process(true), in_process(true), *state, state_dir, true));
+  if (wanted("in-process-floor")) {
     // Not through the gateway: the same upstream, its audited tool (above). No proxy of its own.
     pairs.push_back(Pair{.name = "in-process-floor", .tool = "echo", .direct = in_process(false), .through = in_process(false),
                          .proxy = nullptr, .through_tool = "echo_audited"});
   }
-  pairs.push_back(make_pair("stdio", "test_simple_text", child({}), child({}), *state, state_dir));
-  // Not through the gateway: an upstream behind the relay floor (relay_floor.hpp), with the link
-  // the gateway column of the stdio and http rows has in front: what a relay around both sessions
-  // could at best keep, with the trust work on.
+  if (wanted("stdio")) pairs.push_back(make_pair("stdio", "test_simple_text", child({}), child({}), *state, state_dir));
+  // The same stdio upstream with the same threaded links on both paths: the gateway's client
+  // reaches it inline, so the difference is the gateway's own work over a stdio upstream, as the
+  // in-process row measures it over an in-process one. The row above adds a threaded link to the
+  // gateway path only (as a client in another thread or process would have).
+  if (wanted("stdio-same-links"))
+    pairs.push_back(make_pair("stdio-same-links", "test_simple_text", child({}), child({}), *state, state_dir, true));
+  // Not through the gateway: an upstream behind the relay floor (relay_floor.hpp), with the links
+  // of the row named before "-relay-floor": what a relay around both sessions could at best keep,
+  // with the trust work on.
   const std::string relay_server = "relay";
   {
     Tool relayed;
@@ -326,7 +337,7 @@ int main(int argc, char** argv) {
       die("pin the relayed tool");
   }
   auto relay_floor_pair = [&](std::string name, std::shared_ptr<Client> direct, std::shared_ptr<Transport> upstream_link,
-                              bool inline_client = false) {
+                              bool inline_client) {
     auto [a, b] = inline_client ? make_direct_transport_pair() : make_memory_transport_pair();
     bench::start_relay_floor(a, std::move(upstream_link),
                              bench::RelayFloorTrust{.server = relay_server,
@@ -336,70 +347,64 @@ int main(int argc, char** argv) {
                                                     .metrics = std::make_shared<gateway::Metrics>()});
     return Pair{.name = std::move(name), .tool = "test_simple_text", .direct = std::move(direct), .through = connected(b)};
   };
-  {
+  for (const bool same_links : {false, true}) {
+    const std::string name = same_links ? "stdio-relay-floor-same-links" : "stdio-relay-floor";
+    if (!wanted(name)) continue;
     ChildProcessOptions cp;
     cp.program = bin + "/everything-server";
     auto upstream_link = ChildProcessTransport::spawn(cp);
     if (!upstream_link) die(upstream_link.error().message);
-    pairs.push_back(relay_floor_pair("stdio-relay-floor", child({}), *upstream_link));
-    // With the links of stdio-same-links: the relay's client reaches it inline.
-    auto inline_upstream = ChildProcessTransport::spawn(cp);
-    if (!inline_upstream) die(inline_upstream.error().message);
-    pairs.push_back(relay_floor_pair("stdio-relay-floor-same-links", child({}), *inline_upstream, true));
+    pairs.push_back(relay_floor_pair(name, child({}), *upstream_link, same_links));
   }
-  // The same stdio upstream with the same threaded links on both paths: the gateway's client
-  // reaches it inline, so the difference is the gateway's own work over a stdio upstream, as the
-  // in-process row measures it over an in-process one. The row above adds a threaded link to the
-  // gateway path only (as a client in another thread or process would have).
-  pairs.push_back(make_pair("stdio-same-links", "test_simple_text", child({}), child({}), *state, state_dir, true));
   // The reference server-everything (TypeScript SDK 1.x, on Node) over stdio, with the same links
-  // as the row above: what the gateway keeps in front of a server people run.
+  // as stdio-same-links: what the gateway keeps in front of a server people run.
   const fs::path everything_js = fs::path(node_dir) / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js";
-  if (fs::exists(everything_js)) {
+  if (wanted("stdio-node") && fs::exists(everything_js)) {
     auto node_child = [&] { return spawned("node", {everything_js.string(), "stdio"}); };
     auto p = make_pair("stdio-node", "echo", node_child(), node_child(), *state, state_dir, true);
     p.arguments = json::object{{"message", "hi"}};
     pairs.push_back(std::move(p));
-  } else {
+  } else if (wanted("stdio-node")) {
     std::fprintf(stderr, "bench_gateway: no %s (scripts/setup.sh installs it; or --node DIR): the stdio-node row is left out\n",
                  everything_js.string().c_str());
   }
 
   // HTTP: one everything-server --http; the direct client and the proxy's each have a session.
-  int out[2];
-  if (pipe(out) != 0) die("pipe");
-  const pid_t http_pid = fork();
-  if (http_pid == 0) {
-    dup2(out[1], 1);
-    const std::string program = bin + "/everything-server";
-    execl(program.c_str(), program.c_str(), "--http", "--port", "0", nullptr);
-    _exit(127);
+  pid_t http_pid = -1;
+  std::string url;
+  if (wanted("http") || wanted("http-same-links") || wanted("http-relay-floor") || wanted("http-relay-floor-same-links")) {
+    int out[2];
+    if (pipe(out) != 0) die("pipe");
+    http_pid = fork();
+    if (http_pid == 0) {
+      dup2(out[1], 1);
+      const std::string program = bin + "/everything-server";
+      execl(program.c_str(), program.c_str(), "--http", "--port", "0", nullptr);
+      _exit(127);
+    }
+    close(out[1]);
+    std::string line;
+    for (char ch; read(out[0], &ch, 1) == 1 && ch != '\n';) line += ch;
+    if (line.rfind("listening on ", 0) != 0) die("everything-server --http did not start: " + line);
+    url = line.substr(13);
   }
-  close(out[1]);
-  std::string line;
-  for (char ch; read(out[0], &ch, 1) == 1 && ch != '\n';) line += ch;
-  if (line.rfind("listening on ", 0) != 0) die("everything-server --http did not start: " + line);
-  const std::string url = line.substr(13);
-  auto http_client = [&] {
+  auto http_link = [&] {
     auto t = http::HttpClientTransport::create({.url = url});
     if (!t) die(t.error().message);
-    return connected(*t);
+    return std::shared_ptr<Transport>(*t);
   };
-  pairs.push_back(make_pair("http", "test_simple_text", http_client(), http_client(), *state, state_dir));
-  {
-    // The relay floor (above) in front of the HTTP upstream, with the http row's links.
-    auto upstream_link = http::HttpClientTransport::create({.url = url});
-    if (!upstream_link) die(upstream_link.error().message);
-    pairs.push_back(relay_floor_pair("http-relay-floor", http_client(), *upstream_link));
-    auto inline_upstream = http::HttpClientTransport::create({.url = url});
-    if (!inline_upstream) die(inline_upstream.error().message);
-    pairs.push_back(relay_floor_pair("http-relay-floor-same-links", http_client(), *inline_upstream, true));
+  auto http_client = [&] { return connected(http_link()); };
+  if (wanted("http")) pairs.push_back(make_pair("http", "test_simple_text", http_client(), http_client(), *state, state_dir));
+  if (wanted("http-same-links"))
+    pairs.push_back(make_pair("http-same-links", "test_simple_text", http_client(), http_client(), *state, state_dir, true));
+  for (const bool same_links : {false, true}) {
+    const std::string name = same_links ? "http-relay-floor-same-links" : "http-relay-floor";
+    if (wanted(name)) pairs.push_back(relay_floor_pair(name, http_client(), http_link(), same_links));
   }
-  pairs.push_back(make_pair("http-same-links", "test_simple_text", http_client(), http_client(), *state, state_dir, true));
+  if (pairs.empty()) die("no row named " + only);
 
   if (!profile.empty()) {
     for (const auto& p : pairs) {
-      if (!only.empty() && p.name != only) continue;
       const double c0 = cpu_seconds();
       const double rate = profile == "direct" ? throughput(*p.direct, p.tool, iterations, p.arguments)
                                               : throughput(*p.through, p.through_tool, iterations, p.arguments);
@@ -407,37 +412,40 @@ int main(int argc, char** argv) {
                   (cpu_seconds() - c0) * 1e6 / iterations);
     }
     std::fflush(stdout);
-    kill(http_pid, SIGKILL);
+    if (http_pid > 0) kill(http_pid, SIGKILL);
     std::error_code ignored;
     fs::remove_all(state_dir, ignored);  // under the running gateway: nothing reads it again
     std::_Exit(0);  // no teardown in the samples
   }
   std::printf("tools/call, %d calls per path (pinning, policy, audit on disk, metrics on)\n", iterations);
-  for (const auto& p : pairs)
-    if (only.empty() || p.name == only) report(p, iterations);
+  for (const auto& p : pairs) report(p, iterations);
   if (peak) {
-    for (const auto& p : pairs)
-      if (only.empty() || p.name == only) report_peak(p, iterations);
+    for (const auto& p : pairs) report_peak(p, iterations);
   }
 
-  // Memory of idle client sessions on the proxy's server (what the gateway keeps per client).
+  // Memory of idle client sessions on a proxy's server (what the gateway keeps per client), on a
+  // proxy of its own in front of the in-process upstream.
+  auto idle_pair = make_pair("idle", "echo", in_process(false), in_process(true), *state, state_dir);
   const long before = rss_kib();
   std::vector<std::shared_ptr<Client>> idle;
   for (int i = 0; i < 1000; ++i) {
     auto [a, b] = make_memory_transport_pair();
-    if (!pairs[0].proxy->server()->connect(a)) die("idle session");
+    if (!idle_pair.proxy->server()->connect(a)) die("idle session");
     idle.push_back(connected(b));
   }
   const long after = rss_kib();
   std::printf("1,000 idle client sessions (server and client sides, in process): %+ld KiB RSS, %.1f KiB each\n",
               after - before, static_cast<double>(after - before) / 1000.0);
   for (auto& c : idle) c->close();
+  pairs.push_back(std::move(idle_pair));
   for (auto& p : pairs) {
     p.through->close();
     p.direct->close();
   }
-  kill(http_pid, SIGTERM);
-  waitpid(http_pid, nullptr, 0);
+  if (http_pid > 0) {
+    kill(http_pid, SIGTERM);
+    waitpid(http_pid, nullptr, 0);
+  }
   fs::remove_all(state_dir);
   return 0;
 }
