@@ -30,6 +30,7 @@
 //     @modelcontextprotocol/server-everything (default: the project's .deps/node, found from this
 //     program's folder; without it the stdio-node row is left out, saying so).
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -377,6 +378,9 @@ int main(int argc, char** argv) {
     if (pipe(out) != 0) die("pipe");
     http_pid = fork();
     if (http_pid == 0) {
+      // Gone with this program however it ends: it holds this program's stderr, and a test (or
+      // anyone reading the output) would wait for that to close.
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
       dup2(out[1], 1);
       const std::string program = bin + "/everything-server";
       execl(program.c_str(), program.c_str(), "--http", "--port", "0", nullptr);
