@@ -87,11 +87,10 @@ bool ServerSessionImpl::tool_runs_inline(const json::object& params) const {
   const json::string* name = string_member(params, "name");
   if (!name) return true;  // refused at once
   std::lock_guard lock(server_->mu);
-  for (const auto& e : server_->tools) {
-    // An asynchronous tool only starts its work here; a non-blocking one is declared quick.
-    if (e->tool.name == *name) return e->options.non_blocking || e->handler.is_async();
-  }
-  return true;  // unknown: refused at once
+  const auto* entry = server_->tools.find(*name);
+  if (!entry) return true;  // unknown: refused at once
+  // An asynchronous tool only starts its work here; a non-blocking one is declared quick.
+  return (*entry)->options.non_blocking || (*entry)->handler.is_async();
 }
 
 // For resources and prompts, a name that matches nothing goes where a blocking handler would, as
@@ -111,10 +110,8 @@ bool ServerSessionImpl::prompt_runs_inline(const json::object& params) const {
   const json::string* name = string_member(params, "name");
   if (!name) return true;  // refused at once (find_prompt)
   std::lock_guard lock(server_->mu);
-  for (const auto& e : server_->prompts) {
-    if (e.prompt.name == *name) return e.handler.is_async();
-  }
-  return false;
+  const auto* entry = server_->prompts.find(*name);
+  return entry && entry->handler.is_async();
 }
 
 bool ServerSessionImpl::completion_runs_inline(const json::object&) const {

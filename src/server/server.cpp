@@ -14,20 +14,10 @@ namespace mcp {
 
 namespace {
 
-// Replaces the entry whose key matches, or appends; returns true if it replaced.
-template <class Vec, class Key, class Entry>
-void upsert(Vec& v, Key key, Entry e) {
-  auto it = std::find_if(v.begin(), v.end(), [&](const auto& x) { return key(x) == key(e); });
-  if (it != v.end()) *it = std::move(e);
-  else v.push_back(std::move(e));
-}
-
-template <class Vec, class Pred>
-bool erase_first(Vec& v, Pred p) {
-  auto it = std::find_if(v.begin(), v.end(), p);
-  if (it == v.end()) return false;
-  v.erase(it);
-  return true;
+// Keeps Impl::async_readers as a resource or template goes (removed, or replaced by another).
+template <class Entry>
+void uncount_reader(std::size_t& async_readers, const std::optional<Entry>& gone) {
+  if (gone && gone->reader.is_async()) --async_readers;
 }
 
 }  // namespace
@@ -96,18 +86,16 @@ void Server::Impl::add_tool(ToolEntry entry) {
                                                                                 : std::vector<HeaderParam>{});
   {
     std::lock_guard lock(mu);
-    upsert(tools, [](const auto& e) -> const std::string& { return e->tool.name; },
-           std::make_shared<const ToolEntry>(std::move(entry)));
+    const std::string name = entry.tool.name;
+    tools.upsert(name, std::make_shared<const ToolEntry>(std::move(entry)));
   }
   broadcast(method::kToolsListChanged, {});
 }
 
 std::shared_ptr<const std::vector<HeaderParam>> Server::tool_header_params(std::string_view name) const {
   std::lock_guard lock(impl_->mu);
-  for (const auto& e : impl_->tools) {
-    if (e->tool.name == name) return e->header_params;
-  }
-  return nullptr;
+  const auto* entry = impl_->tools.find(name);
+  return entry ? (*entry)->header_params : nullptr;
 }
 
 void Server::add_tool(Tool tool, ToolHandler handler, ToolOptions options) {
@@ -153,22 +141,16 @@ bool Server::remove_tool(const std::string& name) {
   bool removed;
   {
     std::lock_guard lock(impl_->mu);
-    removed = erase_first(impl_->tools, [&](const auto& e) { return e->tool.name == name; });
+    removed = impl_->tools.erase(name).has_value();
   }
   if (removed) impl_->broadcast(method::kToolsListChanged, {});
   return removed;
 }
 
-void Server::Impl::note_async_readers() {
-  auto async = [](const auto& e) { return e.reader.is_async(); };
-  async_readers = std::ranges::any_of(resources, async) || std::ranges::any_of(templates, async);
-}
-
 Server::Impl::ResourceMatch Server::Impl::match_resource(std::string_view uri) const {
-  auto it = std::ranges::find_if(resources, [&](const auto& e) { return e.resource.uri == uri; });
-  if (it != resources.end()) return {.resource = &*it};
+  if (const ResourceEntry* resource = resources.find(uri)) return {.resource = resource};
   // Among templates, the first registered that matches.
-  for (const auto& t : templates) {
+  for (const auto& t : templates.items()) {
     if (auto m = t.matcher.match(uri)) return {.template_entry = &t, .variables = std::move(*m)};
   }
   return {};
@@ -177,8 +159,9 @@ Server::Impl::ResourceMatch Server::Impl::match_resource(std::string_view uri) c
 void Server::Impl::add_resource(ResourceEntry entry) {
   {
     std::lock_guard lock(mu);
-    upsert(resources, [](const auto& e) -> const std::string& { return e.resource.uri; }, std::move(entry));
-    note_async_readers();
+    const std::string uri = entry.resource.uri;
+    if (entry.reader.is_async()) ++async_readers;
+    uncount_reader(async_readers, resources.upsert(uri, std::move(entry)));
   }
   broadcast(method::kResourcesListChanged, {});
 }
@@ -202,8 +185,9 @@ bool Server::remove_resource(const std::string& uri) {
   bool removed;
   {
     std::lock_guard lock(impl_->mu);
-    removed = erase_first(impl_->resources, [&](const auto& e) { return e.resource.uri == uri; });
-    impl_->note_async_readers();
+    auto gone = impl_->resources.erase(uri);
+    removed = gone.has_value();
+    uncount_reader(impl_->async_readers, gone);
   }
   if (removed) impl_->broadcast(method::kResourcesListChanged, {});
   return removed;
@@ -215,10 +199,10 @@ Result<void> Server::Impl::add_template(ResourceTemplate resource_template, Temp
   if (!matcher) return fail(matcher.error());
   {
     std::lock_guard lock(mu);
-    upsert(templates, [](const auto& e) -> const std::string& { return e.resource_template.uri_template; },
-           TemplateEntry{std::move(resource_template), std::move(*matcher), std::move(reader),
-                         shared_tree(std::move(tree))});
-    note_async_readers();
+    const std::string key = resource_template.uri_template;
+    if (reader.is_async()) ++async_readers;
+    uncount_reader(async_readers, templates.upsert(key, TemplateEntry{std::move(resource_template), std::move(*matcher),
+                                                                      std::move(reader), shared_tree(std::move(tree))}));
   }
   broadcast(method::kResourcesListChanged, {});
   return {};
@@ -238,8 +222,9 @@ bool Server::remove_resource_template(const std::string& uri_template) {
   bool removed;
   {
     std::lock_guard lock(impl_->mu);
-    removed = erase_first(impl_->templates, [&](const auto& e) { return e.resource_template.uri_template == uri_template; });
-    impl_->note_async_readers();
+    auto gone = impl_->templates.erase(uri_template);
+    removed = gone.has_value();
+    uncount_reader(impl_->async_readers, gone);
   }
   if (removed) impl_->broadcast(method::kResourcesListChanged, {});
   return removed;
@@ -248,7 +233,8 @@ bool Server::remove_resource_template(const std::string& uri_template) {
 void Server::Impl::add_prompt(PromptEntry entry) {
   {
     std::lock_guard lock(mu);
-    upsert(prompts, [](const auto& e) -> const std::string& { return e.prompt.name; }, std::move(entry));
+    const std::string name = entry.prompt.name;
+    prompts.upsert(name, std::move(entry));
   }
   broadcast(method::kPromptsListChanged, {});
 }
@@ -265,7 +251,7 @@ bool Server::remove_prompt(const std::string& name) {
   bool removed;
   {
     std::lock_guard lock(impl_->mu);
-    removed = erase_first(impl_->prompts, [&](const auto& e) { return e.prompt.name == name; });
+    removed = impl_->prompts.erase(name).has_value();
   }
   if (removed) impl_->broadcast(method::kPromptsListChanged, {});
   return removed;

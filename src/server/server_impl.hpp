@@ -13,6 +13,7 @@
 #include "mcp/protocol/header_params.hpp"
 #include "mcp/server/server.hpp"
 #include "server/chain.hpp"
+#include "server/registry.hpp"
 #include "server/request_state.hpp"
 #include "server/requirement_table.hpp"
 #include "session/async_holds.hpp"
@@ -126,18 +127,18 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   ServerOptions opts;
   const RequestStateCodec request_states;  // signs multi round-trip states (input_required.cpp)
   mutable std::mutex mu;
-  // Vectors keep registration order, which is the order lists are served in.
-  // Shared, never changed once registered: a tools/call takes its entry with one reference count,
-  // not a copy of the tool's schemas.
-  std::vector<std::shared_ptr<const ToolEntry>> tools;
-  std::vector<ResourceEntry> resources;
-  std::vector<TemplateEntry> templates;
-  std::vector<PromptEntry> prompts;
+  // In registration order, which is the order lists are served in, each found by its name, URI
+  // or URI template (registry.hpp). Tools are shared, never changed once registered: a tools/call
+  // takes its entry with one reference count, not a copy of the tool's schemas.
+  detail::Registry<std::shared_ptr<const ToolEntry>> tools;
+  detail::Registry<ResourceEntry> resources;
+  detail::Registry<TemplateEntry> templates;
+  detail::Registry<PromptEntry> prompts;
   CompleterHandlers completer;
-  // Some resource or template reads asynchronously. If none does, a resources/read goes to a worker
-  // without matching its URI on the reader thread (the common case costs nothing there).
-  bool async_readers = false;
-  void note_async_readers();  // requires mu; after every change to resources or templates
+  // How many resources and templates read asynchronously. If none does, a resources/read goes to a
+  // worker without matching its URI on the reader thread (the common case costs nothing there).
+  // Counted as they come and go, not found by looking at them all on each change.
+  std::size_t async_readers = 0;
   // The server owns its sessions: a caller that forgets the handle connect() returned does not
   // close the connection. Closed ones are pruned (amortised) when sessions are added; ~Server
   // closes the rest, which also breaks the session -> Impl -> session cycle.

@@ -29,7 +29,7 @@ json::array ServerSessionImpl::listed_tools(ServerRequest& r) {
   std::vector<Tool> tools;
   {
     std::lock_guard lock(server_->mu);
-    for (const auto& e : server_->tools) tools.push_back(e->tool);
+    for (const auto& e : server_->tools.items()) tools.push_back(e->tool);
   }
   const auto& sig = r.signature;
   json::array items;
@@ -58,12 +58,12 @@ Result<json::value> ServerSessionImpl::list_tools(ServerRequest& r) {
 }
 
 template <class Entry, class Item, class KeyOf>
-Result<json::value> ServerSessionImpl::list_items(ListKind kind, std::vector<Entry> Server::Impl::*entries,
+Result<json::value> ServerSessionImpl::list_items(ListKind kind, detail::Registry<Entry> Server::Impl::*entries,
                                                   Item Entry::*item, KeyOf key_of, ServerRequest& r) {
   std::vector<Item> items;
   {
     std::lock_guard lock(server_->mu);
-    for (const auto& e : (*server_).*entries) items.push_back(e.*item);
+    for (const auto& e : ((*server_).*entries).items()) items.push_back(e.*item);
   }
   json::array out;
   out.reserve(items.size());

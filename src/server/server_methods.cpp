@@ -196,10 +196,8 @@ Result<void> ServerSessionImpl::find_tool(ServerRequest& r) {
   }
   r.target = Target{.kind = ListKind::tools, .key = std::move(tool_name)};
   std::lock_guard lock(server_->mu);
-  auto it = std::find_if(server_->tools.begin(), server_->tools.end(),
-                         [&](const auto& e) { return e->tool.name == r.target->key; });
-  if (it != server_->tools.end()) {
-    r.tool = *it;
+  if (const auto* entry = server_->tools.find(r.target->key)) {
+    r.tool = *entry;
     r.target->tool = &r.tool->tool;
     r.found = true;
   }
@@ -247,10 +245,8 @@ Result<void> ServerSessionImpl::find_prompt(ServerRequest& r) {
   if (!request) return fail(request.error());
   r.target = Target{.kind = ListKind::prompts, .key = request->name};
   std::lock_guard lock(server_->mu);
-  auto it = std::find_if(server_->prompts.begin(), server_->prompts.end(),
-                         [&](const auto& e) { return e.prompt.name == request->name; });
-  if (it != server_->prompts.end()) {
-    r.prompt = std::make_unique<const Server::Impl::PromptEntry>(*it);
+  if (const auto* entry = server_->prompts.find(request->name)) {
+    r.prompt = std::make_unique<const Server::Impl::PromptEntry>(*entry);
     r.found = true;
   }
   return {};

@@ -175,7 +175,7 @@ class ServerSessionImpl final : public ServerSession,
   // Prompts, resources or templates: the registry's `entries`, through the chain's list stages,
   // paged under `json_key`. `item` picks the definition out of an entry, `key_of` its key.
   template <class Entry, class Item, class KeyOf>
-  Result<json::value> list_items(ListKind kind, std::vector<Entry> Server::Impl::*entries, Item Entry::*item,
+  Result<json::value> list_items(ListKind kind, detail::Registry<Entry> Server::Impl::*entries, Item Entry::*item,
                                  KeyOf key_of, ServerRequest& r);
   std::shared_ptr<const SessionSignature> session_signature() const;
   // The URI of a resources/subscribe or unsubscribe, checked.

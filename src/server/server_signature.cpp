@@ -45,10 +45,10 @@ Result<std::shared_ptr<const SessionSignature>> Server::Impl::session_signature(
     std::vector<Prompt> p;
     std::vector<Resource> r;
     std::vector<ResourceTemplate> rt;
-    for (const auto& e : tools) t.push_back(e->tool);
-    for (const auto& e : prompts) p.push_back(e.prompt);
-    for (const auto& e : resources) r.push_back(e.resource);
-    for (const auto& e : templates) rt.push_back(e.resource_template);
+    for (const auto& e : tools.items()) t.push_back(e->tool);
+    for (const auto& e : prompts.items()) p.push_back(e.prompt);
+    for (const auto& e : resources.items()) r.push_back(e.resource);
+    for (const auto& e : templates.items()) rt.push_back(e.resource_template);
     derived = mcp::derive_signature(t, p, r, rt, *derive_from);
     serving = derive_serving;
   }
