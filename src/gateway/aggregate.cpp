@@ -105,6 +105,7 @@ void Aggregate::add(const std::shared_ptr<Proxy>& proxy) {
 
 void Aggregate::remove(Proxy& proxy) {
   proxy.observe({});  // no more news from it
+  auto batch = server_->batch_changes();  // its items go together: clients are told once
   // Under the lock, so that a key it held and another upstream claims meanwhile is not unserved
   // from under the new holder. (The Server never calls back into the aggregate while it holds its
   // own locks: stages run outside them.)

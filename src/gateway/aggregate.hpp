@@ -55,6 +55,7 @@ class Aggregate final : public ProxyObserver, public std::enable_shared_from_thi
   void changed(Proxy& proxy, ListKind kind) override;
   void resource_updated(Proxy& proxy, const std::string& uri) override;
   void vouched(Proxy& proxy) override;
+  std::optional<Server::ChangeBatch> batch_changes() override { return server_->batch_changes(); }
 
   // Where an item served here comes from: its upstream's proxy and its key there.
   struct Origin {

@@ -188,6 +188,7 @@ void Proxy::observe(std::weak_ptr<ProxyObserver> observer) {
   }
   auto o = observer_.lock();
   if (!o) return;
+  auto batch = o->batch_changes();  // every item at once: its clients are told once
   std::map<ListKind, std::map<std::string, std::string>> now;
   {
     std::lock_guard lock(mu_);
@@ -217,6 +218,13 @@ bool Proxy::upstream_offers(const Client& upstream, ListKind kind) {
 Result<void> Proxy::refresh() {
   // One refresh at a time (the refresher's, a restart's): each compares with what the last one saw.
   std::lock_guard serial(refresh_mu_);
+  // Whatever it changes, each client of the proxy's Server and of the observer's hears of each
+  // list once, when the batches end, after the signature below: an upstream listing thousands of
+  // new items would otherwise have the gateway tell every client once per item. (Declared in this
+  // order, the observer's batch ends last: /mcp hears after the upstream's own path.)
+  auto observer = observer_.lock();
+  auto observer_batch = observer ? observer->batch_changes() : std::nullopt;
+  auto batch = server_->batch_changes();
   auto up = upstream();
   ServerSignature vouched;
   std::vector<ListKind> changed;

@@ -63,6 +63,9 @@ class ProxyObserver {
   // The signature served for the upstream (proxy.server()->signature()) changed, or is told for
   // the first time.
   virtual void vouched(Proxy& proxy) = 0;
+  // Held while the proxy tells it of many items at once (a refresh, a replay on observe()): a
+  // Server's batch (Server::batch_changes), so that its clients are told once. None by default.
+  virtual std::optional<Server::ChangeBatch> batch_changes() { return std::nullopt; }
 };
 
 struct ProxyOptions {

@@ -49,15 +49,40 @@ void Server::Impl::broadcast(std::string_view method, const json::object& params
   std::vector<std::shared_ptr<ServerSessionImpl>> live;
   {
     std::lock_guard lock(mu);
-    live = sessions;
     // Every registry change is announced here: a derived signature must be made again.
-    if (method.ends_with("/list_changed")) forget_stateless_signature();
+    if (method.ends_with("/list_changed")) {
+      forget_stateless_signature();
+      if (change_batches > 0) {  // told once, when the last batch ends (Server::ChangeBatch)
+        if (std::ranges::find(held_list_changes, method) == held_list_changes.end()) held_list_changes.emplace_back(method);
+        return;
+      }
+    }
+    live = sessions;
   }
   for (auto& s : live) {
     s->notify_listeners(method, params, only_subscribers_of);  // 2026-07-28: subscriptions/listen
     if (!only_subscribers_of.empty() && !s->subscribed(only_subscribers_of)) continue;
     s->notify_if_ready(method, params);
   }
+}
+
+Server::ChangeBatch Server::batch_changes() {
+  std::lock_guard lock(impl_->mu);
+  ++impl_->change_batches;
+  return ChangeBatch(impl_);
+}
+
+Server::ChangeBatch::~ChangeBatch() {
+  if (!impl_) return;  // moved from
+  std::vector<std::string> held;
+  {
+    std::lock_guard lock(impl_->mu);
+    if (--impl_->change_batches > 0) return;
+    held.swap(impl_->held_list_changes);
+  }
+  // Sent after every change they stand for was made. A batch begun meanwhile holds them again,
+  // until it ends too.
+  for (const auto& method : held) impl_->broadcast(method, {});
 }
 
 Server::Server(ServerOptions options) : impl_(std::make_shared<Impl>(std::move(options))) {

@@ -215,6 +215,9 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   json::object capabilities() const;
   // Sends a notification to every initialised session (list_changed, resources/updated, ...).
   void broadcast(std::string_view method, const json::object& params, const std::string& only_subscribers_of = {});
+  // Server::ChangeBatch: how many live, and the list_changed methods held meanwhile (under mu).
+  std::size_t change_batches = 0;
+  std::vector<std::string> held_list_changes;
 };
 
 }  // namespace mcp

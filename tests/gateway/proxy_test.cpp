@@ -200,6 +200,70 @@ TEST_F(GatewayProxy, WhatTheUpstreamDropsIsDropped) {
   EXPECT_TRUE(prompts->empty());
 }
 
+// An upstream that lists many new items at once (a peer: up to 50,000 per upstream) must not make
+// the gateway tell each client once per item: a client that lists again on each notification would
+// then list the whole set once per item. One refresh, one notification per kind that changed, at
+// the upstream's own path and at /mcp.
+TEST_F(GatewayProxy, ARefreshThatAddsAndRemovesManyItemsTellsEachClientOnce) {
+  auto aggregate = Aggregate::make(nullptr);
+  aggregate->add(proxy);
+  std::atomic<int> aggregate_changes{0};
+  auto [a, b] = make_memory_transport_pair();
+  ClientOptions co;
+  co.on_list_changed = [&](const std::string& changed) {
+    if (changed == "tools") ++aggregate_changes;
+  };
+  auto at_mcp = std::make_unique<Client>(co);
+  ASSERT_TRUE(aggregate->server()->connect(a));
+  ASSERT_TRUE(at_mcp->connect(b));
+  // Round trips first, so any notification sent before them has arrived.
+  ASSERT_TRUE(client->list_all_tools());
+  ASSERT_TRUE(at_mcp->list_all_tools());
+  const int before = list_changes.load(), aggregate_before = aggregate_changes.load();
+
+  constexpr int kTools = 300;
+  // The upstream tells its client (the proxy's) once, so that the refresher it starts lists all of
+  // them, not some: what is counted below is then the gateway's own telling.
+  std::optional<Server::ChangeBatch> upstream_batch(upstream->batch_changes());
+  for (int i = 0; i < kTools; ++i) {
+    Tool t;
+    t.name = "many_" + std::to_string(i);
+    t.input_schema = json::object{{"type", "object"}};
+    upstream->add_tool(t, [](const json::object&, RequestContext&) { return Result<CallToolResult>(CallToolResult::text("ok")); });
+  }
+  upstream_batch.reset();
+  ASSERT_TRUE(proxy->refresh());
+  // Requests after the refresh: its notifications would have arrived before their answers.
+  auto tools = client->list_all_tools();
+  ASSERT_TRUE(tools) << tools.error().message;
+  EXPECT_EQ(tools->size(), static_cast<std::size_t>(kTools));
+  auto aggregated = at_mcp->list_all_tools();
+  ASSERT_TRUE(aggregated) << aggregated.error().message;
+  EXPECT_EQ(aggregated->size(), static_cast<std::size_t>(kTools));
+  // The refresher the upstream's notification started may have refreshed too (then one of the two
+  // found nothing new), and one it started before may have seen some of the tools: at most two.
+  EXPECT_GE(list_changes.load() - before, 1);
+  EXPECT_LE(list_changes.load() - before, 2);
+  EXPECT_GE(aggregate_changes.load() - aggregate_before, 1);
+  EXPECT_LE(aggregate_changes.load() - aggregate_before, 2);
+
+  // And gone again, all at once.
+  const int removed_before = list_changes.load(), aggregate_removed_before = aggregate_changes.load();
+  upstream_batch.emplace(upstream->batch_changes());
+  for (int i = 0; i < kTools; ++i) upstream->remove_tool("many_" + std::to_string(i));
+  upstream_batch.reset();
+  ASSERT_TRUE(proxy->refresh());
+  tools = client->list_all_tools();
+  ASSERT_TRUE(tools) << tools.error().message;
+  EXPECT_TRUE(tools->empty());
+  aggregated = at_mcp->list_all_tools();
+  ASSERT_TRUE(aggregated) << aggregated.error().message;
+  EXPECT_TRUE(aggregated->empty());
+  EXPECT_LE(list_changes.load() - removed_before, 2);
+  EXPECT_LE(aggregate_changes.load() - aggregate_removed_before, 2);
+  at_mcp->close();
+}
+
 TEST_F(GatewayProxy, ARefreshThatChangesNothingTellsClientsNothing) {
   // A round trip first, so any notification sent before it has arrived.
   ASSERT_TRUE(client->list_all_prompts());

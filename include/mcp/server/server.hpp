@@ -297,6 +297,26 @@ class Server : public std::enable_shared_from_this<Server> {
   // notifications/*/list_changed to every session, so clients list again.
   void availability_changed(ListKind kind);
 
+  struct Impl;  // shared with ServerSession
+
+  // Many items changing at once (a list mirrored from elsewhere): while a batch lives, registering
+  // or removing an item, availability_changed and require_capabilities do not tell the sessions
+  // one by one; when the last live batch ends, one notifications/*/list_changed goes out per list
+  // that changed. A client that lists again on each notification otherwise lists the whole set once
+  // per item added. Batches may overlap and come from any thread; requests see each change at once.
+  class ChangeBatch {
+   public:
+    ChangeBatch(ChangeBatch&& other) noexcept : impl_(std::move(other.impl_)) {}
+    ChangeBatch& operator=(ChangeBatch&&) = delete;
+    ~ChangeBatch();
+
+   private:
+    friend class Server;
+    explicit ChangeBatch(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+    std::shared_ptr<Impl> impl_;
+  };
+  [[nodiscard]] ChangeBatch batch_changes();
+
   // Starts serving one connection and returns its session. The server keeps the session until the
   // connection closes (the handle is only for closing it, or reading who is connected); destroying
   // the Server closes every connection it still serves.
@@ -308,7 +328,6 @@ class Server : public std::enable_shared_from_this<Server> {
   // The capabilities sent in InitializeResult.
   json::object capabilities() const;
 
-  struct Impl;  // shared with ServerSession
  private:
   std::shared_ptr<Impl> impl_;
 };
