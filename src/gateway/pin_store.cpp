@@ -158,80 +158,106 @@ void PinStore::forgotten(const std::string& server) {
   usage_.erase(server);
 }
 
+Result<PinStore::Observation> PinStore::observe_in(Db& d, const std::string& server, ListKind kind, const std::string& key,
+                                                   const std::string& canonical, NewItems policy, bool& wrote) {
+  const std::string hash = trust::sha256_tag(canonical);
+  static const std::string not_kept(kNotKept);
+  Observation seen{.state = PinState::quarantined};
+  Usage more;  // what this observation adds to the server's usage, once committed
+  auto found = select_pins(d, "WHERE server = ? AND kind = ? AND key = ?", {server, kind_name(kind), key});
+  if (!found) return fail(found.error());
+  auto use = usage_of(d, server);
+  if (!use) return fail(use.error());
+  const auto size = [](const std::string& t) { return static_cast<std::int64_t>(t.size()); };
+  Pin p;
+  std::optional<std::string> record;  // the audit kind, if this changes anything
+  if (found->empty()) {
+    if (use->pins >= kMaxPinsPerServer) {
+      seen.limited = Limited::pins;
+      return seen;  // not pinned: quarantined, and nothing written
+    }
+    const std::int64_t copies = policy == NewItems::allow ? 2 : 1;
+    const std::string& kept = use->bytes + copies * size(canonical) > kMaxPinBytesPerServer ? not_kept : canonical;
+    more = Usage{1, copies * size(kept)};
+    p = Pin{server, kind, key, std::nullopt, std::nullopt, hash, kept, PinState::quarantined, ""};
+    if (policy == NewItems::allow) {
+      p.approved_hash = hash;
+      p.approved_definition = kept;
+      p.state = PinState::approved;
+      record = "pin";
+    } else {
+      record = "quarantine";
+    }
+  } else {
+    p = std::move(found->front());
+    const PinState before = p.state;
+    const bool changed = p.seen_hash != hash;
+    if (changed) {
+      const std::int64_t grows = size(canonical) - size(p.seen_definition);
+      const std::string& kept = grows > 0 && use->bytes + grows > kMaxPinBytesPerServer ? not_kept : canonical;
+      more.bytes = size(kept) - size(p.seen_definition);
+      p.seen_definition = kept;
+    }
+    p.seen_hash = hash;
+    if (p.state != PinState::rejected) p.state = p.approved_hash == hash ? PinState::approved : PinState::quarantined;
+    if (p.state != before) record = p.state == PinState::approved ? "restore" : "quarantine";
+    else if (changed) record = "change";  // still blocked, now with another definition
+  }
+  if (!record) {
+    seen.state = p.state;
+    return seen;
+  }
+  // Within the upstream's budget of change records (kChangesBurst). A quarantine is always
+  // written: the pin must never say approved for a definition that is not. Past the budget, a
+  // restore waits (the pin stays quarantined, as the verdict says), and a blocked item's new
+  // definition is pinned without its record (so a person approving it sees what is served).
+  bool recorded = true;
+  if (*record != "quarantine" && !found->empty() && !change_allowed(server)) {
+    if (*record == "restore") {
+      seen.limited = Limited::changes;
+      return seen;
+    }
+    recorded = false;
+  }
+  seen.state = p.state;
+  wrote = true;
+  if (auto w = write_pin(d, p); !w) return fail(w.error());
+  used(server, more);
+  if (!recorded) return seen;
+  json::object body = item_of(p);
+  body["hash"] = hash;
+  if (p.approved_hash) body["approvedHash"] = *p.approved_hash;
+  if (auto a = AuditLog::append_in(d, *record, body); !a) return fail(a.error());
+  return seen;
+}
+
 Result<PinState> PinStore::observe(const std::string& server, ListKind kind, const std::string& key,
                                    const json::object& definition, NewItems policy, Limited* limited) {
-  auto canonical = trust::canonicalize(definition);
-  if (!canonical) return fail(canonical.error());
-  const std::string hash = trust::sha256_tag(*canonical);
-  static const std::string not_kept(kNotKept);
-  PinState verdict = PinState::quarantined;
+  auto seen = observe_all(server, kind, {Observed{.key = key, .definition = &definition}}, policy);
+  if (!seen) return fail(seen.error());
+  if (limited) *limited = seen->front().limited;
+  return seen->front().state;
+}
+
+Result<std::vector<PinStore::Observation>> PinStore::observe_all(const std::string& server, ListKind kind,
+                                                                 const std::vector<Observed>& items, NewItems policy) {
+  std::vector<std::string> canonical;
+  canonical.reserve(items.size());
+  for (const auto& item : items) {
+    auto c = trust::canonicalize(*item.definition);
+    if (!c) return fail(c.error());
+    canonical.push_back(std::move(*c));
+  }
+  std::vector<Observation> seen;
+  seen.reserve(items.size());
   bool wrote = false;
-  Usage more;  // what this observation adds to the server's usage, once committed
   auto ok = db_->transaction([&](Db& d) -> Result<void> {
-    auto found = select_pins(d, "WHERE server = ? AND kind = ? AND key = ?", {server, kind_name(kind), key});
-    if (!found) return fail(found.error());
-    auto use = usage_of(d, server);
-    if (!use) return fail(use.error());
-    const auto size = [](const std::string& t) { return static_cast<std::int64_t>(t.size()); };
-    Pin p;
-    std::optional<std::string> record;  // the audit kind, if this changes anything
-    if (found->empty()) {
-      if (use->pins >= kMaxPinsPerServer) {
-        if (limited) *limited = Limited::pins;
-        return {};  // not pinned: quarantined, and nothing written
-      }
-      const std::int64_t copies = policy == NewItems::allow ? 2 : 1;
-      const std::string& kept = use->bytes + copies * size(*canonical) > kMaxPinBytesPerServer ? not_kept : *canonical;
-      more = Usage{1, copies * size(kept)};
-      p = Pin{server, kind, key, std::nullopt, std::nullopt, hash, kept, PinState::quarantined, ""};
-      if (policy == NewItems::allow) {
-        p.approved_hash = hash;
-        p.approved_definition = kept;
-        p.state = PinState::approved;
-        record = "pin";
-      } else {
-        record = "quarantine";
-      }
-    } else {
-      p = std::move(found->front());
-      const PinState before = p.state;
-      const bool changed = p.seen_hash != hash;
-      if (changed) {
-        const std::int64_t grows = size(*canonical) - size(p.seen_definition);
-        const std::string& kept = grows > 0 && use->bytes + grows > kMaxPinBytesPerServer ? not_kept : *canonical;
-        more.bytes = size(kept) - size(p.seen_definition);
-        p.seen_definition = kept;
-      }
-      p.seen_hash = hash;
-      if (p.state != PinState::rejected) p.state = p.approved_hash == hash ? PinState::approved : PinState::quarantined;
-      if (p.state != before) record = p.state == PinState::approved ? "restore" : "quarantine";
-      else if (changed) record = "change";  // still blocked, now with another definition
+    seen.clear();  // a retried transaction starts again
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      auto one = observe_in(d, server, kind, items[i].key, canonical[i], policy, wrote);
+      if (!one) return fail(one.error());
+      seen.push_back(*one);
     }
-    if (!record) {
-      verdict = p.state;
-      return {};
-    }
-    // Within the upstream's budget of change records (kChangesBurst). A quarantine is always
-    // written: the pin must never say approved for a definition that is not. Past the budget, a
-    // restore waits (the pin stays quarantined, as the verdict says), and a blocked item's new
-    // definition is pinned without its record (so a person approving it sees what is served).
-    bool recorded = true;
-    if (*record != "quarantine" && !found->empty() && !change_allowed(server)) {
-      if (*record == "restore") {
-        if (limited) *limited = Limited::changes;
-        return {};
-      }
-      recorded = false;
-    }
-    verdict = p.state;
-    wrote = true;
-    if (auto w = write_pin(d, p); !w) return w;
-    used(server, more);
-    if (!recorded) return {};
-    json::object body = item_of(p);
-    body["hash"] = hash;
-    if (p.approved_hash) body["approvedHash"] = *p.approved_hash;
-    if (auto a = AuditLog::append_in(d, *record, body); !a) return fail(a.error());
     return {};
   });
   if (wrote) changed();  // committed, or rolled back: either way no cache keeps what it read before
@@ -239,7 +265,7 @@ Result<PinState> PinStore::observe(const std::string& server, ListKind kind, con
     if (wrote) forgotten(server);  // counted, not committed
     return fail(ok.error());
   }
-  return verdict;
+  return seen;
 }
 
 Result<std::optional<PinState>> PinStore::state(const std::string& server, ListKind kind, const std::string& key) const {

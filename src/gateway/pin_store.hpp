@@ -54,6 +54,19 @@ class PinStore {
   enum class Limited { no, pins, changes };
   [[nodiscard]] Result<PinState> observe(const std::string& server, ListKind kind, const std::string& key,
                                          const json::object& definition, NewItems policy, Limited* limited = nullptr);
+  // Many items of one list at once, as observe() each, in one transaction: the pins of a list of
+  // thousands commit together (one flush to the disk), not one by one, and none is in force before
+  // all are. An error (nothing written) if any cannot be observed.
+  struct Observed {
+    const std::string& key;
+    const json::object* definition;
+  };
+  struct Observation {
+    PinState state = PinState::quarantined;
+    Limited limited = Limited::no;
+  };
+  [[nodiscard]] Result<std::vector<Observation>> observe_all(const std::string& server, ListKind kind,
+                                                             const std::vector<Observed>& items, NewItems policy);
   // What one upstream may make the state folder keep: an upstream that renames its items on every
   // list, or grows their definitions, would otherwise fill the disk. At most kMaxPinsPerServer pins
   // (past it, observe() pins nothing new), and kMaxPinBytesPerServer bytes of their definitions,
@@ -110,6 +123,9 @@ class PinStore {
  private:
   PinStore(std::shared_ptr<Db> db, std::shared_ptr<AuditLog> audit, std::unique_ptr<SharedCounter> changes)
       : db_(std::move(db)), audit_(std::move(audit)), changes_(std::move(changes)) {}
+  // One item of observe_all, inside its transaction; `wrote` set if it wrote anything.
+  Result<Observation> observe_in(Db& d, const std::string& server, ListKind kind, const std::string& key,
+                                 const std::string& canonical, NewItems policy, bool& wrote);
   Result<Pin> decide(const std::string& server, const std::string& key, std::optional<ListKind> kind,
                      const std::string& who, bool approve, const std::optional<std::string>& expected);
   // After a committed change: every process's cache of states is stale.

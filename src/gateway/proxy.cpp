@@ -288,14 +288,26 @@ Result<bool> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
   std::vector<std::string> serialized;
   definitions.reserve(listed->size());
   serialized.reserve(listed->size());
+  std::vector<std::string> keys;
+  keys.reserve(listed->size());
   for (const auto& item : *listed) {
-    const json::value& definition = definitions.emplace_back(to_json(item));
-    auto limited = PinStore::Limited::no;
-    auto state =
-        pins_->observe(options_.name, kind, key_of(item), definition.as_object(), options_.new_items, &limited);
-    if (!state) return fail(state.error());
+    definitions.emplace_back(to_json(item));
+    keys.push_back(key_of(item));
+  }
+  // Pinned together, in one transaction: a list of thousands of new items is one flush to the
+  // disk, not one each (0.4 ms an item here, far more on a disk that flushes slowly).
+  std::vector<PinStore::Observed> observed;
+  observed.reserve(listed->size());
+  for (std::size_t i = 0; i < listed->size(); ++i) observed.push_back({.key = keys[i], .definition = &definitions[i].as_object()});
+  auto observations = pins_->observe_all(options_.name, kind, observed, options_.new_items);
+  if (!observations) return fail(observations.error());
+  for (std::size_t i = 0; i < listed->size(); ++i) {
+    const auto& item = (*listed)[i];
+    const json::value& definition = definitions[i];
+    const PinStore::Limited limited = (*observations)[i].limited;
+    const PinState state = (*observations)[i].state;
     if (limited == PinStore::Limited::pins) {
-      over_limit.insert(key_of(item));
+      over_limit.insert(keys[i]);
       MCP_LOG_WARN_WITHIN(list_warnings_,
                           "gateway {}: not serving the new {} '{}': the upstream already has {} pins, the most kept",
                           options_.name, item_noun(kind), peer_text(key_of(item)), PinStore::kMaxPinsPerServer);
@@ -306,9 +318,9 @@ Result<bool> Proxy::mirror(ListKind kind, Result<std::vector<Item>> listed, KeyO
           "upstream's changes are past their budget ({} at once, then one a second)",
           options_.name, item_noun(kind), peer_text(key_of(item)), PinStore::kChangesBurst);
     }
-    states[key_of(item)] = *state;
+    states[keys[i]] = state;
     serialized.push_back(json::serialize(definition));
-    if (*state == PinState::approved) {
+    if (state == PinState::approved) {
       if constexpr (std::is_same_v<Item, Tool>) {
         if (!options_.policy.denies(kind, item.name, &item)) vouched.tools.push_back(signature_tool(item));
       } else if (!options_.policy.denies(kind, key_of(item), nullptr)) {
