@@ -8,6 +8,8 @@
 //   Call/N       tools/call of the tool registered last, on a server with N tools
 //   Get/N        prompts/get of the prompt registered last, on a server with N prompts
 //   Read/N       resources/read of the resource registered last, on a server with N resources
+//   ListAll/N    every page of tools/list (ServerOptions::page_size 100, the default), on a server
+//                with N tools: what a client that lists them all makes the server do
 // The calls go in process over the direct transport (no thread hand-off, no text), so what is
 // left is the request's own work, the lookup of its item included.
 #include <benchmark/benchmark.h>
@@ -125,6 +127,19 @@ void BM_Read(benchmark::State& state) {
   client->close();
 }
 
+void BM_ListAll(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  auto server = std::make_shared<Server>();
+  add_tools(*server, n);
+  auto client = client_of(*server);
+  for (auto _ : state) {
+    auto all = client->list_all_tools();
+    if (!all || all->size() != static_cast<std::size_t>(n)) state.SkipWithError("list_all_tools");
+  }
+  state.SetItemsProcessed(state.iterations() * n);
+  client->close();
+}
+
 }  // namespace
 
 BENCHMARK(BM_Register)->Arg(1000)->Arg(10000)->Arg(50000)->Unit(benchmark::kMillisecond);
@@ -132,4 +147,5 @@ BENCHMARK(BM_Remove)->Arg(1000)->Arg(10000)->Arg(50000)->Unit(benchmark::kMillis
 BENCHMARK(BM_Call)->Arg(10)->Arg(1000)->Arg(50000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Get)->Arg(10)->Arg(1000)->Arg(50000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Read)->Arg(10)->Arg(1000)->Arg(50000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ListAll)->Arg(100)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

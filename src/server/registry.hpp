@@ -59,6 +59,9 @@ class Registry {
 
   // Every item, in registration order.
   auto items() const { return std::views::values(ordered_); }
+  // The items at `place` and after, each as (place, item): a place names an item's position for as
+  // long as it stays registered (a list's cursor), and a later item always has a greater one.
+  auto from(std::uint64_t place) const { return std::ranges::subrange(ordered_.lower_bound(place), ordered_.end()); }
   std::size_t size() const { return ordered_.size(); }
 
  private:

@@ -1,6 +1,15 @@
 // The four list methods: what is registered, shown with the annotations the signature allows, passed
 // item by item through the chain's stages (availability, the user's, the signature self-check), and
 // paged.
+//
+// A cursor is the place in registration order (registry.hpp) of the next item to look at, not an
+// offset into the whole list as the chain shows it: a page takes from the registry only the items
+// that fill it, so it costs the same however long the list is. With offsets, each page made the
+// whole list again to find its own, and listing 10,000 tools page by page took 597 ms (81 times
+// 1,000's: it grew with the square of the count; bench/RESULTS.md "2026-12-06: a server with many
+// items"). An item registered meanwhile comes on a later page; one removed is not shown.
+#include <limits>
+
 #include "mcp/protocol/pagination.hpp"
 #include "server/server_session.hpp"
 
@@ -8,72 +17,103 @@ namespace mcp {
 
 namespace {
 
-// One page of already-converted items under `key`, with nextCursor when more remain.
-Result<json::value> page_json(json::array items, std::string_view key, const ServerRequest& r, std::size_t page_size) {
+// The place a cursor names, or why it names none.
+Result<std::uint64_t> cursor_place(std::string_view cursor) {
+  const bool digits = !cursor.empty() && cursor.size() < 20 &&
+                      std::all_of(cursor.begin(), cursor.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+  if (!digits) return fail(Error::invalid_params("invalid cursor: " + peer_text(cursor)));
+  return std::stoull(std::string(cursor));
+}
+
+// One page of `entries` under `key`: from the request's cursor on, `copy` takes each entry out of
+// the registry under `mu` (a few at a time, as many as could still fill the page) and `shown` makes
+// it into JSON, or nothing if a stage drops it. nextCursor when items remain past the page.
+template <class Entry, class Copy, class Shown>
+Result<json::value> page_of_registry(std::mutex& mu, const detail::Registry<Entry>& entries, Copy copy, Shown shown,
+                                     std::string_view key, const ServerRequest& r, std::size_t page_size) {
   auto request = from_json<PaginatedRequestParams>(r.in.params);
   if (!request) return fail(Error::invalid_params(r.in.method + ": " + request.error().message));
-  auto page = page_of(request->cursor, items.size(), page_size);
-  if (!page) return fail(page.error());
+  std::uint64_t place = 0;
+  if (request->cursor) {
+    auto at = cursor_place(*request->cursor);
+    if (!at) return fail(at.error());
+    place = *at;
+  }
+  // Unpaged (page_size 0): every item, taken out of the registry in chunks, not under one long lock.
+  constexpr std::size_t kChunk = 1024;
+  const std::size_t want = page_size == 0 ? std::numeric_limits<std::size_t>::max() : page_size;
+  using Copied = decltype(copy(std::declval<const Entry&>()));
   json::array out;
-  out.reserve(page->end - page->begin);
-  for (std::size_t i = page->begin; i < page->end; ++i) out.push_back(std::move(items[i]));
+  std::optional<std::uint64_t> next;  // the place of the first item past the page, if any
+  for (;;) {
+    std::vector<std::pair<std::uint64_t, Copied>> chunk;
+    const std::size_t take = std::min(want - out.size(), kChunk);
+    {
+      std::lock_guard lock(mu);
+      auto range = entries.from(place);
+      auto it = range.begin();
+      for (; it != range.end() && chunk.size() < take; ++it) chunk.emplace_back(it->first, copy(it->second));
+      next = it != range.end() ? std::optional<std::uint64_t>(it->first) : std::nullopt;
+    }
+    for (auto& [at, item] : chunk) {
+      if (auto j = shown(item)) out.push_back(std::move(*j));
+    }
+    if (!next || out.size() == want) break;
+    place = *next;
+  }
   json::object result;
   result[key] = std::move(out);
-  if (page->next_cursor) result["nextCursor"] = *page->next_cursor;
+  if (next) result["nextCursor"] = std::to_string(*next);
   return result;
 }
 
 }  // namespace
 
-json::array ServerSessionImpl::listed_tools(ServerRequest& r) {
-  std::vector<Tool> tools;
-  {
-    std::lock_guard lock(server_->mu);
-    for (const auto& e : server_->tools.items()) tools.push_back(e->tool);
-  }
-  const auto& sig = r.signature;
-  json::array items;
-  items.reserve(tools.size());
-  for (const auto& t : tools) {
-    json::value j = to_json(t);
-    json::object& o = j.as_object();
-    if (sig) {
-      // The signature decides: the worst case of the declared variants (SEP-2091), not the
-      // annotations the tool happened to be registered with (availability may pick a variant).
-      auto it = sig->listed_annotations.find(t.name);
-      if (it != sig->listed_annotations.end()) {
-        if (it->second.is_null()) o.erase("annotations");
-        else o["annotations"] = it->second;
-      }
+std::optional<json::value> ServerSessionImpl::shown_tool(const Tool& t, ServerRequest& r) {
+  json::value j = to_json(t);
+  json::object& o = j.as_object();
+  if (const auto& sig = r.signature) {
+    // The signature decides: the worst case of the declared variants (SEP-2091), not the
+    // annotations the tool happened to be registered with (availability may pick a variant).
+    auto it = sig->listed_annotations.find(t.name);
+    if (it != sig->listed_annotations.end()) {
+      if (it->second.is_null()) o.erase("annotations");
+      else o["annotations"] = it->second;
     }
-    ListedItem listed{.kind = ListKind::tools, .key = t.name, .item = o, .tool = &t};
-    if (!r.chain.keep(r.call, listed)) continue;
-    items.push_back(std::move(j));
   }
-  return items;
+  ListedItem listed{.kind = ListKind::tools, .key = t.name, .item = o, .tool = &t};
+  if (!r.chain.keep(r.call, listed)) return std::nullopt;
+  return j;
+}
+
+json::array ServerSessionImpl::listed_tools(ServerRequest& r) {
+  auto all = page_of_registry(
+      server_->mu, server_->tools, [](const auto& entry) { return entry; },
+      [&](const std::shared_ptr<const Server::Impl::ToolEntry>& e) { return shown_tool(e->tool, r); }, "tools", r, 0);
+  // Unpaged, a list is never refused for its cursor: tools/manifest has none.
+  return all ? std::move(all->as_object()["tools"].as_array()) : json::array{};
 }
 
 Result<json::value> ServerSessionImpl::list_tools(ServerRequest& r) {
-  return page_json(listed_tools(r), "tools", r, server_->opts.page_size);
+  // Tool entries are shared and never changed once registered: one reference count each.
+  return page_of_registry(
+      server_->mu, server_->tools, [](const auto& entry) { return entry; },
+      [&](const std::shared_ptr<const Server::Impl::ToolEntry>& e) { return shown_tool(e->tool, r); }, "tools", r,
+      server_->opts.page_size);
 }
 
 template <class Entry, class Item, class KeyOf>
 Result<json::value> ServerSessionImpl::list_items(ListKind kind, detail::Registry<Entry> Server::Impl::*entries,
                                                   Item Entry::*item, KeyOf key_of, ServerRequest& r) {
-  std::vector<Item> items;
-  {
-    std::lock_guard lock(server_->mu);
-    for (const auto& e : ((*server_).*entries).items()) items.push_back(e.*item);
-  }
-  json::array out;
-  out.reserve(items.size());
-  for (const auto& x : items) {
-    json::value j = to_json(x);
-    ListedItem listed{.kind = kind, .key = key_of(x), .item = j.as_object()};
-    if (!r.chain.keep(r.call, listed)) continue;
-    out.push_back(std::move(j));
-  }
-  return page_json(std::move(out), result_key(kind), r, server_->opts.page_size);
+  return page_of_registry(
+      server_->mu, (*server_).*entries, [&](const Entry& e) { return e.*item; },
+      [&](const Item& x) -> std::optional<json::value> {
+        json::value j = to_json(x);
+        ListedItem listed{.kind = kind, .key = key_of(x), .item = j.as_object()};
+        if (!r.chain.keep(r.call, listed)) return std::nullopt;
+        return j;
+      },
+      result_key(kind), r, server_->opts.page_size);
 }
 
 Result<json::value> ServerSessionImpl::list_resources(ServerRequest& r) {

@@ -210,19 +210,4 @@ Result<json::value> ServerSessionImpl::set_level(ServerRequest& r) {
   return json::object{};
 }
 
-Result<Page> page_of(const std::optional<std::string>& cursor, std::size_t total, std::size_t page_size) {
-  Page page;
-  if (cursor) {
-    std::string_view s = *cursor;
-    std::size_t off = 0;
-    bool ok = !s.empty() && s.size() < 12 && std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
-    if (ok) off = std::stoull(std::string(s));
-    if (!ok || off > total) return fail(Error::invalid_params("invalid cursor: " + peer_text(s)));
-    page.begin = off;
-  }
-  page.end = page_size == 0 ? total : std::min(total, page.begin + page_size);
-  if (page.end < total) page.next_cursor = std::to_string(page.end);
-  return page;
-}
-
 }  // namespace mcp

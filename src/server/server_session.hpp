@@ -172,6 +172,9 @@ class ServerSessionImpl final : public ServerSession,
   // The tools this request's tools/list shows, whole and unpaged (list_tools pages it; the signed
   // manifest covers it).
   json::array listed_tools(ServerRequest& r);
+  // One tool as this request's tools/list shows it (its annotations as the signature says), or
+  // nothing if a stage drops it.
+  std::optional<json::value> shown_tool(const Tool& t, ServerRequest& r);
   // Prompts, resources or templates: the registry's `entries`, through the chain's list stages,
   // paged under `json_key`. `item` picks the definition out of an entry, `key_of` its key.
   template <class Entry, class Item, class KeyOf>
@@ -228,11 +231,5 @@ class ServerSessionImpl final : public ServerSession,
   std::size_t opening_listens_ = 0;        // listens waiting for their watches (listen.cpp)
 };
 
-// Paging over a list: the page starting at `cursor` (an opaque offset) of at most `page_size`.
-struct Page {
-  std::size_t begin = 0, end = 0;
-  std::optional<std::string> next_cursor;
-};
-Result<Page> page_of(const std::optional<std::string>& cursor, std::size_t total, std::size_t page_size);
 
 }  // namespace mcp

@@ -2,7 +2,7 @@
 // are served in, a replaced item keeps its place, a removed one leaves the others where they are,
 // and each is found by its key without the others. Then the same seen from a client: tools, prompts
 // and resources listed in that order through replacements and removals, and each found by a call,
-// get or read.
+// get or read; and the pages of a list, whose cursor is a place in that order.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -10,6 +10,7 @@
 
 #include "mcp/client/client.hpp"
 #include "mcp/server/server.hpp"
+#include "mcp/server/stage.hpp"
 #include "server/registry.hpp"
 #include "server/tools.hpp"
 
@@ -132,6 +133,91 @@ TEST(ServerRegistry, ListsInRegistrationOrderAndFindsEachItemAfterChanges) {
   auto unknown = f.client->call_tool("d", json::object{});
   ASSERT_FALSE(unknown);
   EXPECT_EQ(unknown.error().code, error_code::kInvalidParams);
+}
+
+// One page of tools/list: its tools' names and its nextCursor.
+struct ToolsPage {
+  std::vector<std::string> names;
+  std::optional<std::string> next;
+};
+ToolsPage page_of(Client& client, const std::optional<std::string>& cursor) {
+  json::object params;
+  if (cursor) params["cursor"] = *cursor;
+  auto r = client.request("tools/list", params);
+  EXPECT_TRUE(r) << r.error().message;
+  ToolsPage page;
+  if (!r) return page;
+  for (const auto& t : r->as_object().at("tools").as_array()) page.names.emplace_back(t.at("name").as_string());
+  if (const auto* c = r->as_object().if_contains("nextCursor")) page.next = std::string(c->as_string());
+  return page;
+}
+
+Result<CallToolResult> ok(const json::object&, RequestContext&) { return CallToolResult::text("ok"); }
+
+// Pages are full of items the chain shows, even where a stage hides most of them; an item added
+// while a client pages comes on a later page, one removed is not shown, and nothing comes twice.
+TEST(ServerRegistry, PagesHoldWhatTheChainShowsAndFollowChangesMadeWhileAClientPages) {
+  ServerOptions so;
+  so.page_size = 10;
+  auto server = std::make_shared<Server>(so);
+  for (int i = 0; i < 100; ++i) server->add_tool(make_tool("t" + std::to_string(i)), ok);
+  // Hides every tool whose number is not a multiple of 3 (and the added ones that end in "x").
+  server->use(make_stage("thirds", {.on_list_item = [](const Call&, ListedItem& item) {
+                             if (item.key.ends_with("x")) return false;
+                             return std::stoi(item.key.substr(1)) % 3 == 0;
+                           }}));
+  Connected f(server);
+  auto first = page_of(*f.client, std::nullopt);
+  ASSERT_EQ(first.names.size(), 10u);
+  EXPECT_EQ(first.names.front(), "t0");
+  EXPECT_EQ(first.names.back(), "t27");
+  ASSERT_TRUE(first.next);
+
+  // Meanwhile: t9 (seen) and t33 (the next page's second) go, t300, t301x and t303 come (t301x
+  // hidden), t3 (seen) is replaced in place and not shown again. (A cursor counting the items
+  // shown would now skip t30, the next page's first: one fewer stands before it.)
+  ASSERT_TRUE(server->remove_tool("t9"));
+  ASSERT_TRUE(server->remove_tool("t33"));
+  server->add_tool(make_tool("t300"), ok);
+  server->add_tool(make_tool("t301x"), ok);
+  server->add_tool(make_tool("t303"), ok);
+  server->add_tool(make_tool("t3"), ok);
+
+  std::vector<std::string> rest;
+  std::optional<std::string> cursor = first.next;
+  int pages = 1;
+  while (cursor && pages < 20) {
+    auto page = page_of(*f.client, cursor);
+    EXPECT_LE(page.names.size(), 10u);
+    if (page.next) EXPECT_EQ(page.names.size(), 10u) << "a page before the last is full";
+    rest.insert(rest.end(), page.names.begin(), page.names.end());
+    cursor = page.next;
+    ++pages;
+  }
+  EXPECT_FALSE(cursor);
+  std::vector<std::string> expected;
+  for (int i = 30; i < 100; i += 3)
+    if (i != 33) expected.push_back("t" + std::to_string(i));
+  expected.push_back("t300");
+  expected.push_back("t303");
+  EXPECT_EQ(rest, expected);
+}
+
+TEST(ServerRegistry, ACursorIsAPlaceAClientCannotForge) {
+  ServerOptions so;
+  so.page_size = 2;
+  auto server = std::make_shared<Server>(so);
+  for (int i = 0; i < 3; ++i) server->add_tool(make_tool("t" + std::to_string(i)), ok);
+  Connected f(server);
+  for (const char* bad : {"not-a-cursor", "", "-1", "12345678901234567890123", "1e3"}) {
+    auto r = f.client->request("tools/list", json::object{{"cursor", bad}});
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().code, error_code::kInvalidParams) << bad;
+  }
+  // Past the end: an empty page, the last.
+  auto past = page_of(*f.client, "999999");
+  EXPECT_TRUE(past.names.empty());
+  EXPECT_FALSE(past.next);
 }
 
 }  // namespace
