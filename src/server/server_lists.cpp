@@ -25,12 +25,44 @@ Result<std::uint64_t> cursor_place(std::string_view cursor) {
   return std::stoull(std::string(cursor));
 }
 
-// One page of `entries` under `key`: from the request's cursor on, `copy` takes each entry out of
-// the registry under `mu` (a few at a time, as many as could still fill the page) and `shown` makes
-// it into JSON, or nothing if a stage drops it. nextCursor when items remain past the page.
+// One page of `entries`: from `place` on, `copy` takes each entry out of the registry under `mu` (a
+// few at a time, as many as could still fill the page) and `shown` makes it into JSON, or nothing
+// if a stage drops it. `next`: the place of the first item past the page, if any. page_size 0:
+// every item, taken in chunks, not under one long lock.
+struct TakenPage {
+  json::array items;
+  std::optional<std::uint64_t> next;
+};
 template <class Entry, class Copy, class Shown>
-Result<json::value> page_of_registry(std::mutex& mu, const detail::Registry<Entry>& entries, Copy copy, Shown shown,
-                                     std::string_view key, const ServerRequest& r, std::size_t page_size) {
+TakenPage take_page(std::mutex& mu, const detail::Registry<Entry>& entries, Copy copy, Shown shown, std::uint64_t place,
+                    std::size_t page_size) {
+  constexpr std::size_t kChunk = 1024;
+  const std::size_t want = page_size == 0 ? std::numeric_limits<std::size_t>::max() : page_size;
+  using Copied = decltype(copy(std::declval<const Entry&>()));
+  TakenPage page;
+  for (;;) {
+    std::vector<std::pair<std::uint64_t, Copied>> chunk;
+    const std::size_t take = std::min(want - page.items.size(), kChunk);
+    {
+      std::lock_guard lock(mu);
+      auto range = entries.from(place);
+      auto it = range.begin();
+      for (; it != range.end() && chunk.size() < take; ++it) chunk.emplace_back(it->first, copy(it->second));
+      page.next = it != range.end() ? std::optional<std::uint64_t>(it->first) : std::nullopt;
+    }
+    for (auto& [at, item] : chunk) {
+      if (auto j = shown(item)) page.items.push_back(std::move(*j));
+    }
+    if (!page.next || page.items.size() == want) return page;
+    place = *page.next;
+  }
+}
+
+// A list method's answer: the page its cursor names, under `key`, with nextCursor when items
+// remain past it.
+template <class Entry, class Copy, class Shown>
+Result<json::value> list_page(std::mutex& mu, const detail::Registry<Entry>& entries, Copy copy, Shown shown,
+                              std::string_view key, const ServerRequest& r, std::size_t page_size) {
   auto request = from_json<PaginatedRequestParams>(r.in.params);
   if (!request) return fail(Error::invalid_params(r.in.method + ": " + request.error().message));
   std::uint64_t place = 0;
@@ -39,31 +71,10 @@ Result<json::value> page_of_registry(std::mutex& mu, const detail::Registry<Entr
     if (!at) return fail(at.error());
     place = *at;
   }
-  // Unpaged (page_size 0): every item, taken out of the registry in chunks, not under one long lock.
-  constexpr std::size_t kChunk = 1024;
-  const std::size_t want = page_size == 0 ? std::numeric_limits<std::size_t>::max() : page_size;
-  using Copied = decltype(copy(std::declval<const Entry&>()));
-  json::array out;
-  std::optional<std::uint64_t> next;  // the place of the first item past the page, if any
-  for (;;) {
-    std::vector<std::pair<std::uint64_t, Copied>> chunk;
-    const std::size_t take = std::min(want - out.size(), kChunk);
-    {
-      std::lock_guard lock(mu);
-      auto range = entries.from(place);
-      auto it = range.begin();
-      for (; it != range.end() && chunk.size() < take; ++it) chunk.emplace_back(it->first, copy(it->second));
-      next = it != range.end() ? std::optional<std::uint64_t>(it->first) : std::nullopt;
-    }
-    for (auto& [at, item] : chunk) {
-      if (auto j = shown(item)) out.push_back(std::move(*j));
-    }
-    if (!next || out.size() == want) break;
-    place = *next;
-  }
+  auto page = take_page(mu, entries, std::move(copy), std::move(shown), place, page_size);
   json::object result;
-  result[key] = std::move(out);
-  if (next) result["nextCursor"] = std::to_string(*next);
+  result[key] = std::move(page.items);
+  if (page.next) result["nextCursor"] = std::to_string(*page.next);
   return result;
 }
 
@@ -87,16 +98,16 @@ std::optional<json::value> ServerSessionImpl::shown_tool(const Tool& t, ServerRe
 }
 
 json::array ServerSessionImpl::listed_tools(ServerRequest& r) {
-  auto all = page_of_registry(
-      server_->mu, server_->tools, [](const auto& entry) { return entry; },
-      [&](const std::shared_ptr<const Server::Impl::ToolEntry>& e) { return shown_tool(e->tool, r); }, "tools", r, 0);
-  // Unpaged, a list is never refused for its cursor: tools/manifest has none.
-  return all ? std::move(all->as_object()["tools"].as_array()) : json::array{};
+  // Whole, whatever the request's params: tools/manifest signs every tool this request may see.
+  return take_page(
+             server_->mu, server_->tools, [](const auto& entry) { return entry; },
+             [&](const std::shared_ptr<const Server::Impl::ToolEntry>& e) { return shown_tool(e->tool, r); }, 0, 0)
+      .items;
 }
 
 Result<json::value> ServerSessionImpl::list_tools(ServerRequest& r) {
   // Tool entries are shared and never changed once registered: one reference count each.
-  return page_of_registry(
+  return list_page(
       server_->mu, server_->tools, [](const auto& entry) { return entry; },
       [&](const std::shared_ptr<const Server::Impl::ToolEntry>& e) { return shown_tool(e->tool, r); }, "tools", r,
       server_->opts.page_size);
@@ -105,7 +116,7 @@ Result<json::value> ServerSessionImpl::list_tools(ServerRequest& r) {
 template <class Entry, class Item, class KeyOf>
 Result<json::value> ServerSessionImpl::list_items(ListKind kind, detail::Registry<Entry> Server::Impl::*entries,
                                                   Item Entry::*item, KeyOf key_of, ServerRequest& r) {
-  return page_of_registry(
+  return list_page(
       server_->mu, (*server_).*entries, [&](const Entry& e) { return e.*item; },
       [&](const Item& x) -> std::optional<json::value> {
         json::value j = to_json(x);

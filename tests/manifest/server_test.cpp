@@ -186,6 +186,10 @@ TEST(ManifestServer, TheManifestIsUnpagedWhenTheListIsPaged) {
   s.server->add_tool(tool("c"), ok_handler());
   s.connect();
   EXPECT_EQ(s.manifest().at("manifest").at("tools").as_array().size(), 3u);
+  // A cursor sent with it does not page it either: a manifest covers every tool the session sees.
+  auto with_cursor = s.client->request("tools/manifest", json::object{{"cursor", "2"}});
+  ASSERT_TRUE(with_cursor) << with_cursor.error().message;
+  EXPECT_EQ(with_cursor->at("manifest").at("tools").as_array().size(), 3u);
 }
 
 TEST(ManifestServer, RefusesABadConfiguration) {
