@@ -1,6 +1,6 @@
 // Private to the server: the items of one kind (tools, prompts, resources, templates), kept in the
 // order they were registered, which is the order lists are served in, and found, replaced and
-// removed by key without looking at the others.
+// removed by key in logarithmic time, without looking at the others.
 //
 // A gateway registers every item an upstream lists, and an upstream is a peer: up to 50,000 pins
 // per upstream (PinStore::kMaxPinsPerServer), more at /mcp. Kept in vectors, each registration and
@@ -20,7 +20,6 @@
 #include <ranges>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 
 namespace mcp::detail {
@@ -65,16 +64,13 @@ class Registry {
   std::size_t size() const { return ordered_.size(); }
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
   // Each item's place: a number that only grows, so the map's order is registration order and a
   // removal leaves the others where they are. The index holds each key's node of the map (its
-  // iterators stay valid until that node is erased).
+  // iterators stay valid until that node is erased). It is ordered, not hashed: the keys are a
+  // peer's names, and names chosen to collide in a known hash would make each lookup a scan again.
   using Ordered = std::map<std::uint64_t, T>;
   Ordered ordered_;
-  std::unordered_map<std::string, typename Ordered::iterator, Hash, std::equal_to<>> index_;
+  std::map<std::string, typename Ordered::iterator, std::less<>> index_;
   std::uint64_t next_ = 0;
 };
 
