@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up (idempotently), builds, and runs every test:
-#   1. the release build of what ships (libraries, programs, examples, benchmarks), and the
-#      installed-SDK test against it (label `install`);
+#   1. the release build of what ships (libraries, programs, examples, benchmarks), the
+#      installed-SDK test against it (label `install`) and every row of the gateway bench called
+#      end to end (label `bench`);
 #   2. the whole suite under ASan + UBSan (scripts/sanitize.sh asan): unit, schema drift, the
 #      conformance suite for both protocol revisions, interop with the reference SDKs;
 #   3. the concurrent code's tests under TSan (scripts/sanitize.sh tsan);
@@ -25,8 +26,8 @@ stage "set-up"
 scripts/setup.sh || { echo "set-up failed" >&2; exit 1; }
 stage "release build of what ships"
 scripts/build.sh src/all tools/all examples/all bench/all || { echo "build failed" >&2; exit 1; }
-stage "the installed SDK (release)"
-(cd build && ctest --output-on-failure --timeout 900 -L install) || failed+=("install")
+stage "the installed SDK and every row of bench_gateway (release)"
+(cd build && ctest --output-on-failure --timeout 900 -L 'install|bench') || failed+=("install")
 stage "every test under ASan + UBSan"
 scripts/sanitize.sh asan "$@" || failed+=("asan")
 stage "concurrency tests under TSan"
