@@ -291,13 +291,17 @@ int main(int argc, char** argv) {
     if (!upstream->connect(a)) die("upstream session");
     return connected(b);
   };
-  auto spawned = [&](std::string program, std::vector<std::string> args) {
+  // A child's stdio link, not yet connected (the relay floor takes it as it is), and a client of it.
+  auto spawn_link = [&](std::string program, std::vector<std::string> args) -> std::shared_ptr<Transport> {
     ChildProcessOptions cp;
     cp.program = std::move(program);
     cp.args = std::move(args);
     auto t = ChildProcessTransport::spawn(cp);
     if (!t) die(t.error().message);
-    return connected(*t);
+    return *t;
+  };
+  auto spawned = [&](std::string program, std::vector<std::string> args) {
+    return connected(spawn_link(std::move(program), std::move(args)));
   };
   auto child = [&](std::vector<std::string> args) { return spawned(bin + "/everything-server", std::move(args)); };
   std::vector<Pair> pairs;
@@ -350,12 +354,7 @@ int main(int argc, char** argv) {
   };
   for (const bool same_links : {false, true}) {
     const std::string name = same_links ? "stdio-relay-floor-same-links" : "stdio-relay-floor";
-    if (!wanted(name)) continue;
-    ChildProcessOptions cp;
-    cp.program = bin + "/everything-server";
-    auto upstream_link = ChildProcessTransport::spawn(cp);
-    if (!upstream_link) die(upstream_link.error().message);
-    pairs.push_back(relay_floor_pair(name, child({}), *upstream_link, same_links));
+    if (wanted(name)) pairs.push_back(relay_floor_pair(name, child({}), spawn_link(bin + "/everything-server", {}), same_links));
   }
   // The reference server-everything (TypeScript SDK 1.x, on Node) over stdio, with the same links
   // as stdio-same-links: what the gateway keeps in front of a server people run.

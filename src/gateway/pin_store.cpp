@@ -252,7 +252,6 @@ Result<std::vector<PinStore::Observation>> PinStore::observe_all(const std::stri
   seen.reserve(items.size());
   bool wrote = false;
   auto ok = db_->transaction([&](Db& d) -> Result<void> {
-    seen.clear();  // a retried transaction starts again
     for (std::size_t i = 0; i < items.size(); ++i) {
       auto one = observe_in(d, server, kind, items[i].key, canonical[i], policy, wrote);
       if (!one) return fail(one.error());

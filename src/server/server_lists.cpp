@@ -41,16 +41,16 @@ TakenPage take_page(std::mutex& mu, const detail::Registry<Entry>& entries, Copy
   using Copied = decltype(copy(std::declval<const Entry&>()));
   TakenPage page;
   for (;;) {
-    std::vector<std::pair<std::uint64_t, Copied>> chunk;
+    std::vector<Copied> chunk;
     const std::size_t take = std::min(want - page.items.size(), kChunk);
     {
       std::lock_guard lock(mu);
       auto range = entries.from(place);
       auto it = range.begin();
-      for (; it != range.end() && chunk.size() < take; ++it) chunk.emplace_back(it->first, copy(it->second));
+      for (; it != range.end() && chunk.size() < take; ++it) chunk.push_back(copy(it->second));
       page.next = it != range.end() ? std::optional<std::uint64_t>(it->first) : std::nullopt;
     }
-    for (auto& [at, item] : chunk) {
+    for (const auto& item : chunk) {
       if (auto j = shown(item)) page.items.push_back(std::move(*j));
     }
     if (!page.next || page.items.size() == want) return page;
